@@ -1,0 +1,1 @@
+"""Floor 3: the one controller loop that hardware, simulator and replay all drive."""

@@ -1,0 +1,103 @@
+"""The small interfaces every end of the controller implements.
+
+The controller (``morris_pi.board.controller``) talks only to these. Hardware
+backends (``morris_pi.hw``), the pygame simulator (``morris_pi.sim``) and the
+headless ``replay`` command each provide their own implementations, so the same
+tracker and engine code runs unchanged on all three.
+
+Points are named as in the notation (``"a1"`` .. ``"g7"``); colours are 8-bit
+``(r, g, b)`` tuples before brightness scaling.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Protocol, runtime_checkable
+
+RGB = tuple[int, int, int]
+
+#: Names of the physical buttons. Every one is optional on a real board.
+BUTTONS: tuple[str, ...] = ("new", "undo", "hint", "menu")
+
+#: Names of the optional status LEDs beside the board.
+STATUS_LEDS: tuple[str, ...] = (
+    "white-to-move",
+    "black-to-move",
+    "error",
+)
+
+
+@runtime_checkable
+class Clock(Protocol):
+    """Monotonic seconds. Injected so tests and replay run on virtual time."""
+
+    def now(self) -> float: ...
+
+
+@runtime_checkable
+class SensorSource(Protocol):
+    """Reports which of the 24 points have a man on them (switch closed).
+
+    ``read()`` returns the raw, undebounced state; debouncing is the tracker's
+    job because it has to run on the injected clock.
+    """
+
+    def read(self) -> frozenset[str]: ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class LedStrip(Protocol):
+    """Shows one frame: a colour per lit point, plus optional status LEDs.
+
+    Points missing from ``points`` are dark. Implementations map points to
+    their own LED indices (chain order) and apply brightness.
+    """
+
+    def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None: ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class Buttons(Protocol):
+    """Button presses since the last call, oldest first (names from ``BUTTONS``)."""
+
+    def pressed(self) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+class MonotonicClock:
+    """The real clock, for the service and the simulator."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+
+class ManualClock:
+    """A clock that only moves when told to; for tests and replay.
+
+    >>> clock = ManualClock()
+    >>> clock.advance(1.5)
+    >>> clock.now()
+    1.5
+    """
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = start
+
+    def now(self) -> float:
+        return self._now
+
+    def advance(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError(f"time cannot go backwards (advance by {seconds})")
+        self._now += seconds
+
+    def set(self, when: float) -> None:
+        if when < self._now:
+            raise ValueError(f"time cannot go backwards ({when} < {self._now})")
+        self._now = when

@@ -1,0 +1,47 @@
+"""The ``morris-pi`` command: one console script, one module per subcommand.
+
+Each module named in ``SUBCOMMANDS`` defines ``register(subparsers)``, which adds
+its parser and sets ``func`` to a callable taking the parsed arguments and
+returning an exit code. Modules are imported only when the command line is
+parsed, and a subcommand whose optional dependency is missing still shows up
+in ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS: tuple[str, ...] = (
+    "morris_pi.commands.perft",
+    "morris_pi.commands.legal",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="morris-pi",
+        description="A rules-aware, LED-guided Nine Men's Morris board.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for name in SUBCOMMANDS:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

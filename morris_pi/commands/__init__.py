@@ -1,0 +1,1 @@
+"""One module per ``morris-pi`` subcommand (floor 5)."""
