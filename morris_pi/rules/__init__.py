@@ -1,0 +1,28 @@
+"""Floor 1: the rules of Nine Men's Morris and its profiles. Imports nothing of ours.
+
+>>> from morris_pi.rules import Game
+>>> game = Game.from_record("d6 a1 f6 a4 b6xa1")
+>>> game.turn, game.in_hand
+('black', {'white': 6, 'black': 7})
+"""
+
+from .board import POINTS, STANDARD, Geometry, coordinates, point_index
+from .errors import (
+    GameOverError,
+    GameTextError,
+    IllegalTurnError,
+    InvalidTurnError,
+    RulesError,
+    UnknownProfileError,
+)
+from .game import REASONS, Game, Outcome
+from .notation import Turn, split_record
+from .position import SIDES, Position, perft
+from .profiles import PROFILES, Profile, get_profile
+
+__all__ = [
+    "POINTS", "STANDARD", "Geometry", "coordinates", "point_index",
+    "GameOverError", "GameTextError", "IllegalTurnError", "InvalidTurnError", "RulesError",
+    "UnknownProfileError", "REASONS", "Game", "Outcome", "Turn", "split_record", "SIDES",
+    "Position", "perft", "PROFILES", "Profile", "get_profile",
+]

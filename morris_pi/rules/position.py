@@ -1,0 +1,272 @@
+"""Positions as 24-bit integer bitboards, with turn generation.
+
+A ``Position`` is immutable: ``play`` returns a new one. Turns here are raw
+``(origin, target, removal)`` index triples, with ``-1`` for "none" (a
+placement has no origin; most turns remove nothing). A turn is atomic: the
+move and the removal it earns are one turn, so sides strictly alternate.
+The ``Game`` class builds notation, history and outcomes on top of this; the
+engine searches it directly.
+
+>>> p = Position.start("standard")
+>>> len(p.turns())
+24
+>>> p.play((-1, POINTS.index("d6"), -1)).hand
+(8, 9)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .board import FULL, POINTS, bits
+from .profiles import Profile, get_profile
+
+RawTurn = tuple[int, int, int]
+WHITE, BLACK = 0, 1
+SIDES = ("white", "black")
+
+
+class Tables:
+    """A profile compiled into the lookup tables the generator uses."""
+
+    __slots__ = (
+        "profile", "men", "adjacency", "partners", "mills", "flying",
+        "move_while_placing", "remove_all_in_mills", "reset_on_mill", "start",
+    )
+
+    def __init__(self, profile: Profile) -> None:
+        geometry = profile.board
+        self.profile = profile
+        self.men = profile.men
+        self.adjacency = geometry.adjacency
+        self.partners = geometry.mill_partners
+        self.mills = geometry.mills
+        self.flying = profile.flying
+        self.move_while_placing = profile.move_while_placing
+        self.remove_all_in_mills = profile.all_in_mills == "any"
+        self.reset_on_mill = profile.n_move_reset == "mill"
+        self.start = Position(self, (0, 0), (profile.men, profile.men), WHITE, 0)
+
+
+@lru_cache(maxsize=None)
+def tables_for(profile: "str | Profile") -> Tables:
+    return Tables(get_profile(profile))
+
+
+class Position:
+    """Men on the board, men in hand, side to move and the N-move counter.
+
+    ``quiet`` counts turns since the last removal (or, for profiles whose
+    N-move rule counts mills, since the last mill closed).
+    """
+
+    __slots__ = ("tables", "men", "hand", "side", "quiet")
+
+    def __init__(self, tables: Tables, men: tuple[int, int], hand: tuple[int, int], side: int, quiet: int) -> None:
+        self.tables = tables
+        self.men = men
+        self.hand = hand
+        self.side = side
+        self.quiet = quiet
+
+    @classmethod
+    def start(cls, profile: "str | Profile" = "standard") -> "Position":
+        return tables_for(profile).start
+
+    @property
+    def profile(self) -> Profile:
+        return self.tables.profile
+
+    def key(self) -> tuple:
+        """What threefold repetition compares: men, men in hand, side to move."""
+        return (self.men, self.hand, self.side)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.tables is other.tables
+            and self.key() == other.key()
+            and self.quiet == other.quiet
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.key(), self.quiet))
+
+    def __repr__(self) -> str:
+        w = " ".join(POINTS[i] for i in bits(self.men[0]))
+        b = " ".join(POINTS[i] for i in bits(self.men[1]))
+        return (
+            f"<Position {self.profile.name} white=[{w}] black=[{b}] hand={self.hand} "
+            f"{SIDES[self.side]} to move quiet={self.quiet}>"
+        )
+
+    def count(self, side: int) -> int:
+        """Men a side still has, in hand and on the board."""
+        return self.hand[side] + self.men[side].bit_count()
+
+    def flies(self, side: int) -> bool:
+        return self.tables.flying and self.hand[side] == 0 and self.men[side].bit_count() == 3
+
+    def can_move(self, side: int) -> bool:
+        return self.hand[side] == 0 or self.tables.move_while_placing
+
+    def removable(self, side: int) -> int:
+        """Mask of the opponent men that ``side`` may remove after closing a mill."""
+        opp = self.men[side ^ 1]
+        in_mill = 0
+        for mill in self.tables.mills:
+            if opp & mill == mill:
+                in_mill |= mill
+        free = opp & ~in_mill
+        if free or not self.tables.remove_all_in_mills:
+            return free
+        return opp
+
+    def closes_mill(self, origin: int, target: int) -> bool:
+        """Whether moving (or placing, origin -1) the side to move's man to ``target`` closes a mill."""
+        own = self.men[self.side]
+        if origin >= 0:
+            own &= ~(1 << origin)
+        for pair in self.tables.partners[target]:
+            if own & pair == pair:
+                return True
+        return False
+
+    def steps(self) -> list[tuple[int, int]]:
+        """Placements and moves ``(origin, target)`` available to the side to move, without removals."""
+        t = self.tables
+        side = self.side
+        own = self.men[side]
+        if self.hand[side] + own.bit_count() < 3:
+            return []
+        empty = FULL & ~(own | self.men[side ^ 1])
+        out: list[tuple[int, int]] = []
+        if self.hand[side]:
+            out.extend((-1, to) for to in bits(empty))
+        if self.hand[side] == 0 or t.move_while_placing:
+            fly = t.flying and self.hand[side] == 0 and own.bit_count() == 3
+            adjacency = t.adjacency
+            for origin in bits(own):
+                targets = empty if fly else adjacency[origin] & empty
+                out.extend((origin, to) for to in bits(targets))
+        return out
+
+    def turns(self) -> list[RawTurn]:
+        """Every legal turn, a mill-closing step expanded once per removable man."""
+        t = self.tables
+        side = self.side
+        own = self.men[side]
+        hand = self.hand[side]
+        if hand + own.bit_count() < 3:
+            return []
+        empty = FULL & ~(own | self.men[side ^ 1])
+        partners = t.partners
+        removals: tuple[int, ...] | None = None
+        out: list[RawTurn] = []
+        if hand:
+            for to in bits(empty):
+                for pair in partners[to]:
+                    if own & pair == pair:
+                        if removals is None:
+                            removals = bits(self.removable(side))
+                        if removals:
+                            out.extend((-1, to, r) for r in removals)
+                        else:
+                            out.append((-1, to, -1))
+                        break
+                else:
+                    out.append((-1, to, -1))
+        if hand == 0 or t.move_while_placing:
+            fly = t.flying and hand == 0 and own.bit_count() == 3
+            adjacency = t.adjacency
+            for origin in bits(own):
+                rest = own & ~(1 << origin)
+                for to in bits(empty if fly else adjacency[origin] & empty):
+                    for pair in partners[to]:
+                        if rest & pair == pair:
+                            if removals is None:
+                                removals = bits(self.removable(side))
+                            if removals:
+                                out.extend((origin, to, r) for r in removals)
+                            else:
+                                out.append((origin, to, -1))
+                            break
+                    else:
+                        out.append((origin, to, -1))
+        return out
+
+    def count_turns(self) -> int:
+        """``len(self.turns())`` without building the list (perft's leaf count)."""
+        t = self.tables
+        side = self.side
+        own = self.men[side]
+        hand = self.hand[side]
+        if hand + own.bit_count() < 3:
+            return 0
+        empty = FULL & ~(own | self.men[side ^ 1])
+        partners = t.partners
+        extra = -1  # removals per mill-closing step, minus one; computed on first need
+        closing = 0
+        n = 0
+        if hand:
+            n = empty.bit_count()
+            for to in bits(empty):
+                for pair in partners[to]:
+                    if own & pair == pair:
+                        closing += 1
+                        break
+        if hand == 0 or t.move_while_placing:
+            fly = t.flying and hand == 0 and own.bit_count() == 3
+            adjacency = t.adjacency
+            for origin in bits(own):
+                rest = own & ~(1 << origin)
+                targets = empty if fly else adjacency[origin] & empty
+                n += targets.bit_count()
+                for to in bits(targets):
+                    for pair in partners[to]:
+                        if rest & pair == pair:
+                            closing += 1
+                            break
+        if closing:
+            extra = max(self.removable(side).bit_count() - 1, 0)
+            n += closing * extra
+        return n
+
+    def play(self, turn: RawTurn) -> "Position":
+        """The position after a raw turn. The turn is trusted: check it with ``turns()`` first."""
+        origin, target, removal = turn
+        side = self.side
+        own = self.men[side] | (1 << target)
+        opp = self.men[side ^ 1]
+        hand = self.hand
+        if origin >= 0:
+            own &= ~(1 << origin)
+        else:
+            hand = (hand[0] - 1, hand[1]) if side == WHITE else (hand[0], hand[1] - 1)
+        if removal >= 0:
+            opp &= ~(1 << removal)
+            quiet = 0
+        elif self.tables.reset_on_mill and self.closes_mill(origin, target):
+            quiet = 0
+        else:
+            quiet = self.quiet + 1
+        men = (own, opp) if side == WHITE else (opp, own)
+        return Position(self.tables, men, hand, side ^ 1, quiet)
+
+
+def perft(position: Position, depth: int) -> int:
+    """Leaf count of the turn tree to ``depth`` (a move and its removal are one turn).
+
+    Positions are not checked for history-dependent draws (repetition, N-move rule).
+
+    >>> perft(Position.start(), 2)
+    552
+    """
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return position.count_turns()
+    total = 0
+    for turn in position.turns():
+        total += perft(position.play(turn), depth - 1)
+    return total
