@@ -15,6 +15,8 @@ import time
 from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
+from morris_pi.rules import Game, Turn
+
 RGB = tuple[int, int, int]
 
 #: Names of the physical buttons. Every one is optional on a real board.
@@ -68,6 +70,48 @@ class Buttons(Protocol):
     def pressed(self) -> list[str]: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class Opponent(Protocol):
+    """A computer player that chooses turns without blocking the controller loop.
+
+    ``start`` begins choosing a turn for the side to move of ``game`` (the
+    opponent keeps its own copy); ``result`` returns the chosen turn once it is
+    ready, else ``None``; ``cancel`` abandons the search (a takeback, a new game).
+    ``hint=True`` asks for a suggestion for the human, from the same engine.
+    """
+
+    def start(self, game: Game, *, hint: bool = False) -> None: ...
+
+    def result(self) -> Turn | None: ...
+
+    def cancel(self) -> None: ...
+
+    @property
+    def thinking(self) -> bool: ...
+
+
+class FirstLegalOpponent:
+    """Plays the first legal turn at once: deterministic, for tests of the board loop."""
+
+    def __init__(self) -> None:
+        self._turn: Turn | None = None
+
+    def start(self, game: Game, *, hint: bool = False) -> None:
+        turns = game.legal_turns()
+        self._turn = turns[0] if turns else None
+
+    def result(self) -> Turn | None:
+        turn, self._turn = self._turn, None
+        return turn
+
+    def cancel(self) -> None:
+        self._turn = None
+
+    @property
+    def thinking(self) -> bool:
+        return False
 
 
 class MonotonicClock:
