@@ -17,6 +17,7 @@ from collections.abc import Sequence
 SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.perft",
     "morris_pi.commands.legal",
+    "morris_pi.commands.records",
 )
 
 

@@ -1,0 +1,110 @@
+"""``morris-pi records``: list, show and export finished games.
+
+    morris-pi records list
+    morris-pi records show 20250601-140322      (or a unique prefix, or "latest")
+    morris-pi records export latest game.txt    (default: to stdout)
+
+``--state-dir`` defaults to ``$STATE_DIRECTORY`` or ``/var/lib/morris-pi``,
+where the service keeps them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from morris_pi.board.storage import Record, Storage, StorageError, default_state_dir
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    # --state-dir is accepted before or after the action: "records --state-dir D list"
+    # and "records list --state-dir D" both work.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--state-dir", metavar="DIR", default=argparse.SUPPRESS,
+        help="the service's state directory (default: $STATE_DIRECTORY or /var/lib/morris-pi)",
+    )
+    parser = subparsers.add_parser(
+        "records", parents=[common], help="list, show and export finished games",
+        description="Finished games are kept as records: their notation plus a header of tags.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    actions.add_parser("list", parents=[common], help="one line per finished game, oldest first")
+    show = actions.add_parser("show", parents=[common], help="a record's header and its turns, numbered")
+    show.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
+    export = actions.add_parser("export", parents=[common], help="copy a record file verbatim")
+    export.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
+    export.add_argument("path", nargs="?", default="-", help="file or directory to write; '-' or none: stdout")
+    export.add_argument("--force", action="store_true", help="overwrite an existing file")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    state_dir = getattr(args, "state_dir", None) or default_state_dir()
+    storage = Storage(state_dir)
+    try:
+        if args.action == "list":
+            return _list(storage, out)
+        if args.action == "show":
+            out.write(show_text(storage.get_record(args.id)))
+            return 0
+        if args.path == "-":
+            storage.export(args.id, out)
+        else:
+            record = storage.export(args.id, args.path, overwrite=args.force)
+            err.write(f"wrote record {record.id} to {args.path}\n")
+        return 0
+    except (StorageError, OSError) as exc:
+        err.write(f"morris-pi records: error: {exc}\n")
+        return 1
+
+
+def _list(storage: Storage, out: TextIO) -> int:
+    records = storage.list_records()
+    if not records:
+        out.write(f"no finished games in {storage.records_dir}\n")
+        return 0
+    rows = [("ID", "DATE", "WHITE", "BLACK", "RESULT", "REASON", "TURNS", "PROFILE")]
+    for r in records:
+        if r.error:
+            rows.append((r.id, "?", "?", "?", "?", f"unreadable: {r.error}", "?", "?"))
+            continue
+        t = r.tags
+        rows.append((
+            r.id, f"{t.get('Date', '?')} {t.get('Time', '')}".strip(), t.get("White", "?"), t.get("Black", "?"),
+            t.get("Result", "?"), t.get("Reason", "?"), t.get("Turns", str(len(r.turns))), t.get("Profile", "?"),
+        ))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths)] + [row[-1]]
+        out.write("  ".join(cells).rstrip() + "\n")
+    return 0
+
+
+def show_text(record: Record) -> str:
+    """A record for reading: its tags, then the turns numbered in pairs, white first.
+
+    >>> from pathlib import Path
+    >>> print(show_text(Record("x", Path("x.txt"), {"Result": "1-0"}, "d6 a1 f6 a4 b6xa1")), end="")
+    Record x
+      Result: 1-0
+    <BLANKLINE>
+       1. d6     a1
+       2. f6     a4
+       3. b6xa1
+    """
+    if record.error:
+        raise StorageError(f"record {record.id} cannot be read: {record.error}")
+    lines = [f"Record {record.id}"]
+    width = max((len(name) for name in record.tags), default=0)
+    lines += [f"  {name + ':':<{width + 1}} {value}" for name, value in record.tags.items()]
+    lines.append("")
+    turns = record.turns
+    for number, start in enumerate(range(0, len(turns), 2), 1):
+        pair = turns[start:start + 2]
+        lines.append(f"  {number:>2}. {pair[0]:<6} {pair[1] if len(pair) > 1 else ''}".rstrip())
+    return "\n".join(lines) + "\n"

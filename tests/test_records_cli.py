@@ -1,0 +1,96 @@
+"""``morris-pi records``: what a user sees when listing, showing and exporting games."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from datetime import datetime, timezone
+
+import pytest
+
+from morris_pi.board.storage import Storage
+from morris_pi.commands import records as records_cmd
+from morris_pi.rules import Game
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="morris-pi")
+    records_cmd.register(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = records_cmd.run(parse(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def state(tmp_path):
+    when = iter(datetime(2025, 6, day, 20, 15, 0, tzinfo=timezone.utc) for day in (1, 2))
+    store = Storage(tmp_path, clock=lambda: next(when))
+    won = Game.from_record("d6 a1 f6 a4 b6xa1")
+    won.resign("black")
+    store.finish(won, {"mode": "computer", "human": "white", "level": 3})
+    drawn = Game.from_record("d6 a1")
+    drawn.agree_draw()
+    store.finish(drawn, {"mode": "two-players"})
+    return tmp_path
+
+
+def test_list_shows_one_line_per_game(state):
+    code, out, _ = run(["records", "list", "--state-dir", str(state)])
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["ID", "DATE", "WHITE", "BLACK", "RESULT", "REASON", "TURNS", "PROFILE"]
+    assert lines[1].split() == [
+        "20250601-201500", "2025.06.01", "20:15:00Z", "Player", "Computer", "(level", "3)",
+        "1-0", "resignation", "5", "standard",
+    ]
+    assert lines[2].split()[0] == "20250602-201500" and "1/2-1/2" in lines[2]
+
+
+def test_state_dir_may_come_before_the_action(state):
+    code, out, _ = run(["records", "--state-dir", str(state), "list"])
+    assert code == 0 and "20250602-201500" in out
+
+
+def test_list_with_no_games(tmp_path):
+    code, out, _ = run(["records", "list", "--state-dir", str(tmp_path)])
+    assert code == 0 and out.startswith("no finished games in")
+
+
+def test_show_numbers_the_turns(state):
+    code, out, _ = run(["records", "show", "20250601", "--state-dir", str(state)])
+    assert code == 0
+    assert "Black:   Computer (level 3)" in out
+    assert out.endswith("   1. d6     a1\n   2. f6     a4\n   3. b6xa1\n")
+
+
+def test_export_to_stdout_is_the_file_verbatim(state):
+    code, out, _ = run(["records", "export", "latest", "--state-dir", str(state)])
+    assert code == 0
+    assert out == (state / "records" / "20250602-201500.txt").read_text()
+
+
+def test_export_to_a_file_refuses_to_overwrite_without_force(state, tmp_path):
+    dest = tmp_path / "out.txt"
+    assert run(["records", "export", "20250601-201500", str(dest), "--state-dir", str(state)])[0] == 0
+    assert dest.read_text().startswith('[Event "Game against the computer"]')
+    code, _, err = run(["records", "export", "latest", str(dest), "--state-dir", str(state)])
+    assert code == 1 and "already exists" in err
+    assert "2025.06.01" in dest.read_text()
+    assert run(["records", "export", "latest", str(dest), "--force", "--state-dir", str(state)])[0] == 0
+    assert "2025.06.02" in dest.read_text()
+
+
+def test_unknown_id_is_a_clear_error(state):
+    code, out, err = run(["records", "show", "yesterday", "--state-dir", str(state)])
+    assert code == 1 and out == ""
+    assert err.startswith("morris-pi records: error: no record 'yesterday' in ")
+
+
+def test_action_is_required(state, capsys):
+    with pytest.raises(SystemExit) as exc:
+        parse(["records"])
+    assert exc.value.code == 2
