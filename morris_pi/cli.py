@@ -18,6 +18,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.perft",
     "morris_pi.commands.legal",
     "morris_pi.commands.records",
+    "morris_pi.commands.install_service",
 )
 
 
