@@ -1,0 +1,183 @@
+"""Simulated ends of the controller: sensors, LED strip and buttons, plus a trace recorder.
+
+They implement ``morris_pi.board.ports`` like the hardware backends do, so the
+controller cannot tell the simulator from the real board. ``SimBoard`` bundles
+them with a ``Hand`` so any code (the window, tests, the self-test) can drive
+the simulated board and read what its LEDs show.
+
+>>> from morris_pi.board.ports import ManualClock
+>>> board = SimBoard(clock=ManualClock())
+>>> board.hand.place("d6", "white"); board.sensors.read()
+frozenset({'d6'})
+>>> board.clock.advance(0.5); board.buttons.press("undo"); board.buttons.pressed()
+['undo']
+>>> [e for e in board.recorder.events]
+[{'t': 0.0, 'on': 'd6'}, {'t': 0.5, 'button': 'undo'}]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO
+
+from morris_pi.board.ports import BUTTONS, RGB, Clock, MonotonicClock
+from morris_pi.rules import POINTS
+
+from .hand import Hand
+
+
+class TraceRecorder:
+    """Collects the session's sensor trace in the ``morris-pi replay`` format.
+
+    Times are seconds since the recorder started, rounded to milliseconds, so a
+    glitch seen in the window replays headless with the same timing.
+    """
+
+    def __init__(self, clock: Clock, header: Mapping[str, object] | None = None) -> None:
+        self.clock = clock
+        self.start = clock.now()
+        self.header: dict[str, object] = dict(header or {})
+        self.events: list[dict[str, object]] = []
+
+    def stamp(self, when: float | None = None) -> float:
+        return round((self.clock.now() if when is None else when) - self.start, 3)
+
+    def switch(self, point: str, closed: bool, when: float | None = None) -> None:
+        self.events.append({"t": self.stamp(when), "on" if closed else "off": point})
+
+    def button(self, name: str) -> None:
+        self.events.append({"t": self.stamp(), "button": name})
+
+    def mark(self) -> None:
+        """Time passes with nothing changed (the last line lets pending changes settle)."""
+        self.events.append({"t": self.stamp()})
+
+    def write(self, out: IO[str]) -> int:
+        """Write header and events as JSON Lines; returns the number of event lines."""
+        if self.header:
+            out.write(json.dumps(self.header) + "\n")
+        for event in self.events:
+            out.write(json.dumps(event) + "\n")
+        return len(self.events)
+
+    def save(self, path: str | Path) -> int:
+        """Save the trace to ``path`` with a final time mark; returns the number of events."""
+        events = len(self.events)
+        with open(path, "w", encoding="utf-8") as out:
+            self.write(out)
+            out.write(json.dumps({"t": self.stamp()}) + "\n")
+        return events
+
+
+class SimSensors:
+    """The reed switches: whatever the hand's men and magnets close.
+
+    ``read()`` also logs every change to the recorder, at the time it really
+    happened (a magnet slid past a point opens its switch at a known instant,
+    even if nobody read the sensors then).
+    """
+
+    def __init__(self, hand: Hand, clock: Clock, recorder: TraceRecorder | None = None) -> None:
+        self.hand = hand
+        self.clock = clock
+        self.recorder = recorder
+        self._last: frozenset[str] = frozenset()
+        self.closed_calls = 0
+
+    def read(self) -> frozenset[str]:
+        now = self.clock.now()
+        # switches a passing magnet already left opened at their own time: log those first
+        for point, until in sorted(self.hand.passing.items(), key=lambda item: item[1]):
+            if until <= now and point in self._last and point not in self.hand.board and point != self.hand.over:
+                self._log(point, False, until)
+                self._last = self._last - {point}
+        self.hand.expire(now)
+        current = self.hand.closed(now)
+        for point in POINTS:
+            if (point in current) != (point in self._last):
+                self._log(point, point in current, now)
+        self._last = current
+        return current
+
+    def _log(self, point: str, closed: bool, when: float) -> None:
+        if self.recorder:
+            self.recorder.switch(point, closed, when)
+
+    def close(self) -> None:
+        self.closed_calls += 1
+
+
+class SimLeds:
+    """The LED strip: keeps the last frame it was shown, for the window to paint.
+
+    ``frames`` counts ``show`` calls; ``version`` changes only when what is
+    shown changes, so the window redraws only then.
+    """
+
+    def __init__(self) -> None:
+        self.points: dict[str, RGB] = {}
+        self.status: dict[str, RGB] = {}
+        self.frames = 0
+        self.version = 0
+
+    def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:
+        for point in points:
+            if point not in POINTS:
+                raise ValueError(f"LED frame names unknown point {point!r}")
+        points, status = dict(points), dict(status)
+        self.frames += 1
+        if points != self.points or status != self.status:
+            self.points, self.status = points, status
+            self.version += 1
+
+    def close(self) -> None:
+        self.points, self.status = {}, {}
+        self.version += 1
+
+
+class SimButtons:
+    """The board's buttons: the window's clicks and keys queue presses here."""
+
+    def __init__(self, recorder: TraceRecorder | None = None) -> None:
+        self.recorder = recorder
+        self._queue: list[str] = []
+
+    def press(self, name: str) -> None:
+        if name not in BUTTONS:
+            raise ValueError(f"unknown button {name!r}: buttons are {', '.join(BUTTONS)}")
+        self._queue.append(name)
+        if self.recorder:
+            self.recorder.button(name)
+
+    def pressed(self) -> list[str]:
+        out, self._queue = self._queue, []
+        return out
+
+    def close(self) -> None:
+        self._queue.clear()
+
+
+class SimBoard:
+    """A whole simulated board: hand, sensors, LEDs, buttons and the trace of the session.
+
+    Pass ``board.sensors``, ``board.leds``, ``board.buttons`` and ``board.clock``
+    to the controller (or to the self-test); move men with ``board.hand``.
+    """
+
+    def __init__(self, clock: Clock | None = None, men: int = 9, header: Mapping[str, object] | None = None) -> None:
+        self.clock = clock or MonotonicClock()
+        self.hand = Hand(men)
+        self.recorder = TraceRecorder(self.clock, header)
+        self.sensors = SimSensors(self.hand, self.clock, self.recorder)
+        self.leds = SimLeds()
+        self.buttons = SimButtons(self.recorder)
+
+    def next_change(self) -> float | None:
+        """When the switches change by themselves (a slid magnet's pass ends), if ever."""
+        return self.hand.next_change(self.clock.now())
+
+    def close(self) -> None:
+        for end in (self.sensors, self.leds, self.buttons):
+            end.close()
