@@ -19,6 +19,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.legal",
     "morris_pi.commands.records",
     "morris_pi.commands.install_service",
+    "morris_pi.commands.template",
 )
 
 
