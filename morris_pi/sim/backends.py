@@ -18,6 +18,7 @@ frozenset({'d6'})
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
@@ -79,14 +80,21 @@ class SimSensors:
     even if nobody read the sensors then).
     """
 
-    def __init__(self, hand: Hand, clock: Clock, recorder: TraceRecorder | None = None) -> None:
+    def __init__(
+        self, hand: Hand, clock: Clock, recorder: TraceRecorder | None = None, lock: threading.RLock | None = None
+    ) -> None:
         self.hand = hand
         self.clock = clock
         self.recorder = recorder
+        self.lock = lock or threading.RLock()
         self._last: frozenset[str] = frozenset()
         self.closed_calls = 0
 
     def read(self) -> frozenset[str]:
+        with self.lock:
+            return self._read()
+
+    def _read(self) -> frozenset[str]:
         now = self.clock.now()
         # switches a passing magnet already left opened at their own time: log those first
         for point, until in sorted(self.hand.passing.items(), key=lambda item: item[1]):
@@ -140,19 +148,22 @@ class SimLeds:
 class SimButtons:
     """The board's buttons: the window's clicks and keys queue presses here."""
 
-    def __init__(self, recorder: TraceRecorder | None = None) -> None:
+    def __init__(self, recorder: TraceRecorder | None = None, lock: threading.RLock | None = None) -> None:
         self.recorder = recorder
+        self.lock = lock or threading.RLock()
         self._queue: list[str] = []
 
     def press(self, name: str) -> None:
         if name not in BUTTONS:
             raise ValueError(f"unknown button {name!r}: buttons are {', '.join(BUTTONS)}")
-        self._queue.append(name)
-        if self.recorder:
-            self.recorder.button(name)
+        with self.lock:
+            self._queue.append(name)
+            if self.recorder:
+                self.recorder.button(name)
 
     def pressed(self) -> list[str]:
-        out, self._queue = self._queue, []
+        with self.lock:
+            out, self._queue = self._queue, []
         return out
 
     def close(self) -> None:
@@ -164,15 +175,18 @@ class SimBoard:
 
     Pass ``board.sensors``, ``board.leds``, ``board.buttons`` and ``board.clock``
     to the controller (or to the self-test); move men with ``board.hand``.
+    Code running in another thread than the window holds ``board.lock`` while
+    it moves men.
     """
 
     def __init__(self, clock: Clock | None = None, men: int = 9, header: Mapping[str, object] | None = None) -> None:
         self.clock = clock or MonotonicClock()
+        self.lock = threading.RLock()
         self.hand = Hand(men)
         self.recorder = TraceRecorder(self.clock, header)
-        self.sensors = SimSensors(self.hand, self.clock, self.recorder)
+        self.sensors = SimSensors(self.hand, self.clock, self.recorder, self.lock)
         self.leds = SimLeds()
-        self.buttons = SimButtons(self.recorder)
+        self.buttons = SimButtons(self.recorder, self.lock)
 
     def next_change(self) -> float | None:
         """When the switches change by themselves (a slid magnet's pass ends), if ever."""

@@ -122,11 +122,11 @@ class Layout:
 
     @property
     def glow_radius(self) -> float:
-        return self.step * 0.5
+        return self.step * 0.62
 
     @property
     def hole_radius(self) -> float:
-        return self.step * 0.09
+        return self.step * 0.075
 
     # -- hit testing --------------------------------------------------------------------
 

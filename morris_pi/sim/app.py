@@ -1,0 +1,358 @@
+"""The simulator window: mouse and keys in, a board that behaves like the real one out.
+
+``SimApp`` owns the pygame window and turns mouse gestures into hand
+movements on a ``SimBoard`` (switches close and open) and clicks on the drawn
+buttons into button presses. Whatever drives the board (a game session with
+the real controller, or the self-test) is a ``Session``: the app only steps it
+and paints what the board's LEDs were last shown.
+
+The loop sleeps in ``pygame.event.wait`` until the next input, the session's
+next wake-up or a slid magnet's switch opening, so an idle window costs almost
+no CPU; while a man is carried it redraws at up to 60 frames a second.
+
+Tests and scripts run it headless (``SDL_VIDEODRIVER=dummy``) on a
+``ManualClock`` and drive it with ``press``/``release``/``drag``/``key``,
+which post the same pygame events a mouse would.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from morris_pi.rules import STANDARD, Geometry  # noqa: E402
+
+from .backends import SimBoard  # noqa: E402
+from .hand import HandError  # noqa: E402
+from .layout import Layout, Pos  # noqa: E402
+from .render import Renderer, Scene  # noqa: E402
+
+FPS = 60
+#: A press and release closer than this (pixels) is a click: the man stays in the hand.
+CLICK_SLOP = 6
+#: The longest the loop sleeps with nothing to do (seconds).
+MAX_IDLE = 1.0
+KEY_BUTTONS = {pygame.K_n: "new", pygame.K_u: "undo", pygame.K_h: "hint", pygame.K_m: "menu"}
+
+
+class Session(Protocol):
+    """What the window drives: the controller in a game, or the self-test."""
+
+    geometry: Geometry
+
+    def step(self) -> None: ...
+
+    def next_wakeup(self) -> float | None: ...
+
+    def panel(self) -> list[tuple[str, str]]: ...
+
+    @property
+    def busy(self) -> bool: ...
+
+
+class IdleSession:
+    """Nothing drives the board: the window is just a board to play with."""
+
+    geometry = STANDARD
+    busy = False
+
+    def step(self) -> None:
+        pass
+
+    def next_wakeup(self) -> float | None:
+        return None
+
+    def panel(self) -> list[tuple[str, str]]:
+        return [("title", "morris-pi simulator")]
+
+
+class SimApp:
+    """One simulator window over a board and a session."""
+
+    def __init__(
+        self,
+        board: SimBoard,
+        session: Session | None = None,
+        *,
+        size: tuple[int, int] = (1100, 760),
+        trace_path: str | Path | None = None,
+        caption: str = "morris-pi simulator",
+    ) -> None:
+        self.board = board
+        self.session: Session = session or IdleSession()
+        self.trace_path = Path(trace_path) if trace_path else None
+        self.message = ""
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption(caption)
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self._resize(size)
+        self.cursor: Pos = (0.0, 0.0)
+        self.running = True
+        self.slide_key = False
+        self.pressed_button: str | None = None
+        self._press_pos: Pos | None = None
+        self._carrying_since_press = False
+        self._dirty = True
+        self._seen: tuple[int, object] | None = None
+        self.frames = 0
+
+    # -- geometry -----------------------------------------------------------------------
+
+    def _resize(self, size: tuple[int, int]) -> None:
+        self.layout = Layout.compute(*size)
+        self.renderer = Renderer(self.layout)
+        self._dirty = True
+
+    def point_pos(self, point: str) -> Pos:
+        """Window position of a point (for scripted mouse gestures)."""
+        return self.layout.points[point]
+
+    def tray_pos(self, kind: str, side: str) -> Pos:
+        """Window position of a side's ``hand`` or ``removed`` tray."""
+        trays = self.layout.hand_trays if kind == "hand" else self.layout.removed_trays
+        return trays[side].center
+
+    def off_board_pos(self) -> Pos:
+        """A spot off the board and off every tray, to drop men that are removed."""
+        lay = self.layout
+        return (lay.board.center[0], lay.board.bottom + (lay.buttons["new"].y - lay.board.bottom) / 2)
+
+    # -- events -------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """React to one pygame event (the loop and tests both come through here)."""
+        kind = event.type
+        if kind == pygame.QUIT:
+            self.running = False
+        elif kind == pygame.VIDEORESIZE:
+            self.screen = pygame.display.set_mode(event.size, pygame.RESIZABLE)
+            self._resize(event.size)
+        elif kind in (pygame.WINDOWSIZECHANGED, pygame.WINDOWEXPOSED):
+            self._resize(self.screen.get_size())
+        elif kind == pygame.MOUSEBUTTONDOWN:
+            self._mouse_down(event.pos, event.button)
+        elif kind == pygame.MOUSEMOTION:
+            self._mouse_move(event.pos)
+        elif kind == pygame.MOUSEBUTTONUP:
+            self._mouse_up(event.pos, event.button)
+        elif kind == pygame.KEYDOWN:
+            self._key(event.key, True)
+        elif kind == pygame.KEYUP:
+            self._key(event.key, False)
+        else:
+            return
+        # read the switches now so the trace carries the moment of the gesture itself
+        self.board.sensors.read()
+
+    def _sliding(self) -> bool:
+        return self.slide_key or bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+
+    def _mouse_down(self, pos: Pos, button: int) -> None:
+        self.cursor = pos
+        self._dirty = True
+        hand = self.board.hand
+        with self.board.lock:
+            if hand.held:
+                if button == 1:
+                    self._let_go(pos)
+                else:
+                    hand.cancel()
+                return
+            if button != 1:
+                return
+            region, where = self.layout.region_at(pos)
+            try:
+                if region == "point" and where in hand.board:
+                    hand.take("point", where)
+                    if self._sliding():
+                        hand.slide([], where, self.board.clock.now())
+                elif region in ("hand", "removed"):
+                    hand.take(region, where)
+                elif region == "button":
+                    self.pressed_button = where
+                    self.board.buttons.press(where)
+                    return
+                else:
+                    return
+            except HandError:
+                return
+            self._press_pos = pos
+            self._carrying_since_press = True
+
+    def _mouse_move(self, pos: Pos) -> None:
+        last, self.cursor = self.cursor, pos
+        hand = self.board.hand
+        if not hand.held:
+            return
+        self._dirty = True
+        with self.board.lock:
+            if self._sliding():
+                over = self.layout.point_at(pos, reach=0.3)
+                hand.slide(self.layout.points_along(last, pos), over, self.board.clock.now())
+            elif hand.over:
+                hand.slide([], None, self.board.clock.now())
+
+    def _mouse_up(self, pos: Pos, button: int) -> None:
+        self.cursor = pos
+        if self.pressed_button:
+            self.pressed_button = None
+            self._dirty = True
+        if button != 1 or not self.board.hand.held or not self._carrying_since_press:
+            return
+        self._carrying_since_press = False
+        if self._press_pos and math.dist(pos, self._press_pos) <= CLICK_SLOP:
+            return  # a click: keep the man in the hand until the next click
+        with self.board.lock:
+            self._let_go(pos)
+
+    def _let_go(self, pos: Pos) -> None:
+        hand = self.board.hand
+        region, where = self.layout.region_at(pos)
+        if region == "point":
+            hand.put(where)
+        elif region in ("hand", "removed"):
+            hand.drop_off((region, where))
+        elif region == "board":
+            hand.cancel()  # between points: no hole to sit in, so it goes back
+        else:
+            hand.drop_off()
+        self._carrying_since_press = False
+        self._dirty = True
+
+    def _key(self, key: int, down: bool) -> None:
+        if key in (pygame.K_LSHIFT, pygame.K_RSHIFT):
+            self.slide_key = down
+            return
+        if not down:
+            return
+        if key == pygame.K_ESCAPE:
+            self.running = False
+        elif key in KEY_BUTTONS:
+            self.board.buttons.press(KEY_BUTTONS[key])
+        elif key == pygame.K_c:
+            with self.board.lock:
+                self.board.hand.sweep()
+            self._dirty = True
+        elif key in (pygame.K_r, pygame.K_F5):
+            self.save_trace()
+
+    # -- trace --------------------------------------------------------------------------
+
+    def save_trace(self, path: str | Path | None = None) -> Path:
+        """Save the session's sensor trace (replay format); the panel says where."""
+        target = Path(path) if path else self.trace_path or Path(time.strftime("morris-pi-trace-%Y%m%d-%H%M%S.jsonl"))
+        with self.board.lock:
+            count = self.board.recorder.save(target)
+        self.message = f"Trace saved: {target} ({count} events)"
+        self._dirty = True
+        return target
+
+    # -- one turn of the loop -----------------------------------------------------------
+
+    def update(self) -> bool:
+        """Step the session and redraw if anything visible changed; returns whether it drew."""
+        self.session.step()
+        panel = self.session.panel()
+        if self.message:
+            panel = [*panel, ("", ""), ("good", self.message)]
+        seen = (self.board.leds.version, panel)
+        if seen != self._seen:
+            self._seen = seen
+            self._dirty = True
+        if not self._dirty:
+            return False
+        self._panel = panel
+        self.draw()
+        return True
+
+    def draw(self) -> None:
+        hand = self.board.hand
+        scene = Scene(
+            hand=hand,
+            leds=self.board.leds.points,
+            status=self.board.leds.status,
+            held_pos=self.cursor if hand.held else None,
+            pressed=self.pressed_button,
+            panel=getattr(self, "_panel", []),
+            geometry=self.session.geometry,
+        )
+        with self.board.lock:
+            self.renderer.draw(self.screen, scene)
+        pygame.display.flip()
+        self.frames += 1
+        self._dirty = False
+
+    def animating(self) -> bool:
+        """Whether the picture may change without input: a carried man or a slide in progress."""
+        return bool(self.board.hand.held) or self.board.next_change() is not None
+
+    def idle_timeout(self) -> float:
+        """Seconds the loop may sleep before something is due by itself."""
+        now = self.board.clock.now()
+        due = [t for t in (self.session.next_wakeup(), self.board.next_change()) if t is not None]
+        timeout = min([MAX_IDLE, *(t - now for t in due)])
+        if self.session.busy:
+            timeout = min(timeout, 0.05)
+        return max(0.0, timeout)
+
+    def run(self, until: Callable[[], bool] | None = None) -> int:
+        """Run the window until Esc, close, or ``until()`` is true; returns an exit code."""
+        ticker = pygame.time.Clock()
+        self.update()
+        while self.running and not (until and until()):
+            wait_ms = round(self.idle_timeout() * 1000)
+            first = pygame.event.wait(wait_ms) if wait_ms > 0 else pygame.event.Event(pygame.NOEVENT)
+            for event in (first, *pygame.event.get()):
+                if event.type != pygame.NOEVENT:
+                    self.handle_event(event)
+            if self.update() or self.animating():
+                ticker.tick(FPS)  # cap the frame rate while things move
+        if self.trace_path:
+            self.save_trace()
+        return 0
+
+    def close(self) -> None:
+        pygame.display.quit()
+
+    # -- scripted mouse -----------------------------------------------------------------
+
+    def post(self, kind: int, **attrs) -> None:
+        """Handle one synthetic event as if it came from the window."""
+        self.handle_event(pygame.event.Event(kind, **attrs))
+
+    def press(self, pos: Pos, button: int = 1) -> None:
+        self.post(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
+
+    def release(self, pos: Pos, button: int = 1) -> None:
+        self.post(pygame.MOUSEBUTTONUP, pos=pos, button=button)
+
+    def move(self, pos: Pos) -> None:
+        self.post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(1, 0, 0))
+
+    def drag(self, start: Pos, end: Pos, steps: int = 6, slide: bool = False) -> None:
+        """Press at ``start``, move in ``steps`` to ``end``, release: a drag with the mouse."""
+        self.slide_key = slide
+        self.move(start)
+        self.press(start)
+        for i in range(1, steps + 1):
+            f = i / steps
+            self.move((start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f))
+        self.release(end)
+        self.slide_key = False
+
+    def click(self, pos: Pos) -> None:
+        self.move(pos)
+        self.press(pos)
+        self.release(pos)
+
+    def key(self, key: int) -> None:
+        self.post(pygame.KEYDOWN, key=key, mod=0)
+        self.post(pygame.KEYUP, key=key, mod=0)
