@@ -1,0 +1,324 @@
+"""Load and validate the board's TOML config.
+
+The file lives at ``/etc/morris-pi/config.toml``; when that default file is
+missing, the built-in defaults apply (the recommended build: two MCP23017
+expanders and NeoPixels on SPI, wired in ring order). Every key is documented
+in ``wiring/config.example.toml``.
+
+Anything wrong (an unknown key, a wrong type, a value out of range, an
+impossible wiring) raises ``ConfigError`` naming the file, the line and the
+dotted key, so the service refuses to start with a message a builder can act
+on:
+
+>>> try:
+...     parse_config('[leds]\\nbrightness = 2\\n', "board.toml")
+... except ConfigError as exc:
+...     print(exc)
+board.toml:2: leds.brightness: must be between 0 and 1, got 2
+>>> parse_config('[game]\\nlevel = 7\\n').game.level
+7
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from morris_pi.board import wiring
+from morris_pi.board.config_check import check_pins
+from morris_pi.board.config_types import (
+    ButtonsConfig,
+    Config,
+    EngineConfig,
+    GameConfig,
+    GpioConfig,
+    GpioSensorsConfig,
+    LedsConfig,
+    MatrixConfig,
+    Mcp23017Config,
+    SensorsConfig,
+    ServiceConfig,
+    StorageConfig,
+    _frozen,
+)
+from morris_pi.board.config_values import ConfigError, Reader
+from morris_pi.board.ports import BUTTONS, STATUS_LEDS
+from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
+
+__all__ = ["ConfigError", "Config", "DEFAULT_PATH", "SCHEMA", "load_config", "parse_config", "schema_paths"]
+
+DEFAULT_PATH = Path("/etc/morris-pi/config.toml")
+
+#: The rule profiles, used until ``morris_pi.rules.PROFILES`` can be imported.
+FALLBACK_PROFILES: tuple[str, ...] = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
+
+PIXEL_ORDERS: tuple[str, ...] = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
+
+#: Every table and the keys it allows. Tables whose keys are data (points,
+#: roles, status LED names) list those names.
+SCHEMA: dict[str, tuple[str, ...]] = {
+    "": ("game", "sensors", "leds", "palette", "buttons", "gpio", "storage", "engine", "service"),
+    "game": ("mode", "human", "level", "profile", "menu"),
+    "sensors": ("backend", "scan_hz", "settle_ms", "resync_ms", "mcp23017", "gpio", "matrix"),
+    "sensors.mcp23017": ("i2c_bus", "addresses", "interrupt_pins", "map"),
+    "sensors.mcp23017.map": wiring.POINTS,
+    "sensors.gpio": ("map",),
+    "sensors.gpio.map": wiring.POINTS,
+    "sensors.matrix": ("rows", "columns", "map"),
+    "sensors.matrix.map": wiring.POINTS,
+    "leds": ("backend", "count", "order", "brightness", "pixel_order", "pin", "status"),
+    "leds.status": STATUS_LEDS,
+    "palette": ROLES,
+    **{f"palette.{role}": ("colour", "blink") for role in ROLES},
+    "buttons": (*BUTTONS, "debounce_ms"),
+    "gpio": ("pin_factory",),
+    "storage": ("state_dir", "records_dir"),
+    "engine": ("seed", "max_time_s"),
+    "service": ("watchdog", "log_level"),
+}
+
+
+def schema_paths() -> list[str]:
+    """Every dotted key the config understands (leaves only).
+
+    >>> "leds.status.error" in schema_paths(), "leds.status" in schema_paths()
+    (True, False)
+    """
+    return [
+        f"{table}.{key}" if table else key
+        for table, keys in SCHEMA.items()
+        for key in keys
+        if (f"{table}.{key}" if table else key) not in SCHEMA
+    ]
+
+
+def profile_names() -> tuple[str, ...]:
+    """Names of the rule profiles a config may choose."""
+    try:
+        from morris_pi.rules import PROFILES  # imported late: rules may be absent or still loading
+    except ImportError:
+        return FALLBACK_PROFILES
+    return tuple(PROFILES)
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read and validate a config file.
+
+    With no ``path``, ``/etc/morris-pi/config.toml`` is read, and a missing
+    file gives the defaults. A ``path`` given explicitly must exist: a typo on
+    the command line should not silently start with other hardware settings.
+    """
+    explicit = path is not None
+    file = Path(path) if explicit else DEFAULT_PATH
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if explicit:
+            raise ConfigError("no such file", file=str(file)) from None
+        return Config()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read: {exc}", file=str(file)) from None
+    return parse_config(text, str(file))
+
+
+def parse_config(text: str, source: str = "<config>") -> Config:
+    """Validate TOML text; ``source`` names it in error messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError.from_toml(exc, source, text) from None
+    r = Reader(text, source)
+    r.table((), data, SCHEMA[""])
+    config = Config(
+        game=_game(r, data.get("game", {})),
+        sensors=_sensors(r, data.get("sensors", {})),
+        leds=_leds(r, data.get("leds", {})),
+        palette=_palette(r, data.get("palette", {})),
+        buttons=_buttons(r, data.get("buttons", {})),
+        gpio=_gpio(r, data.get("gpio", {})),
+        storage=_storage(r, data.get("storage", {})),
+        engine=_engine(r, data.get("engine", {})),
+        service=_service(r, data.get("service", {})),
+        source=source,
+    )
+    check_pins(r, config)
+    return config
+
+
+def _game(r: Reader, t: Any) -> GameConfig:
+    p = ("game",)
+    r.table(p, t, SCHEMA["game"])
+    d = GameConfig()
+    return GameConfig(
+        mode=r.choice(p, t, "mode", ("two-player", "computer"), d.mode),
+        human=r.choice(p, t, "human", ("white", "black"), d.human),
+        level=r.integer(p, t, "level", d.level, 1, 10),
+        profile=r.choice(p, t, "profile", profile_names(), d.profile),
+        menu=r.boolean(p, t, "menu", d.menu),
+    )
+
+
+def _sensors(r: Reader, t: Any) -> SensorsConfig:
+    p = ("sensors",)
+    r.table(p, t, SCHEMA["sensors"])
+    d = SensorsConfig()
+    return SensorsConfig(
+        backend=r.choice(p, t, "backend", ("mcp23017", "gpio", "matrix"), d.backend),
+        scan_hz=r.number(p, t, "scan_hz", d.scan_hz, 1, 1000),
+        settle_ms=r.number(p, t, "settle_ms", d.settle_ms, 0, 2000),
+        resync_ms=r.number(p, t, "resync_ms", d.resync_ms, 20, 60000),
+        mcp23017=_mcp23017(r, t.get("mcp23017", {})),
+        gpio=_gpio_sensors(r, t.get("gpio", {})),
+        matrix=_matrix(r, t.get("matrix", {})),
+    )
+
+
+def _mcp23017(r: Reader, t: Any) -> Mcp23017Config:
+    p = ("sensors", "mcp23017")
+    r.table(p, t, SCHEMA["sensors.mcp23017"])
+    d = Mcp23017Config()
+    addresses = r.int_list(p, t, "addresses", d.addresses, 0x20, 0x27, min_len=2, max_len=8, unique=True, hexa=True)
+    pins = r.int_list(p, t, "interrupt_pins", d.interrupt_pins, 0, wiring.MAX_GPIO, max_len=8)
+    if "map" in t:
+        mp = p + ("map",)
+        raw = r.point_table(mp, t["map"])
+        bits: dict[str, tuple[int, int]] = {}
+        owner: dict[tuple[int, int], str] = {}
+        for point, spec in raw.items():
+            addr_bit = r.mcp_input(mp + (point,), spec)
+            if addr_bit[0] not in addresses:
+                r.fail(mp + (point,), f"address 0x{addr_bit[0]:02x} is not in sensors.mcp23017.addresses")
+            if addr_bit in owner:
+                r.fail(mp + (point,), f"{wiring.mcp_bit_name(*addr_bit)} is already used by {owner[addr_bit]}")
+            owner[addr_bit] = point
+            bits[point] = addr_bit
+        mapping = bits
+    else:
+        mapping = wiring.default_mcp23017_map(addresses)
+    return Mcp23017Config(i2c_bus=r.integer(p, t, "i2c_bus", d.i2c_bus, 0, 255),
+                          addresses=addresses, interrupt_pins=pins, map=_frozen(mapping))
+
+
+def _gpio_sensors(r: Reader, t: Any) -> GpioSensorsConfig:
+    p = ("sensors", "gpio")
+    r.table(p, t, SCHEMA["sensors.gpio"])
+    if "map" not in t:
+        return GpioSensorsConfig()
+    mp = p + ("map",)
+    raw = r.point_table(mp, t["map"])
+    return GpioSensorsConfig(map=_frozen({pt: r.gpio(mp + (pt,), v) for pt, v in raw.items()}))
+
+
+def _matrix(r: Reader, t: Any) -> MatrixConfig:
+    p = ("sensors", "matrix")
+    r.table(p, t, SCHEMA["sensors.matrix"])
+    d = MatrixConfig()
+    rows = r.int_list(p, t, "rows", d.rows, 0, wiring.MAX_GPIO, min_len=1, max_len=24)
+    cols = r.int_list(p, t, "columns", d.columns, 0, wiring.MAX_GPIO, min_len=1, max_len=24)
+    if len(rows) * len(cols) < len(wiring.POINTS):
+        r.fail(p + ("columns",), f"{len(rows)} rows x {len(cols)} columns give fewer than {len(wiring.POINTS)} cells")
+    if "map" not in t:
+        if (len(rows), len(cols)) != (len(d.rows), len(d.columns)):
+            r.fail(p + ("rows",), f"a {len(rows)} x {len(cols)} matrix needs a [sensors.matrix.map]; "
+                                  f"the default map is for {len(d.rows)} x {len(d.columns)}")
+        return MatrixConfig(rows=rows, columns=cols)
+    mp = p + ("map",)
+    raw = r.point_table(mp, t["map"])
+    cells: dict[str, tuple[int, int]] = {}
+    owner: dict[tuple[int, int], str] = {}
+    for point, spec in raw.items():
+        cell = r.cell(mp + (point,), spec, len(rows), len(cols))
+        if cell in owner:
+            r.fail(mp + (point,), f"row {cell[0]}, column {cell[1]} is already used by {owner[cell]}")
+        owner[cell] = point
+        cells[point] = cell
+    return MatrixConfig(rows=rows, columns=cols, map=_frozen(cells))
+
+
+def _leds(r: Reader, t: Any) -> LedsConfig:
+    p = ("leds",)
+    r.table(p, t, SCHEMA["leds"])
+    d = LedsConfig()
+    backend = r.choice(p, t, "backend", ("neopixel-spi", "neopixel", "none"), d.backend)
+    order = r.led_order(p + ("order",), t["order"]) if "order" in t else d.order
+    status_raw = t.get("status", {})
+    r.table(p + ("status",), status_raw, STATUS_LEDS)
+    status = {name: r.integer(p + ("status",), status_raw, name, 0, 0, 9999) for name in status_raw}
+    needed = max([len(order), *(i + 1 for i in status.values())])
+    count = r.integer(p, t, "count", needed, 1, 10000)
+    if len(order) > count:
+        r.fail(p + ("order",), f"lists {len(order)} LEDs but leds.count is {count}")
+    taken = {i: f"leds.order[{i}] ({pt})" for i, pt in enumerate(order) if pt}
+    for name, index in status.items():
+        key = p + ("status", name)
+        if index >= count:
+            r.fail(key, f"LED index {index} is beyond the chain (leds.count = {count}, indices 0-{count - 1})")
+        if index in taken:
+            r.fail(key, f"LED index {index} is already used by {taken[index]}")
+        taken[index] = f"leds.status.{name}"
+    if backend == "neopixel-spi":
+        pin = r.choice(p, t, "pin", tuple(wiring.SPI_MOSI.values()), wiring.SPI_MOSI[0])
+    elif backend == "neopixel":
+        pin = r.choice(p, t, "pin", wiring.PWM_LED_PINS, 18)
+    else:
+        pin = r.gpio(p + ("pin",), t["pin"]) if "pin" in t else None
+    return LedsConfig(
+        backend=backend, count=count, order=order,
+        brightness=r.number(p, t, "brightness", d.brightness, 0, 1),
+        pixel_order=r.choice(p, t, "pixel_order", PIXEL_ORDERS, d.pixel_order),
+        pin=pin, status=_frozen(status),
+    )
+
+
+def _palette(r: Reader, t: Any) -> Mapping[str, Look]:
+    p = ("palette",)
+    r.table(p, t, SCHEMA["palette"])
+    out = dict(DEFAULT_PALETTE)
+    for role, entry in t.items():
+        rp = p + (role,)
+        r.table(rp, entry, SCHEMA[f"palette.{role}"])
+        base = DEFAULT_PALETTE[role]
+        colour = r.colour(rp + ("colour",), entry["colour"]) if "colour" in entry else base.colour
+        blink = r.choice(rp, entry, "blink", tuple(BLINKS), base.blink)
+        out[role] = Look(colour, blink)
+    return _frozen(out)
+
+
+def _buttons(r: Reader, t: Any) -> ButtonsConfig:
+    p = ("buttons",)
+    r.table(p, t, SCHEMA["buttons"])
+    pins = {name: r.gpio(p + (name,), t[name]) for name in BUTTONS if name in t}
+    return ButtonsConfig(**pins, debounce_ms=r.number(p, t, "debounce_ms", ButtonsConfig().debounce_ms, 1, 500))
+
+
+def _gpio(r: Reader, t: Any) -> GpioConfig:
+    r.table(("gpio",), t, SCHEMA["gpio"])
+    return GpioConfig(pin_factory=r.choice(("gpio",), t, "pin_factory", ("lgpio", "rpigpio"), "lgpio"))
+
+
+def _storage(r: Reader, t: Any) -> StorageConfig:
+    p = ("storage",)
+    r.table(p, t, SCHEMA["storage"])
+    state = r.abs_path(p, t, "state_dir", StorageConfig().state_dir)
+    return StorageConfig(state_dir=state, records_dir=r.abs_path(p, t, "records_dir", state / "records"))
+
+
+def _engine(r: Reader, t: Any) -> EngineConfig:
+    p = ("engine",)
+    r.table(p, t, SCHEMA["engine"])
+    seed = r.integer(p, t, "seed", 0, 0, 2**63 - 1) if "seed" in t else None
+    cap = r.number(p, t, "max_time_s", 1.0, 0.01, 3600) if "max_time_s" in t else None
+    return EngineConfig(seed=seed, max_time_s=cap)
+
+
+def _service(r: Reader, t: Any) -> ServiceConfig:
+    p = ("service",)
+    r.table(p, t, SCHEMA["service"])
+    d = ServiceConfig()
+    return ServiceConfig(
+        watchdog=r.boolean(p, t, "watchdog", d.watchdog),
+        log_level=r.choice(p, t, "log_level", ("debug", "info", "warning", "error"), d.log_level),
+    )
+

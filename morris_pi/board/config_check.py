@@ -1,0 +1,58 @@
+"""Cross-section wiring checks: no GPIO may serve two purposes.
+
+Only the backends actually selected claim pins; the settings of an unselected
+sensor backend may stay in the file without getting in the way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from morris_pi.board import wiring
+
+if TYPE_CHECKING:
+    from morris_pi.board.config_types import Config
+    from morris_pi.board.config_values import KeyPath, Reader
+
+
+def pin_claims(config: Config) -> list[tuple[int, KeyPath, str]]:
+    """Every GPIO the selected hardware uses: (pin, config key, what for)."""
+    claims: list[tuple[int, KeyPath, str]] = []
+    leds = config.leds
+    if leds.backend == "neopixel-spi" and leds.spi_bus is not None:
+        for pin, role in zip(wiring.SPI_PINS[leds.spi_bus], ("MISO", "MOSI", "SCLK")):
+            claims.append((pin, ("leds", "pin"), f"the LED data line (SPI{leds.spi_bus} {role})"))
+    elif leds.backend == "neopixel" and leds.pin is not None:
+        claims.append((leds.pin, ("leds", "pin"), "the LED data line"))
+    sensors = config.sensors
+    if sensors.backend == "mcp23017":
+        mcp = sensors.mcp23017
+        for pin, role in zip(wiring.I2C_PINS.get(mcp.i2c_bus, ()), ("SDA", "SCL")):
+            claims.append((pin, ("sensors", "mcp23017", "i2c_bus"), f"I2C bus {mcp.i2c_bus} {role}"))
+        for i, pin in enumerate(mcp.interrupt_pins):
+            claims.append((pin, ("sensors", "mcp23017", f"interrupt_pins[{i}]"), "an expander interrupt line"))
+    elif sensors.backend == "gpio":
+        for point, pin in sensors.gpio.map.items():
+            claims.append((pin, ("sensors", "gpio", "map", point), f"the switch at {point}"))
+    elif sensors.backend == "matrix":
+        for i, pin in enumerate(sensors.matrix.rows):
+            claims.append((pin, ("sensors", "matrix", f"rows[{i}]"), f"matrix row {i}"))
+        for i, pin in enumerate(sensors.matrix.columns):
+            claims.append((pin, ("sensors", "matrix", f"columns[{i}]"), f"matrix column {i}"))
+    for name, pin in config.buttons.pins.items():
+        claims.append((pin, ("buttons", name), f"the {name} button"))
+    return claims
+
+
+def check_pins(r: Reader, config: Config) -> None:
+    """Fail on the first GPIO claimed twice, at the key of the later claim."""
+    owner: dict[int, tuple[KeyPath, str]] = {}
+    for pin, key, what in pin_claims(config):
+        if pin in owner:
+            other_key, other_what = owner[pin]
+            if other_key == key:
+                continue  # one setting claiming several pins never collides with itself
+            default = "" if r.present(key) else " (a default; set this key to change it)"
+            r.fail(key, f"GPIO {pin}{default} is wanted for {what} but is already used for "
+                        f"{other_what} by {'.'.join(other_key)}")
+        owner[pin] = (key, what)

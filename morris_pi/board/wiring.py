@@ -1,0 +1,90 @@
+"""Default wirings: which input and which LED belongs to which point.
+
+Everything here follows the ring order of the board (outer, middle, inner ring;
+each ring clockwise from its top-left corner), so a builder who wires in that
+order needs no map in the config at all.
+
+>>> POINTS[:3], POINTS[-1]
+(('a7', 'd7', 'g7'), 'c4')
+>>> DEFAULT_MCP23017_MAP["a7"], DEFAULT_MCP23017_MAP["b6"], DEFAULT_MCP23017_MAP["c5"]
+((32, 0), (32, 8), (33, 0))
+>>> DEFAULT_GPIO_MAP["a7"], DEFAULT_GPIO_MAP["c4"]
+(2, 26)
+>>> DEFAULT_MATRIX_MAP["e4"]
+(2, 3)
+"""
+
+from __future__ import annotations
+
+try:  # the rules package owns the board; fall back while it is not importable
+    from morris_pi.rules.board import RINGS as _RINGS
+except ImportError:  # pragma: no cover - only before the rules package exists
+    _RINGS = (
+        ("a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4"),
+        ("b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4"),
+        ("c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4"),
+    )
+
+RINGS: tuple[tuple[str, ...], ...] = tuple(tuple(r) for r in _RINGS)
+POINTS: tuple[str, ...] = tuple(p for ring in RINGS for p in ring)
+
+#: Highest BCM GPIO number on the 40-pin header (every Pi model, Pi 5 included).
+MAX_GPIO = 27
+
+#: I2C addresses of the two MCP23017 expanders (A2 A1 A0 = 000 and 001).
+DEFAULT_MCP23017_ADDRESSES: tuple[int, ...] = (0x20, 0x21)
+
+#: Pins on the 40-pin header used by each I2C/SPI bus, as claimed by the kernel.
+I2C_PINS: dict[int, tuple[int, ...]] = {1: (2, 3)}
+#: SPI bus -> (MISO, MOSI, SCLK). Chip selects depend on the overlay and are not reserved.
+SPI_PINS: dict[int, tuple[int, int, int]] = {0: (9, 10, 11), 1: (19, 20, 21)}
+#: The MOSI pin of each SPI bus, which drives the LED data line.
+SPI_MOSI: dict[int, int] = {bus: pins[1] for bus, pins in SPI_PINS.items()}
+#: Pins the PWM/PCM NeoPixel driver (rpi_ws281x) can drive.
+PWM_LED_PINS: tuple[int, ...] = (10, 12, 13, 18, 19, 21)
+
+
+def _mcp_default(addresses: tuple[int, ...]) -> dict[str, tuple[int, int]]:
+    """Outer ring on GPA0-7 and middle ring on GPB0-7 of the first chip, inner
+    ring on GPA0-7 of the second. Bits 0-7 are GPA0-7, bits 8-15 GPB0-7."""
+    first, second = addresses[0], addresses[1]
+    out: dict[str, tuple[int, int]] = {}
+    for i, point in enumerate(RINGS[0]):
+        out[point] = (first, i)
+    for i, point in enumerate(RINGS[1]):
+        out[point] = (first, 8 + i)
+    for i, point in enumerate(RINGS[2]):
+        out[point] = (second, i)
+    return out
+
+
+def default_mcp23017_map(addresses: tuple[int, ...] = DEFAULT_MCP23017_ADDRESSES) -> dict[str, tuple[int, int]]:
+    """The default point -> (address, bit) map for the given chip addresses."""
+    return _mcp_default(addresses)
+
+
+DEFAULT_MCP23017_MAP: dict[str, tuple[int, int]] = _mcp_default(DEFAULT_MCP23017_ADDRESSES)
+
+#: 24 direct inputs: GPIO 2-17 and 19-26, leaving GPIO 18 for the PWM LED data
+#: line and GPIO 27 for a button.
+DEFAULT_GPIO_PINS: tuple[int, ...] = tuple(range(2, 18)) + tuple(range(19, 27))
+DEFAULT_GPIO_MAP: dict[str, int] = dict(zip(POINTS, DEFAULT_GPIO_PINS))
+
+#: 3 x 8 diode matrix: one row per ring, one column per position in the ring.
+DEFAULT_MATRIX_ROWS: tuple[int, ...] = (5, 6, 13)
+DEFAULT_MATRIX_COLUMNS: tuple[int, ...] = (16, 17, 22, 23, 24, 25, 26, 27)
+DEFAULT_MATRIX_MAP: dict[str, tuple[int, int]] = {
+    point: (r, c) for r, ring in enumerate(RINGS) for c, point in enumerate(ring)
+}
+
+#: LED chain: LED i lights POINTS[i].
+DEFAULT_LED_ORDER: tuple[str, ...] = POINTS
+
+
+def mcp_bit_name(address: int, bit: int) -> str:
+    """The label of an expander input as printed on breakout boards.
+
+    >>> mcp_bit_name(0x20, 9)
+    '0x20:B1'
+    """
+    return f"0x{address:02x}:{'AB'[bit // 8]}{bit % 8}"
