@@ -1,0 +1,7 @@
+"""Emulated hardware at the lowest level: an I2C bus with MCP23017 chips, an SPI
+port feeding a WS2812 chain, a NeoPixel pixel buffer, and gpiozero mock pins
+wired like the board (interrupt lines, a diode matrix).
+
+The real drivers run on top of these, so tests, benchmarks and dry runs
+exercise the same code paths as a board, down to the register writes.
+"""

@@ -1,0 +1,136 @@
+"""Occupancy from reed switches on MCP23017 expanders (the recommended build).
+
+Each switch closes its expander input to ground; the chip's pull-up holds an
+open input high, so a 0 bit is a man on the point.
+
+With interrupt pins configured, ``read()`` leaves the bus alone unless an
+expander signals a change on its INT line, or a full re-read is due
+(``resync_s``, default 0.5 s, on the injected clock). That re-read also
+notices a chip that lost its set-up in a power glitch and sets it up again.
+Without interrupt pins every ``read()`` reads the inputs: 2 short transfers
+per chip.
+
+A missing or failing chip raises ``SensorError`` naming its address; the next
+``read()`` sets the chips up again, so the caller retries by reading again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from morris_pi.board.ports import Clock, MonotonicClock
+from morris_pi.hw.errors import SensorError
+from morris_pi.hw.mcp23017 import Mcp23017
+
+log = logging.getLogger(__name__)
+
+
+class Mcp23017Sensors:
+    """A ``SensorSource`` over MCP23017 expanders on one I2C bus.
+
+    ``bus`` is an smbus2 ``SMBus`` (or anything with its methods);
+    ``point_bits`` maps each point to (chip address, bit 0-15).
+    """
+
+    def __init__(
+        self,
+        bus: Any,
+        point_bits: Mapping[str, tuple[int, int]],
+        *,
+        addresses: Iterable[int] | None = None,
+        interrupt_pins: Iterable[int] = (),
+        resync_s: float = 0.5,
+        clock: Clock | None = None,
+        pin_factory: Any = None,
+        bus_number: int | None = None,
+        owns_bus: bool = False,
+    ) -> None:
+        self._bus = bus
+        self._owns_bus = owns_bus
+        chip_addresses = sorted(set(addresses or ()) | {a for a, _ in point_bits.values()})
+        self._chips = [Mcp23017(bus, a, bus_number) for a in chip_addresses]
+        #: per chip: (mask of a bit, point)
+        self._bits: dict[int, list[tuple[int, str]]] = {a: [] for a in chip_addresses}
+        for point, (address, bit) in point_bits.items():
+            self._bits[address].append((1 << bit, point))
+        self._resync_s = resync_s
+        self._clock = clock or MonotonicClock()
+        self._interrupts: list[Any] = []
+        self._ready = False
+        self._state: frozenset[str] = frozenset()
+        self._next_resync = float("-inf")
+        self.bus_reads = 0  # full input reads so far; lets tests and benchmarks see the bus load
+        pins = list(interrupt_pins)
+        if pins:
+            from gpiozero import DigitalInputDevice  # gpiozero only when an INT line is wired
+
+            try:
+                for pin in pins:
+                    # INT is open-drain, active low: the Pi's pull-up holds the idle line high
+                    self._interrupts.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
+            except Exception as exc:
+                self.close()
+                raise SensorError(f"expander interrupt line on GPIO {pin}: {exc}") from exc
+
+    @property
+    def uses_interrupts(self) -> bool:
+        return bool(self._interrupts)
+
+    def _setup(self) -> None:
+        for chip in self._chips:
+            chip.setup(interrupts=self.uses_interrupts)
+        self._ready = True
+
+    def read(self) -> frozenset[str]:
+        now = self._clock.now()
+        resync = now >= self._next_resync
+        if (self._ready and self._interrupts and not resync
+                and not any(line.is_active for line in self._interrupts)):
+            return self._state
+        try:
+            if not self._ready:
+                self._setup()
+            elif resync and not all(chip.still_configured() for chip in self._chips):
+                log.warning("an MCP23017 lost its set-up (power glitch?); setting the expanders up again")
+                self._setup()
+            closed: set[str] = set()
+            for chip in self._chips:
+                levels = chip.read_inputs()
+                closed.update(point for mask, point in self._bits[chip.address] if not levels & mask)
+        except SensorError:
+            self._ready = False
+            raise
+        self.bus_reads += 1
+        if resync:
+            self._next_resync = now + self._resync_s
+        self._state = frozenset(closed)
+        return self._state
+
+    def close(self) -> None:
+        for line in self._interrupts:
+            line.close()
+        self._interrupts = []
+        if self._owns_bus and self._bus is not None:
+            self._bus.close()
+            self._bus = None
+
+
+def open_i2c_bus(number: int) -> Any:
+    """The kernel's ``/dev/i2c-<number>`` through smbus2, with a clear error."""
+    try:
+        from smbus2 import SMBus
+    except ImportError as exc:
+        raise SensorError("the mcp23017 backend needs smbus2: pip install 'morris-pi[pi]'") from exc
+    try:
+        return SMBus(number)
+    except FileNotFoundError as exc:
+        raise SensorError(
+            f"I2C bus {number} is not available (/dev/i2c-{number} is missing): "
+            "enable I2C with raspi-config or dtparam=i2c_arm=on"
+        ) from exc
+    except PermissionError as exc:
+        raise SensorError(f"no permission to open /dev/i2c-{number}: add the user to the i2c group") from exc
+    except OSError as exc:
+        raise SensorError(f"cannot open I2C bus {number}: {exc}") from exc
