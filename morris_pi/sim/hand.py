@@ -173,6 +173,7 @@ class Hand:
 
     def place(self, point: str, colour: str) -> None:
         """Take a man of ``colour`` from its hand tray (else its removed tray) and put it on ``point``."""
+        _check_point(point)
         kind = "hand" if self.in_hand.get(colour, 0) > 0 else "removed"
         self.take(kind, colour)
         if not self.put(point):
@@ -180,6 +181,7 @@ class Hand:
 
     def move(self, origin: str, target: str) -> None:
         """Lift the man on ``origin`` and put it on ``target``."""
+        _check_point(target)
         self.take("point", origin)
         if not self.put(target):
             raise HandError(f"{target} is occupied; the man went back to {origin}")
