@@ -1,0 +1,70 @@
+"""Occupancy from 24 reed switches wired straight to GPIO inputs.
+
+Each switch closes its GPIO to ground against the Pi's internal pull-up. The
+pins report edges (gpiozero events), so ``read()`` re-reads the 24 pins only
+after an edge or when a full re-read is due (``resync_s`` on the injected
+clock, to recover from a missed edge); otherwise it returns the last state
+without touching the pins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from morris_pi.board.ports import Clock, MonotonicClock
+from morris_pi.hw.errors import SensorError
+
+
+class GpioSensors:
+    """A ``SensorSource`` over one gpiozero ``DigitalInputDevice`` per point."""
+
+    def __init__(
+        self,
+        point_pins: Mapping[str, int],
+        *,
+        resync_s: float = 0.5,
+        clock: Clock | None = None,
+        pin_factory: Any = None,
+    ) -> None:
+        from gpiozero import DigitalInputDevice
+
+        self._clock = clock or MonotonicClock()
+        self._resync_s = resync_s
+        self._devices: dict[str, Any] = {}
+        self._dirty = True
+        self._next_resync = float("-inf")
+        self._state: frozenset[str] = frozenset()
+        self.pin_reads = 0  # full re-reads so far (for tests and benchmarks)
+        for point, pin in point_pins.items():
+            try:
+                device = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
+            except Exception as exc:
+                self.close()
+                raise SensorError(f"switch at {point} on GPIO {pin}: {exc}") from exc
+            # the callback may run on gpiozero's event thread: it only raises a flag
+            device.when_activated = self._changed
+            device.when_deactivated = self._changed
+            self._devices[point] = device
+
+    def _changed(self) -> None:
+        self._dirty = True
+
+    def read(self) -> frozenset[str]:
+        now = self._clock.now()
+        if self._dirty or now >= self._next_resync:
+            # clear the flag before reading: an edge during the read marks it again
+            self._dirty = False
+            try:
+                self._state = frozenset(p for p, d in self._devices.items() if d.is_active)
+            except Exception as exc:
+                self._dirty = True
+                raise SensorError(f"reading the switch GPIOs failed: {exc}") from exc
+            self.pin_reads += 1
+            self._next_resync = now + self._resync_s
+        return self._state
+
+    def close(self) -> None:
+        for device in self._devices.values():
+            device.close()
+        self._devices = {}
