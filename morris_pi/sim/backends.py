@@ -187,6 +187,13 @@ class SimBoard:
         self.sensors = SimSensors(self.hand, self.clock, self.recorder, self.lock)
         self.leds = SimLeds()
         self.buttons = SimButtons(self.recorder, self.lock)
+        #: Lines a program driving the board wrote for the window's panel.
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        """Show a line of text in the window's panel (prompts of the self-test, results)."""
+        with self.lock:
+            self.said.append(str(text))
 
     def next_change(self) -> float | None:
         """When the switches change by themselves (a slid magnet's pass ends), if ever."""

@@ -1,0 +1,98 @@
+"""Simulator cost: CPU share of an idle window, and frame rate and draw time while a man is carried.
+
+Runs the real window loop headless (``SDL_VIDEODRIVER=dummy``) on the real
+clock, with a game session when the controller is available. Prints:
+
+- idle: the window's CPU share over a few seconds with nothing moving,
+- carrying: frames per second and CPU share while mouse motion arrives
+  faster than 60 per second (the loop caps drawing at 60 fps),
+- draw: median and p99 milliseconds to draw one full frame.
+
+    SDL_VIDEODRIVER=dummy python bench/sim_idle.py [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import threading
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from morris_pi.sim.app import SimApp  # noqa: E402
+from morris_pi.sim.backends import SimBoard  # noqa: E402
+
+
+def make_app(mode: str) -> SimApp:
+    board = SimBoard()
+    session = None
+    try:
+        from morris_pi.sim.session import GameSession, SimSettings
+
+        session = GameSession(board, SimSettings(mode=mode))
+    except ImportError as exc:  # the controller is not there: measure the bare window
+        print(f"(no game session: {exc}; measuring the bare window)")
+    return SimApp(board, session)
+
+
+def cpu_share(app: SimApp, seconds: float, feed=None) -> tuple[float, int]:
+    """CPU seconds per wall second of the window loop, and frames drawn."""
+    frames0 = app.frames
+    stop = time.monotonic() + seconds
+    wall0, cpu0 = time.monotonic(), time.process_time()
+    app.running = True
+    if feed:
+        thread = threading.Thread(target=feed, args=(stop,), daemon=True)
+        thread.start()
+    app.run(until=lambda: time.monotonic() >= stop)
+    wall, cpu = time.monotonic() - wall0, time.process_time() - cpu0
+    return cpu / wall, app.frames - frames0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--mode", default="two-player", choices=("two-player", "computer"))
+    args = parser.parse_args()
+    app = make_app(args.mode)
+    print(f"pygame {pygame.version.ver} (SDL {'.'.join(map(str, pygame.get_sdl_version()))}), "
+          f"driver {pygame.display.get_driver()}, window {app.screen.get_size()}")
+
+    share, frames = cpu_share(app, args.seconds)
+    print(f"idle:     {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn")
+
+    # carry a man in circles; motion events arrive at ~250 Hz, more than a mouse sends
+    app.board.hand.take("hand", "white")
+    centre, radius = app.layout.board.center, app.layout.board.w / 3
+
+    def feed(stop: float) -> None:
+        angle = 0.0
+        while time.monotonic() < stop:
+            angle += 0.05
+            pos = (centre[0] + radius * __import__("math").cos(angle), centre[1] + radius * __import__("math").sin(angle))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(1, 0, 0)))
+            time.sleep(0.004)
+
+    share, frames = cpu_share(app, args.seconds, feed)
+    print(f"carrying: {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn (cap 60)")
+
+    times = []
+    for _ in range(200):
+        started = time.perf_counter()
+        app.draw()
+        times.append((time.perf_counter() - started) * 1000)
+    times.sort()
+    print(f"draw:     median {statistics.median(times):.2f} ms, p99 {times[int(len(times) * 0.99) - 1]:.2f} ms per frame "
+          f"({1000 / statistics.median(times):.0f} fps possible)")
+    app.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
