@@ -46,6 +46,27 @@ class Outcome:
         return f"{self.winner} wins ({self.reason})" if self.winner else f"draw ({self.reason})"
 
 
+def _declared_outcome(game: "Game", declared: object) -> Outcome:
+    """A saved resignation, agreement or claimed draw, checked against the restored game."""
+    if not isinstance(declared, dict) or set(declared) != {"winner", "reason"}:
+        raise GameTextError(f"saved game: bad declared result {declared!r}: expected {{'winner': ..., 'reason': ...}}")
+    winner, reason = declared["winner"], declared["reason"]
+    if reason == "resignation":
+        fits = winner in SIDES
+    elif reason == "agreement":
+        fits = winner is None
+    elif reason in ("threefold-repetition", "n-move-rule"):
+        # Only a claim is ever declared, so it must be the claim the position allows.
+        fits = winner is None and reason == game.claimable_draw()
+    else:
+        fits = False
+    if not fits:
+        raise GameTextError(f"saved game: bad declared result {declared!r} after {game.record!r}")
+    if game.outcome:
+        raise GameTextError(f"saved game: declared result {declared!r}, but the record already ended: {game.outcome}")
+    return Outcome(winner, reason)
+
+
 def _side_index(side: str) -> int:
     try:
         return SIDES.index(side)
@@ -420,6 +441,11 @@ class Game:
             raise GameTextError("saved game: 'record' must be text and 'pending' text or null")
         try:
             game = cls.from_record(record, data.get("profile"))
+            if game.pending:
+                raise GameTextError(
+                    f"saved game: the record ends with {game.pending}, which waits for its removal; "
+                    "a step in progress belongs in 'pending'"
+                )
             if pending:
                 step = Turn.parse(pending)
                 if step.removal or game.play(step) != step or not game.pending:
@@ -429,13 +455,7 @@ class Game:
         except RulesError as exc:
             raise GameTextError(f"saved game: {exc}") from None
         if declared is not None:
-            if (
-                not isinstance(declared, dict)
-                or declared.get("reason") not in ("resignation", "agreement", "threefold-repetition", "n-move-rule")
-                or declared.get("winner") not in (None, *SIDES)
-            ):
-                raise GameTextError(f"saved game: bad declared result {declared!r}")
-            game._declared = Outcome(declared["winner"], declared["reason"])
+            game._declared = _declared_outcome(game, declared)
         return game
 
     def __repr__(self) -> str:
