@@ -388,6 +388,7 @@ class Game:
         return None
 
     def claim_draw(self) -> Outcome:
+        self._refuse_if_over("draw claim")
         reason = self.claimable_draw()
         if reason is None:
             raise RulesError(

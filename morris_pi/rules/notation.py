@@ -107,10 +107,13 @@ def parse_removal(text: str) -> str | None:
 def split_record(record: str) -> list[str]:
     """Turn tokens of a record in either form; a lone removal joins the step before it."""
     tokens: list[str] = []
-    for i, token in enumerate(record.split()):
+    for token in record.split():
         if token.startswith("x"):
             if not tokens or "x" in tokens[-1]:
-                raise InvalidTurnError(f"token {i + 1} '{token}': a removal must follow the step that earned it")
+                after = f" ({tokens[-1]} already has its removal)" if tokens else ""
+                raise InvalidTurnError(
+                    f"turn {len(tokens) + 1}: {token}: a removal must follow the step that earned it{after}"
+                )
             tokens[-1] += token
         else:
             tokens.append(token)
