@@ -1,0 +1,558 @@
+"""Iterative-deepening principal variation search over rules positions.
+
+The search runs on plain integers (two 24-bit bitboards, men in hand, side to
+move, the N-move counter and an incremental Zobrist key) so that no objects
+are built per node. Its turn generator reads the same tables as
+``morris_pi.rules.position`` (adjacency, mill partners, removal rule) and the
+tests compare the two over random positions of every profile; the turns the
+search returns at the root always come from ``Position.turns()``.
+
+Decisions:
+
+- Scores are centi-men from the side to move's view. A win at ply ``p``
+  scores ``MATE - p`` (an endgame-table win adds the table's distance), so
+  the fastest win and the slowest loss are preferred.
+- The transposition table is a fixed list indexed by the Zobrist key. The
+  N-move counter enters the key only when a search from that node could reach
+  the limit (``quiet >= limit - MAX_PLY``); below that the value cannot depend
+  on it and positions reached with different counters share entries.
+- A position already on the search path or in the game's history scores as a
+  draw (the usual approximation of threefold repetition). Profiles with
+  claimed draws are searched the same way: the side that profits claims.
+- Quiescence resolves pending mills: at the horizon the side to move may
+  still close mills (stand-pat allowed).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from morris_pi.rules.board import FULL, bits
+from morris_pi.rules.position import Position, RawTurn, Tables
+
+from .evaluate import WIN_SCORE, Evaluator
+
+MATE = WIN_SCORE
+MATE_BOUND = MATE - 1000  # scores beyond this are known wins/losses
+INF = MATE + 1
+MAX_PLY = 40
+EXACT, LOWER, UPPER = 0, 1, 2
+CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
+
+
+class _Stop(Exception):
+    pass
+
+
+@dataclass
+class Limits:
+    """When to stop: any of maximum depth (turns), nodes, seconds, or an external stop flag."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+
+
+@dataclass
+class SearchResult:
+    turn: RawTurn | None
+    score: int
+    depth: int
+    nodes: int
+    time: float
+    pv: list[RawTurn] = field(default_factory=list)
+    #: Scores of every root turn from the last completed iteration (``all_scores`` searches only).
+    root_scores: dict[RawTurn, int] = field(default_factory=dict)
+
+
+def _zobrist_tables(seed: int = 0x5EED) -> tuple:
+    rng = random.Random(seed)
+    r64 = lambda: rng.getrandbits(64)  # noqa: E731
+    points = tuple(tuple(r64() for _ in range(24)) for _ in range(2))
+    hands = tuple(tuple(r64() for _ in range(16)) for _ in range(2))
+    quiet = tuple(r64() for _ in range(256))
+    return points, hands, r64(), quiet
+
+
+ZPOINT, ZHAND, ZSIDE, ZQUIET = _zobrist_tables()
+
+
+def zobrist(position: Position) -> int:
+    """The Zobrist key of a position (board, men in hand, side to move; not the N-move counter)."""
+    key = ZSIDE if position.side else 0
+    for side in (0, 1):
+        for i in bits(position.men[side]):
+            key ^= ZPOINT[side][i]
+        key ^= ZHAND[side][position.hand[side]]
+    return key
+
+
+def score_form(score: int) -> "int | dict[str, int]":
+    """A score as JSON: centi-men, or ``{"win_in": n}`` / ``{"loss_in": n}`` turns for known results."""
+    if score > MATE_BOUND:
+        return {"win_in": MATE - score}
+    if score < -MATE_BOUND:
+        return {"loss_in": MATE + score}
+    return score
+
+
+class Searcher:
+    """A search for one profile. Keeps its transposition table between calls (``clear()`` resets).
+
+    >>> s = Searcher("standard")
+    >>> r = s.search(Position.start(), limits=Limits(depth=2))
+    >>> r.turn in Position.start().turns()
+    True
+    """
+
+    def __init__(
+        self,
+        profile="standard",
+        *,
+        weights=None,
+        tt_bits: int = 20,
+        endgame=True,
+        quiescence: bool = True,
+        clock=time.perf_counter,
+    ) -> None:
+        from morris_pi.rules.position import tables_for
+        from morris_pi.rules.profiles import get_profile
+
+        t: Tables = tables_for(get_profile(profile))
+        self.tables = t
+        self.profile = t.profile
+        self.adj = t.adjacency
+        self.partners = t.partners
+        self.mills = t.mills
+        self.flying = t.flying
+        self.mwp = t.move_while_placing
+        self.remove_all = t.remove_all_in_mills
+        self.reset_on_mill = t.reset_on_mill
+        self.n_limit = t.profile.n_move_limit
+        self.q_from = max(0, self.n_limit - MAX_PLY)
+        self.ev = Evaluator(t, weights)
+        self.evaluate = self.ev.evaluate
+        self.quiescence = quiescence
+        self.clock = clock
+        if endgame is True:
+            from .egtb import tables_for_profile
+
+            endgame = tables_for_profile(self.profile)
+        self.egtb = endgame or None
+        self.tt_mask = (1 << tt_bits) - 1
+        self.tt: list = [None] * (1 << tt_bits)
+        self.age = 0
+        self.stop_flag = None  # anything with is_set(), e.g. threading.Event
+        self.nodes = 0
+
+    def clear(self) -> None:
+        self.tt = [None] * (self.tt_mask + 1)
+
+    # -- turn generation ---------------------------------------------------------------
+
+    def removable(self, op: int) -> int:
+        in_mill = 0
+        for m in self.mills:
+            if op & m == m:
+                in_mill |= m
+        free = op & ~in_mill
+        if free or not self.remove_all:
+            return free
+        return op
+
+    def generate(self, me: int, op: int, hme: int) -> list[RawTurn]:
+        """Every turn of the side owning ``me``: the same set as ``Position.turns()``."""
+        if hme + me.bit_count() < 3:
+            return []
+        empty = FULL & ~(me | op)
+        partners = self.partners
+        out: list[RawTurn] = []
+        rem = None
+        if hme:
+            for t in bits(empty):
+                for pair in partners[t]:
+                    if me & pair == pair:
+                        if rem is None:
+                            rem = bits(self.removable(op))
+                        if rem:
+                            out.extend([(-1, t, r) for r in rem])
+                        else:
+                            out.append((-1, t, -1))
+                        break
+                else:
+                    out.append((-1, t, -1))
+        if not hme or self.mwp:
+            fly = self.flying and not hme and me.bit_count() == 3
+            adj = self.adj
+            for o in bits(me):
+                rest = me & ~(1 << o)
+                for t in bits(empty if fly else adj[o] & empty):
+                    for pair in partners[t]:
+                        if rest & pair == pair:
+                            if rem is None:
+                                rem = bits(self.removable(op))
+                            if rem:
+                                out.extend([(o, t, r) for r in rem])
+                            else:
+                                out.append((o, t, -1))
+                            break
+                    else:
+                        out.append((o, t, -1))
+        return out
+
+    def captures(self, me: int, op: int, hme: int) -> list[RawTurn]:
+        """The turns that close a mill and remove a man."""
+        rem = bits(self.removable(op))
+        if not rem:
+            return []
+        empty = FULL & ~(me | op)
+        partners = self.partners
+        steps = []
+        if hme:
+            for t in bits(empty):
+                for pair in partners[t]:
+                    if me & pair == pair:
+                        steps.append((-1, t))
+                        break
+        if not hme or self.mwp:
+            fly = self.flying and not hme and me.bit_count() == 3
+            adj = self.adj
+            for o in bits(me):
+                rest = me & ~(1 << o)
+                for t in bits(empty if fly else adj[o] & empty):
+                    for pair in partners[t]:
+                        if rest & pair == pair:
+                            steps.append((o, t))
+                            break
+        return [(o, t, r) for o, t in steps for r in rem]
+
+    def _can_step(self, me: int, op: int, hme: int) -> bool:
+        if hme and (me | op) != FULL:
+            return True
+        if hme and not self.mwp:
+            return False
+        if self.flying and not hme and me.bit_count() == 3:
+            return (me | op) != FULL
+        empty = FULL & ~(me | op)
+        adj = self.adj
+        for p in bits(me):
+            if adj[p] & empty:
+                return True
+        return False
+
+    # -- the search --------------------------------------------------------------------
+
+    def search(
+        self,
+        position: Position,
+        history: Sequence[Position] = (),
+        limits: Limits | None = None,
+        *,
+        all_scores: bool = False,
+        stop_flag=None,
+    ) -> SearchResult:
+        """Search ``position`` (the game's earlier ``history`` positions count as repetitions).
+
+        ``all_scores`` searches every root turn with a full window and reports them all
+        (used by the noisy low levels).
+        """
+        if position.profile != self.profile:
+            raise ValueError(f"position is of profile {position.profile.name!r}, searcher of {self.profile.name!r}")
+        limits = limits or Limits(depth=4)
+        started = self.clock()
+        self.nodes = 0
+        self.age += 1
+        self._check_at = CHECK_EVERY
+        self._max_nodes = limits.nodes
+        self._deadline = started + limits.time if limits.time is not None else None
+        self.stop_flag = stop_flag
+        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
+        self.pvt: list[tuple] = [()] * (MAX_PLY + 2)
+        self.root_pv: list = []
+        self.history = [[0] * (25 * 24) for _ in range(2)]
+        self.rep: dict[int, int] = {}
+        for past in history:
+            if past is not position:
+                k = zobrist(past)
+                self.rep[k] = self.rep.get(k, 0) + 1
+        root_turns = position.turns()
+        side = position.side
+        me, op = position.men[side], position.men[side ^ 1]
+        hme, hop = position.hand[side], position.hand[side ^ 1]
+        key = zobrist(position)
+        result = SearchResult(None, 0, 0, 0, 0.0)
+        if not root_turns:
+            result.score = -MATE
+            return result
+        result.turn = root_turns[0]
+        order = list(root_turns)
+        scores: dict[RawTurn, int] = {}
+        max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)
+        depth = 0
+        try:
+            for depth in range(1, max_depth + 1):
+                best, best_turn, scores = self._root(
+                    order, me, op, hme, hop, side, position.quiet, key, depth, all_scores, scores, result
+                )
+                result.turn, result.score, result.depth = best_turn, best, depth
+                result.root_scores = dict(scores)
+                order.sort(key=lambda t: -scores.get(t, -INF))
+                if abs(best) > MATE_BOUND and not all_scores and depth > 2:
+                    break  # a proven result does not change with depth
+                if len(root_turns) == 1 and not all_scores and depth >= 2:
+                    break
+        except _Stop:
+            pass
+        result.nodes = self.nodes
+        result.time = self.clock() - started
+        result.pv = self._pv(position, result.turn)
+        return result
+
+    def _root(self, order, me, op, hme, hop, side, quiet, key, depth, all_scores, prev, result):
+        alpha, beta = -INF, INF
+        best, best_turn = -INF, order[0]
+        pv = [best_turn]
+        scores: dict[RawTurn, int] = {}
+        self.rep[key] = self.rep.get(key, 0) + 1
+        try:
+            for i, turn in enumerate(order):
+                if i == 0 or all_scores:
+                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -alpha, 0)
+                else:
+                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -alpha - 1, -alpha, 0)
+                    if s > alpha:
+                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -alpha, 0)
+                scores[turn] = s
+                if s > best:
+                    best, best_turn = s, turn
+                    pv = [turn, *self.pvt[1]]
+                    if not all_scores:
+                        alpha = max(alpha, s)
+                    # a move that beat the previous best in an unfinished iteration is still usable
+                    result.turn, result.score = best_turn, best
+                if i == 0 and not all_scores and depth > 1:
+                    result.turn, result.score, result.depth = best_turn, best, depth
+        finally:
+            self._unrep(key)
+        tkey = key ^ ZQUIET[quiet] if quiet >= self.q_from else key
+        self.tt[tkey & self.tt_mask] = (tkey, depth, EXACT, best, best_turn, self.age)
+        self.root_pv = pv
+        return best, best_turn, scores
+
+    def _unrep(self, key: int) -> None:
+        n = self.rep[key] - 1
+        if n:
+            self.rep[key] = n
+        else:
+            del self.rep[key]
+
+    def _child(self, turn, me, op, hme, hop, side, quiet, key, depth, alpha, beta, ply) -> int:
+        """Score of playing ``turn``, from the mover's view (the negated child search)."""
+        o, t, r = turn
+        nme = me | (1 << t)
+        nkey = key ^ ZPOINT[side][t] ^ ZSIDE
+        nh = hme
+        if o >= 0:
+            nme &= ~(1 << o)
+            nkey ^= ZPOINT[side][o]
+        else:
+            nh = hme - 1
+            nkey ^= ZHAND[side][hme] ^ ZHAND[side][nh]
+        nop = op
+        nq = quiet + 1
+        if r >= 0:
+            nop = op & ~(1 << r)
+            nkey ^= ZPOINT[side ^ 1][r]
+            nq = 0
+            if hop + nop.bit_count() < 3:
+                self.pvt[ply + 1] = ()
+                return MATE - ply - 1
+        elif self.reset_on_mill and not op and self._closes(me, o, t):
+            nq = 0
+        return -self._pvs(nop, nme, hop, nh, side ^ 1, nq, nkey, depth - 1, alpha, beta, ply + 1)
+
+    def _closes(self, me, o, t) -> bool:
+        own = me & ~(1 << o) if o >= 0 else me
+        return any(own & pair == pair for pair in self.partners[t])
+
+    def _check(self) -> None:
+        self._check_at = self.nodes + CHECK_EVERY
+        if self.stop_flag is not None and self.stop_flag.is_set():
+            raise _Stop
+        if self._max_nodes is not None and self.nodes >= self._max_nodes:
+            raise _Stop
+        if self._deadline is not None and self.clock() >= self._deadline:
+            raise _Stop
+
+    def _probe(self, me, op, quiet, ply):
+        """Endgame-table score, or None when the tables do not know (or the N-move rule may intervene)."""
+        code = self.egtb.probe(me, op)
+        if code is None:
+            return None
+        if code == 0:
+            return 0
+        dtm = code - 1
+        if quiet + dtm > self.n_limit:
+            return None
+        return MATE - ply - dtm if dtm & 1 else -(MATE - ply - dtm)
+
+    def _pvs(self, me, op, hme, hop, side, quiet, key, depth, alpha, beta, ply) -> int:
+        self.pvt[ply] = ()
+        self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._check()
+        if key in self.rep:
+            return 0
+        if self.egtb is not None and not hme and not hop and me.bit_count() + op.bit_count() <= 7:
+            s = self._probe(me, op, quiet, ply)
+            if s is not None:
+                return s
+        if ply >= MAX_PLY:
+            return self.evaluate(me, op, hme, hop)
+        tkey = key ^ ZQUIET[quiet] if quiet >= self.q_from else key
+        e = self.tt[tkey & self.tt_mask]
+        tt_turn = None
+        if e is not None and e[0] == tkey:
+            tt_turn = e[4]
+            if e[1] >= depth:
+                s = e[3]
+                if s > MATE_BOUND:
+                    s -= ply
+                elif s < -MATE_BOUND:
+                    s += ply
+                flag = e[2]
+                if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
+                    return s
+        if depth <= 0:
+            if quiet >= self.n_limit and self._can_step(me, op, hme):
+                return 0
+            return self._qs(me, op, hme, hop, side, alpha, beta, ply)
+        turns = self.generate(me, op, hme)
+        if not turns:
+            return -(MATE - ply)
+        if quiet >= self.n_limit:
+            return 0
+        # order: table turn, mill-closing turns, killers, then history
+        killers = self.killers[ply]
+        hist = self.history[side]
+        k0, k1 = killers
+        scored = []
+        for turn in turns:
+            if turn == tt_turn:
+                s = 1 << 40
+            elif turn[2] >= 0:
+                s = (1 << 36) + hist[(turn[0] + 1) * 24 + turn[1]]
+            elif turn == k0:
+                s = 1 << 34
+            elif turn == k1:
+                s = 1 << 33
+            else:
+                s = hist[(turn[0] + 1) * 24 + turn[1]]
+            scored.append((s, turn))
+        scored.sort(reverse=True)
+        best = -INF
+        best_turn = None
+        a = alpha
+        self.rep[key] = self.rep.get(key, 0) + 1
+        try:
+            first = True
+            for _, turn in scored:
+                if first:
+                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -a, ply)
+                    first = False
+                else:
+                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
+                    if a < s < beta:
+                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -a, ply)
+                if s > best:
+                    best, best_turn = s, turn
+                    if s > a:
+                        a = s
+                        if s < beta:
+                            self.pvt[ply] = (turn,) + self.pvt[ply + 1]
+                        else:
+                            if turn[2] < 0:
+                                if turn != k0:
+                                    killers[1] = k0
+                                    killers[0] = turn
+                                hist[(turn[0] + 1) * 24 + turn[1]] += depth * depth
+                            break
+        finally:
+            self._unrep(key)
+        flag = LOWER if best >= beta else (EXACT if best > alpha else UPPER)
+        stored = best
+        if stored > MATE_BOUND:
+            stored += ply
+        elif stored < -MATE_BOUND:
+            stored -= ply
+        slot = tkey & self.tt_mask
+        old = self.tt[slot]
+        # keep deeper entries of this search; replace anything older
+        if old is None or old[5] != self.age or depth >= old[1] or old[0] == tkey:
+            self.tt[slot] = (tkey, depth, flag, stored, best_turn, self.age)
+        return best
+
+    def _qs(self, me, op, hme, hop, side, alpha, beta, ply) -> int:
+        """Quiescence: the side to move may stand pat or close a mill."""
+        if not self._can_step(me, op, hme):
+            return -(MATE - ply)
+        stand = self.evaluate(me, op, hme, hop)
+        if not self.quiescence or stand >= beta or ply >= MAX_PLY:
+            return stand
+        caps = self.captures(me, op, hme)
+        if not caps:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        for o, t, r in caps:
+            self.nodes += 1
+            if self.nodes >= self._check_at:
+                self._check()
+            nop = op & ~(1 << r)
+            if hop + nop.bit_count() < 3:
+                return MATE - ply - 1
+            nme = (me | (1 << t)) & ~(1 << o) if o >= 0 else me | (1 << t)
+            nh = hme if o >= 0 else hme - 1
+            if self.egtb is not None and not nh and not hop and nme.bit_count() + nop.bit_count() <= 7:
+                s = self._probe(nop, nme, 0, ply + 1)
+                s = -s if s is not None else -self._qs(nop, nme, hop, nh, side ^ 1, -beta, -alpha, ply + 1)
+            else:
+                s = -self._qs(nop, nme, hop, nh, side ^ 1, -beta, -alpha, ply + 1)
+            if s > best:
+                best = s
+                if s > alpha:
+                    alpha = s
+                    if s >= beta:
+                        break
+        return best
+
+    # -- principal variation -----------------------------------------------------------
+
+    def _pv(self, position: Position, first: RawTurn | None) -> list[RawTurn]:
+        """The principal variation, each turn checked against the rules' generator."""
+        if first is None:
+            return []
+        line = list(self.root_pv) if self.root_pv and self.root_pv[0] == first else [first]
+        pv = []
+        pos = position
+        for turn in line:
+            if turn not in pos.turns():
+                break
+            pv.append(turn)
+            pos = pos.play(turn)
+            if pos.count(pos.side) < 3:
+                break
+        return pv
+
+
+def iter_positions(position: Position, turns: Iterable[RawTurn]) -> list[Position]:
+    """The positions after each of ``turns`` from ``position`` (helper for PV display)."""
+    out = []
+    for turn in turns:
+        position = position.play(turn)
+        out.append(position)
+    return out
