@@ -1,0 +1,63 @@
+"""``morris-pi sim``: play on a simulated board in a window (needs the ``sim`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+
+from morris_pi.rules import PROFILES
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"window size must look like 1100x760, got {text!r}") from None
+    if w < 200 or h < 150:
+        raise argparse.ArgumentTypeError(f"window size {text} is too small")
+    return w, h
+
+
+def _level(text: str) -> int:
+    try:
+        level = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"level must be a whole number 1-10, got {text!r}") from None
+    if not 1 <= level <= 10:
+        raise argparse.ArgumentTypeError(f"level must be 1-10, got {level}")
+    return level
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "sim",
+        help="play on a simulated board in a window (pygame)",
+        description="A window that behaves like the wooden board: drag men with the mouse, the LEDs guide you. "
+        "Keys: N new game, U takeback, H hint, M menu, C clear the board, R save the sensor trace, Esc quit; "
+        "hold Shift while dragging to slide a man across the points.",
+    )
+    parser.add_argument("--mode", choices=("computer", "two-player"), help="play the computer or a friend")
+    parser.add_argument("--human", choices=("white", "black"), help="your colour against the computer")
+    parser.add_argument("--level", type=_level, help="computer strength 1-10")
+    parser.add_argument("--profile", choices=sorted(PROFILES), help="rule profile")
+    parser.add_argument("--seed", type=int, help="seed for the computer's choices (repeatable games)")
+    parser.add_argument("--config", metavar="PATH", help="read [game] and [palette] from this TOML config")
+    parser.add_argument("--record-trace", metavar="PATH", help="save the sensor trace here on exit (R saves it too)")
+    parser.add_argument("--size", type=_size, default=(1100, 760), metavar="WxH", help="window size (default 1100x760)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("pygame") is None:
+        print("morris-pi sim: pygame is not installed; install the simulator with: pip install 'morris-pi[sim]'",
+              file=sys.stderr)
+        return 2
+    from morris_pi.sim.session import play_in_window, settings_from
+
+    try:
+        settings = settings_from(args)
+    except ValueError as exc:
+        print(f"morris-pi sim: {exc}", file=sys.stderr)
+        return 2
+    return play_in_window(settings, size=args.size, trace_path=args.record_trace)
