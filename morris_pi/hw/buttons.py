@@ -45,7 +45,7 @@ class _Debounced:
 
 
 class GpioButtons:
-    """A ``Buttons`` over gpiozero ``Button`` devices: name -> BCM pin."""
+    """A ``Buttons`` over gpiozero input devices with pull-ups: name -> BCM pin."""
 
     def __init__(
         self,
@@ -55,7 +55,10 @@ class GpioButtons:
         clock: Clock | None = None,
         pin_factory: Any = None,
     ) -> None:
-        from gpiozero import Button
+        # DigitalInputDevice rather than gpiozero's Button: Button adds a hold
+        # thread per button, which we would never use (presses are sampled and
+        # debounced here), and which costs a thread and a slow close.
+        from gpiozero import DigitalInputDevice
 
         unknown = [name for name in pins if name not in BUTTONS]
         if unknown:
@@ -68,7 +71,7 @@ class GpioButtons:
             if name not in pins:
                 continue
             try:
-                device = Button(pins[name], pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                device = DigitalInputDevice(pins[name], pull_up=True, bounce_time=None, pin_factory=pin_factory)
             except Exception as exc:
                 self.close()
                 raise ButtonError(f"{name} button on GPIO {pins[name]}: {exc}") from exc
