@@ -34,7 +34,7 @@ def state(tmp_path):
     store.finish(won, {"mode": "computer", "human": "white", "level": 3})
     drawn = Game.from_record("d6 a1")
     drawn.agree_draw()
-    store.finish(drawn, {"mode": "two-players"})
+    store.finish(drawn, {"mode": "two-player"})
     return tmp_path
 
 
@@ -94,3 +94,33 @@ def test_action_is_required(state, capsys):
     with pytest.raises(SystemExit) as exc:
         parse(["records"])
     assert exc.value.code == 2
+
+
+def test_config_storage_table_says_where_the_records_are(state, tmp_path, monkeypatch):
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\nstate_dir = "{state}"\n')
+    code, out, err = run(["records", "list", "--config", str(config)])
+    assert (code, err) == (0, "")
+    assert "20250601-201500" in out
+
+
+def test_systemd_state_directory_wins_over_the_default(state, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", str(state))
+    code, out, _ = run(["records", "list"])
+    assert code == 0 and "20250602-201500" in out
+
+
+def test_records_dir_option(state, tmp_path):
+    code, out, _ = run(["records", "list", "--state-dir", str(tmp_path / "elsewhere"),
+                        "--records-dir", str(state / "records")])
+    assert code == 0 and "20250601-201500" in out
+
+
+def test_broken_explicit_config_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    config = tmp_path / "config.toml"
+    config.write_text("[storage]\nstate_dir = 3\n")
+    code, out, err = run(["records", "list", "--config", str(config)])
+    assert code == 1 and out == ""
+    assert err.startswith(f"morris-pi records: error: cannot use --config {config}: {config}:2: storage.state_dir")

@@ -279,7 +279,7 @@ def test_results_and_players_for_each_ending(store):
     draw.agree_draw()
     black_wins = finished_game(loser="white")
     unfinished = Game.from_record("d6")
-    two = {"mode": "two-players", "white": "Anna", "black": "Ben \"the\" Bold"}
+    two = {"mode": "two-player", "white": "Anna", "black": "Ben \"the\" Bold"}
     store.finish(draw, two)
     store.finish(black_wins, {"mode": "computer", "human": "black", "level": 2})
     store.finish(unfinished, {})

@@ -20,10 +20,10 @@ shorter but valid file.
 >>> import tempfile
 >>> from morris_pi.rules import Game
 >>> storage = Storage(tempfile.mkdtemp())
->>> storage.save_current(Game.from_record("d6 a1 f4"), {"mode": "two-players"})
+>>> storage.save_current(Game.from_record("d6 a1 f4"), {"mode": "two-player"})
 >>> game, meta = storage.load_current()
 >>> game.record, meta
-('d6 a1 f4', {'mode': 'two-players'})
+('d6 a1 f4', {'mode': 'two-player'})
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ def player_names(meta: Mapping[str, Any]) -> tuple[str, str]:
 
     >>> player_names({"mode": "computer", "human": "black", "level": 4})
     ('Computer (level 4)', 'Player')
-    >>> player_names({"mode": "two-players"})
+    >>> player_names({"mode": "two-player"})
     ('Player', 'Player')
     """
     names = {"white": "Player", "black": "Player"}

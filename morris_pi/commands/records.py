@@ -4,14 +4,17 @@
     morris-pi records show 20250601-140322      (or a unique prefix, or "latest")
     morris-pi records export latest game.txt    (default: to stdout)
 
-``--state-dir`` defaults to ``$STATE_DIRECTORY`` or ``/var/lib/morris-pi``,
-where the service keeps them.
+Where the records are: ``--state-dir``/``--records-dir`` if given, else
+``$STATE_DIRECTORY`` (set by systemd), else the ``[storage]`` table of the config
+(``--config``, default ``/etc/morris-pi/config.toml``), else ``/var/lib/morris-pi``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from morris_pi.board.storage import Record, Storage, StorageError, default_state_dir
@@ -23,8 +26,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--state-dir", metavar="DIR", default=argparse.SUPPRESS,
-        help="the service's state directory (default: $STATE_DIRECTORY or /var/lib/morris-pi)",
+        help="the service's state directory (default: $STATE_DIRECTORY, the config's storage.state_dir, "
+        "or /var/lib/morris-pi)",
     )
+    common.add_argument("--records-dir", metavar="DIR", default=argparse.SUPPRESS,
+                        help="where finished games are kept (default: STATE_DIR/records)")
+    common.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS,
+                        help="config file whose [storage] table says where the records are "
+                        "(default /etc/morris-pi/config.toml, if it exists)")
     parser = subparsers.add_parser(
         "records", parents=[common], help="list, show and export finished games",
         description="Finished games are kept as records: their notation plus a header of tags.",
@@ -44,9 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    state_dir = getattr(args, "state_dir", None) or default_state_dir()
-    storage = Storage(state_dir)
     try:
+        storage = Storage(*storage_dirs(args, err))
         if args.action == "list":
             return _list(storage, out)
         if args.action == "show":
@@ -61,6 +69,30 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     except (StorageError, OSError) as exc:
         err.write(f"morris-pi records: error: {exc}\n")
         return 1
+
+
+def storage_dirs(args: argparse.Namespace, err: TextIO) -> tuple[Path, Path | None]:
+    """State and records directories, by the precedence in the module docstring."""
+    records = getattr(args, "records_dir", None)
+    state = getattr(args, "state_dir", None)
+    if state:
+        return Path(state), Path(records) if records else None
+    if os.environ.get("STATE_DIRECTORY"):
+        return default_state_dir(), Path(records) if records else None
+    config_path = getattr(args, "config", None)
+    try:
+        from morris_pi.board.config import load_config
+    except ImportError:  # pragma: no cover - only while the config module is absent
+        return default_state_dir(), Path(records) if records else None
+    try:
+        storage = load_config(config_path).storage
+    except ValueError as exc:
+        if config_path is not None:
+            raise StorageError(f"cannot use --config {config_path}: {exc}") from None
+        # A broken board config must not hide the records; say where we look instead.
+        err.write(f"morris-pi records: warning: {exc}; looking in {default_state_dir()}\n")
+        return default_state_dir(), Path(records) if records else None
+    return Path(storage.state_dir), Path(records) if records else Path(storage.records_dir)
 
 
 def _list(storage: Storage, out: TextIO) -> int:
@@ -88,8 +120,7 @@ def _list(storage: Storage, out: TextIO) -> int:
 def show_text(record: Record) -> str:
     """A record for reading: its tags, then the turns numbered in pairs, white first.
 
-    >>> from pathlib import Path
-    >>> print(show_text(Record("x", Path("x.txt"), {"Result": "1-0"}, "d6 a1 f6 a4 b6xa1")), end="")
+    >>>     >>> print(show_text(Record("x", Path("x.txt"), {"Result": "1-0"}, "d6 a1 f6 a4 b6xa1")), end="")
     Record x
       Result: 1-0
     <BLANKLINE>
