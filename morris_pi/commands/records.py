@@ -120,7 +120,7 @@ def _list(storage: Storage, out: TextIO) -> int:
 def show_text(record: Record) -> str:
     """A record for reading: its tags, then the turns numbered in pairs, white first.
 
-    >>>     >>> print(show_text(Record("x", Path("x.txt"), {"Result": "1-0"}, "d6 a1 f6 a4 b6xa1")), end="")
+    >>> print(show_text(Record("x", Path("x.txt"), {"Result": "1-0"}, "d6 a1 f6 a4 b6xa1")), end="")
     Record x
       Result: 1-0
     <BLANKLINE>
