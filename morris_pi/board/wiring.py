@@ -6,8 +6,8 @@ order needs no map in the config at all.
 
 >>> POINTS[:3], POINTS[-1]
 (('a7', 'd7', 'g7'), 'c4')
->>> DEFAULT_MCP23017_MAP["a7"], DEFAULT_MCP23017_MAP["b6"], DEFAULT_MCP23017_MAP["c5"]
-((32, 0), (32, 8), (33, 0))
+>>> [mcp_bit_name(*DEFAULT_MCP23017_MAP[p]) for p in ("a7", "b6", "c5", "a4", "b4", "c4")]
+['0x20:A0', '0x20:B0', '0x21:A0', '0x21:B0', '0x21:B1', '0x21:B2']
 >>> DEFAULT_GPIO_MAP["a7"], DEFAULT_GPIO_MAP["c4"]
 (2, 26)
 >>> DEFAULT_MATRIX_MAP["e4"]
@@ -45,16 +45,21 @@ PWM_LED_PINS: tuple[int, ...] = (10, 12, 13, 18, 19, 21)
 
 
 def _mcp_default(addresses: tuple[int, ...]) -> dict[str, tuple[int, int]]:
-    """Outer ring on GPA0-7 and middle ring on GPB0-7 of the first chip, inner
-    ring on GPA0-7 of the second. Bits 0-7 are GPA0-7, bits 8-15 GPB0-7."""
+    """One ring per port: outer on GPA0-6 and middle on GPB0-6 of the first
+    chip, inner on GPA0-6 of the second; the eighth point of each ring goes to
+    GPB0-2 of the second chip. Bits 0-7 are GPA0-7, bits 8-15 GPB0-7.
+
+    GPA7 and GPB7 stay unused: since revision D of the datasheet (2022),
+    Microchip allows them only as outputs, because as inputs they can corrupt
+    SDA during a read.
+    """
     first, second = addresses[0], addresses[1]
+    ports = ((first, 0), (first, 8), (second, 0))
     out: dict[str, tuple[int, int]] = {}
-    for i, point in enumerate(RINGS[0]):
-        out[point] = (first, i)
-    for i, point in enumerate(RINGS[1]):
-        out[point] = (first, 8 + i)
-    for i, point in enumerate(RINGS[2]):
-        out[point] = (second, i)
+    for r, (ring, (address, base)) in enumerate(zip(RINGS, ports)):
+        for i, point in enumerate(ring[:7]):
+            out[point] = (address, base + i)
+        out[ring[7]] = (second, 8 + r)
     return out
 
 
