@@ -101,7 +101,10 @@ class SimApp:
         self._press_pos: Pos | None = None
         self._carrying_since_press = False
         self._dirty = True
+        self._moved = False
         self._seen: tuple[int, object] | None = None
+        self._base: pygame.Surface | None = None
+        self._held_rect: pygame.Rect | None = None
         self.frames = 0
 
     # -- geometry -----------------------------------------------------------------------
@@ -135,8 +138,11 @@ class SimApp:
         elif kind == pygame.VIDEORESIZE:
             self.screen = pygame.display.set_mode(event.size, pygame.RESIZABLE)
             self._resize(event.size)
-        elif kind in (pygame.WINDOWSIZECHANGED, pygame.WINDOWEXPOSED):
-            self._resize(self.screen.get_size())
+        elif kind == pygame.WINDOWSIZECHANGED:
+            if self.screen.get_size() != (self.layout.width, self.layout.height):
+                self._resize(self.screen.get_size())
+        elif kind == pygame.WINDOWEXPOSED:
+            self._dirty = True
         elif kind == pygame.MOUSEBUTTONDOWN:
             self._mouse_down(event.pos, event.button)
         elif kind == pygame.MOUSEMOTION:
@@ -192,7 +198,7 @@ class SimApp:
         hand = self.board.hand
         if not hand.held:
             return
-        self._dirty = True
+        self._moved = True  # only the carried man moves: no need to repaint the rest
         with self.board.lock:
             if self._sliding():
                 over = self.layout.point_at(pos, reach=0.3)
@@ -267,28 +273,49 @@ class SimApp:
         if seen != self._seen:
             self._seen = seen
             self._dirty = True
-        if not self._dirty:
-            return False
         self._panel = panel
-        self.draw()
+        if self._dirty:
+            self.draw()
+        elif self._moved:
+            self._draw_carried()
+        else:
+            return False
         return True
 
     def draw(self) -> None:
+        """Paint the whole window: the scene into a cached base picture, then the carried man."""
         hand = self.board.hand
         scene = Scene(
             hand=hand,
             leds=self.board.leds.points,
             status=self.board.leds.status,
-            held_pos=self.cursor if hand.held else None,
             pressed=self.pressed_button,
             panel=getattr(self, "_panel", []),
             geometry=self.session.geometry,
         )
+        if self._base is None or self._base.get_size() != self.screen.get_size():
+            self._base = pygame.Surface(self.screen.get_size())
         with self.board.lock:
-            self.renderer.draw(self.screen, scene)
+            self.renderer.draw(self._base, scene)
+        self.screen.blit(self._base, (0, 0))
+        self._held_rect = self.renderer.held_man(self.screen, self.cursor, hand.held.colour) if hand.held else None
         pygame.display.flip()
         self.frames += 1
-        self._dirty = False
+        self._dirty = self._moved = False
+
+    def _draw_carried(self) -> None:
+        """Only the carried man moved: repaint the two small areas it left and entered."""
+        areas = []
+        if self._held_rect and self._base:
+            self.screen.blit(self._base, self._held_rect, self._held_rect)
+            areas.append(self._held_rect)
+        held = self.board.hand.held
+        self._held_rect = self.renderer.held_man(self.screen, self.cursor, held.colour) if held else None
+        if self._held_rect:
+            areas.append(self._held_rect)
+        pygame.display.update(areas)
+        self.frames += 1
+        self._moved = False
 
     def animating(self) -> bool:
         """Whether the picture may change without input: a carried man or a slide in progress."""
@@ -304,17 +331,28 @@ class SimApp:
         return max(0.0, timeout)
 
     def run(self, until: Callable[[], bool] | None = None) -> int:
-        """Run the window until Esc, close, or ``until()`` is true; returns an exit code."""
+        """Run the window until Esc, close, or ``until()`` is true; returns an exit code.
+
+        With nothing due, the loop naps a frame at a time and polls for input:
+        pygame's own timed wait polls internally and costs more CPU than this.
+        """
         ticker = pygame.time.Clock()
         self.update()
+        due = self.board.clock.now() + self.idle_timeout()
         while self.running and not (until and until()):
-            wait_ms = round(self.idle_timeout() * 1000)
-            first = pygame.event.wait(wait_ms) if wait_ms > 0 else pygame.event.Event(pygame.NOEVENT)
-            for event in (first, *pygame.event.get()):
-                if event.type != pygame.NOEVENT:
-                    self.handle_event(event)
-            if self.update() or self.animating():
+            events = pygame.event.get()
+            for event in events:
+                self.handle_event(event)
+            now = self.board.clock.now()
+            if events or now >= due or self._dirty or self.session.busy:
+                drew = self.update()
+                due = now + self.idle_timeout()
+            else:
+                drew = False
+            if drew or self.animating():
                 ticker.tick(FPS)  # cap the frame rate while things move
+            else:
+                time.sleep(max(0.0, min(due - now, 1 / FPS)))
         if self.trace_path:
             self.save_trace()
         return 0

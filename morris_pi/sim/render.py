@@ -89,7 +89,13 @@ class Renderer:
         self._buttons(surface, scene.pressed, scene.status)
         self._panel(surface, scene.panel)
         if scene.hand.held and scene.held_pos:
-            self._man(surface, scene.held_pos, scene.hand.held.colour, lifted=True)
+            self.held_man(surface, scene.held_pos, scene.hand.held.colour)
+
+    def held_man(self, surface: pygame.Surface, pos: Pos, colour: str) -> pygame.Rect:
+        """Draw the man in the hand, lifted above the board; returns the area it covers."""
+        self._man(surface, pos, colour, lifted=True)
+        r = round(self.layout.man_radius * 1.08) + 3
+        return pygame.Rect(round(pos[0]) - r, round(pos[1]) - r, 2 * r + 10, 2 * r + 12)
 
     # -- board --------------------------------------------------------------------------
 
