@@ -177,10 +177,24 @@ def test_a_failing_command_stops_the_installation(target):
     assert not unit_file(target).exists()
 
 
-def test_example_config_is_installed_when_packaged(target, monkeypatch):
-    monkeypatch.setattr(install_service, "example_config", lambda: "# example\n[board]\n")
+def test_the_documented_example_config_is_installed(target):
+    code, out, _, _ = install(["--root", str(target)])
+    assert code == 0
+    config = target / "etc/morris-pi/config.toml"
+    assert config.read_text() == (REPO / "wiring/config.example.toml").read_text()
+    assert config.stat().st_mode & 0o777 == 0o644  # the service user must read it
+    assert f"edit {config} for your wiring" in out
+
+
+def test_without_a_packaged_example_an_empty_config_is_written(target, monkeypatch):
+    # The unit passes --config explicitly, so the file must exist; empty means the defaults.
+    monkeypatch.setattr(install_service, "example_config", lambda: None)
     install(["--root", str(target)])
-    assert (target / "etc/morris-pi/config.toml").read_text() == "# example\n[board]\n"
+    text = (target / "etc/morris-pi/config.toml").read_text()
+    assert text == install_service.MINIMAL_CONFIG
+    from morris_pi.board.config import parse_config
+
+    assert parse_config(text) == parse_config("")
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")

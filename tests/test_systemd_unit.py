@@ -28,12 +28,27 @@ def settings(text: str) -> dict[str, list[str]]:
     return found
 
 
-@pytest.mark.parametrize("name", ["morris-pi.service", "morris-pi-root.conf"])
-def test_packaged_copy_is_identical_to_the_source(name):
+@pytest.mark.parametrize(
+    "name, source",
+    [
+        ("morris-pi.service", "systemd/morris-pi.service"),
+        ("morris-pi-root.conf", "systemd/morris-pi-root.conf"),
+        ("config.example.toml", "wiring/config.example.toml"),
+    ],
+)
+def test_packaged_copy_is_identical_to_the_source(name, source):
     packaged = resources.files("morris_pi.data").joinpath(name).read_text(encoding="utf-8")
-    assert packaged == (REPO / "systemd" / name).read_text(encoding="utf-8"), (
-        f"morris_pi/data/{name} differs from systemd/{name}; copy systemd/{name} over it"
+    assert packaged == (REPO / source).read_text(encoding="utf-8"), (
+        f"morris_pi/data/{name} differs from {source}; run: cp {source} morris_pi/data/{name}"
     )
+
+
+def test_packaged_example_config_is_a_valid_config():
+    from morris_pi.board.config import parse_config
+
+    text = resources.files("morris_pi.data").joinpath("config.example.toml").read_text(encoding="utf-8")
+    config = parse_config(text, "config.example.toml")
+    assert config.storage.state_dir == Path("/var/lib/morris-pi")  # the unit's StateDirectory
 
 
 def test_unit_runs_the_board_unprivileged_and_hardened():

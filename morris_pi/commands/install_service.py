@@ -44,6 +44,13 @@ PACKAGED_EXEC = "/opt/morris-pi/venv/bin/morris-pi"
 
 Runner = Callable[[Sequence[str]], int]
 
+#: Written when no example config is packaged: an empty config means the defaults.
+MINIMAL_CONFIG = """\
+# morris-pi configuration. Empty, so the built-in defaults apply: two MCP23017
+# expanders at 0x20 and 0x21 (polled), NeoPixels on SPI (GPIO 10), no buttons,
+# every wire in ring order. Every key is documented in wiring/config.example.toml.
+"""
+
 
 @dataclass(frozen=True)
 class Command:
@@ -175,13 +182,16 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
     if config.exists():
         steps.append(Note(f"{config} exists; left as it is"))
     else:
+        # The unit passes --config explicitly, and an explicit config must exist.
         text = example_config()
         if text is None:
-            steps.append(Note(
-                f"no example config is packaged; create {config} yourself (see wiring/ for each sensor and LED option)"
-            ))
+            steps.append(WriteFile(config, MINIMAL_CONFIG, "an empty config: the built-in defaults"))
         else:
-            steps.append(WriteFile(config, text, "the config, from the documented example; edit it for your wiring"))
+            steps.append(WriteFile(config, text, "the config, from the documented example"))
+            steps.append(Note(
+                f"edit {config} for your wiring: as examples it enables the expanders' INT line on GPIO 4, "
+                "four buttons and three status LEDs (see wiring/ for each option)"
+            ))
 
     unit_dir = root / UNIT_DIR
     steps.append(WriteFile(unit_dir / UNIT_NAME, unit_text(prefix), "the systemd unit"))
