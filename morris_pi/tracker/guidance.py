@@ -1,8 +1,9 @@
 """LED roles, blink patterns and the palette that turns a frame into colours.
 
-A frame is a role for each lit point. ``render`` is a pure function of the
-frame, the palette and the time, so it is tested without hardware and the
-simulator shows exactly what the real LEDs show.
+A frame is a role for each lit point (and each status LED). ``frame`` is a
+pure function of the tracker's state; ``render`` a pure function of the roles,
+the palette and the time. Both are tested without hardware, and the simulator
+shows exactly what the real LEDs show.
 
 Hue alone never carries meaning: every role that a red-green colour-blind
 player must tell apart from a neighbouring role also differs in blink pattern.
@@ -11,8 +12,8 @@ player must tell apart from a neighbouring role also differs in blink pattern.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 RGB = tuple[int, int, int]
 
@@ -26,14 +27,16 @@ ROLES: tuple[str, ...] = (
     "computer-remove",  # computer's turn: take this human man off
     "computer-from",    # computer's turn: lift the computer's man here
     "computer-to",      # computer's turn: put a computer man here
+    "hint",             # the engine's suggestion for the human
     "removable",        # after a mill: the men that may be taken
     "legal-target",     # where the lifted (or to-be-placed) man may go
-    "hint",             # the engine's suggestion for the human
     "mill",             # the mill just closed
     "winner",           # the winning side's men at game end
     "last-move",        # the previous turn's target
     "menu-option",      # set-up menu: a choice offered on this point
     "menu-choice",      # set-up menu: the current choice
+    "confirm",          # press menu again to resign: that side's men
+    "to-move",          # status LED: this side is to move
 )
 
 #: Blink patterns: name -> period in seconds and the fraction of it spent on.
@@ -61,10 +64,13 @@ class Look:
             raise ValueError(f"colour must be three values 0-255, got {self.colour!r}")
 
 
-#: Colours chosen from a colour-blind-safe set (blue/orange/yellow/white/magenta);
-#: roles that share a hue differ in blink.
+#: Colours chosen from a colour-blind-safe set (blue/orange/yellow/white/magenta/cyan).
+#: For a red-green colour-blind eye red, orange, yellow and green look alike, and
+#: so do blue and magenta: roles that can show together and share a blink
+#: pattern differ in more than that (``tests/test_guidance.py`` checks it with a
+#: simulation of protanopia and deuteranopia).
 DEFAULT_PALETTE: dict[str, Look] = {
-    "error": Look((255, 0, 0), "fast"),
+    "error": Look((255, 0, 0), "double"),
     "missing": Look((255, 140, 0), "fast"),
     "extra": Look((255, 0, 255), "double"),
     "lifted": Look((255, 255, 255), "steady"),
@@ -72,13 +78,15 @@ DEFAULT_PALETTE: dict[str, Look] = {
     "computer-from": Look((0, 90, 255), "slow"),
     "computer-to": Look((0, 90, 255), "steady"),
     "removable": Look((255, 140, 0), "pulse"),
-    "legal-target": Look((0, 200, 60), "steady"),
-    "hint": Look((255, 220, 0), "pulse"),
+    "legal-target": Look((0, 200, 200), "steady"),
+    "hint": Look((255, 220, 0), "slow"),
     "mill": Look((255, 220, 0), "steady"),
     "winner": Look((255, 255, 255), "pulse"),
     "last-move": Look((40, 40, 40), "steady"),
     "menu-option": Look((0, 90, 255), "steady"),
     "menu-choice": Look((255, 255, 255), "slow"),
+    "confirm": Look((255, 255, 255), "fast"),
+    "to-move": Look((255, 255, 255), "steady"),
 }
 
 
@@ -97,7 +105,7 @@ def render(roles: Mapping[str, str], t: float, palette: Mapping[str, Look] = DEF
     """Colours for every lit point of a frame at time ``t``.
 
     >>> render({"d6": "legal-target"}, 0.0)
-    {'d6': (0, 200, 60)}
+    {'d6': (0, 200, 200)}
     """
     out: dict[str, RGB] = {}
     for point, role in roles.items():
@@ -106,3 +114,120 @@ def render(roles: Mapping[str, str], t: float, palette: Mapping[str, Look] = DEF
         if level > 0:
             out[point] = tuple(round(c * level) for c in look.colour)  # type: ignore[misc]
     return out
+
+
+PRIORITY: dict[str, int] = {role: i for i, role in enumerate(ROLES)}
+#: Role groups that can be lit together; within a group, roles sharing a blink
+#: pattern must differ in colour even for a red-green colour-blind eye.
+TOGETHER: tuple[tuple[str, ...], ...] = (
+    ("error", "missing", "extra", "lifted", "legal-target", "removable", "mill", "hint", "last-move", "confirm"),
+    ("error", "missing", "extra", "computer-from", "computer-to", "computer-remove", "last-move", "confirm"),
+    ("error", "winner"),
+    ("error", "menu-option", "menu-choice"),
+    ("error", "to-move", "winner", "confirm"),
+)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the LEDs show: a role for each lit point and each lit status LED."""
+
+    points: dict[str, str] = field(default_factory=dict)
+    status: dict[str, str] = field(default_factory=dict)
+
+
+def _put(roles: dict[str, str], points: Iterable[str], role: str) -> None:
+    rank = PRIORITY[role]
+    for point in points:
+        old = roles.get(point)
+        if old is None or rank < PRIORITY[old]:
+            roles[point] = role
+
+
+def frame(state) -> Frame:
+    """The roles of every LED for a tracker state (``morris_pi.tracker.TrackerState``).
+
+    Pure: the same state always gives the same frame. Earlier roles in
+    ``ROLES`` win where two would light one point.
+
+    >>> from morris_pi.tracker import Tracker
+    >>> t = Tracker(); t.update(set(), 0.0); t.update({"d6"}, 1.0); t.tick(1.3)
+    >>> frame(t.state)
+    Frame(points={'d6': 'last-move'}, status={'black-to-move': 'to-move'})
+    """
+    points: dict[str, str] = {}
+    status: dict[str, str] = {}
+    board = state.board
+    outcome = state.outcome
+    if state.problems:
+        for problem in state.problems:
+            _put(points, (problem.point,), problem.kind)
+        status["error"] = "error"
+    if outcome is not None:
+        winners = (outcome.winner,) if outcome.winner else ("white", "black")
+        _put(points, (p for p, side in board.items() if side in winners), "winner")
+        for side in winners:
+            status[f"{side}-to-move"] = "winner"
+        return Frame(points, status)
+    if state.armed is not None:
+        _put(points, (p for p, side in board.items() if side == state.armed), "confirm")
+        status[f"{state.armed}-to-move"] = "confirm"
+    else:
+        status[f"{state.turn}-to-move"] = "to-move"
+    if state.resync:
+        return Frame(points, status)
+    raw = state.raw
+    prompt = state.prompt
+    if prompt is not None:
+        if prompt.origin and prompt.origin in raw:
+            _put(points, (prompt.origin,), "computer-from")
+        if prompt.target not in raw:
+            _put(points, (prompt.target,), "computer-to")
+        if prompt.removal and prompt.removal in raw:
+            _put(points, (prompt.removal,), "computer-remove")
+    if state.lifted:
+        _put(points, (state.lifted,), "lifted")
+    _put(points, state.targets, "legal-target")
+    _put(points, state.removable, "removable")
+    _put(points, state.mill, "mill")
+    hint = state.hint
+    if hint is not None:
+        _put(points, (p for p in (hint.origin, hint.target, hint.removal) if p), "hint")
+    last = state.last
+    if last is not None and last.target in board:
+        _put(points, (last.target,), "last-move")
+    return Frame(points, status)
+
+
+def next_edge(roles: Iterable[str], t: float, palette: Mapping[str, Look] = DEFAULT_PALETTE) -> float | None:
+    """When the colours of these roles next change with time (a blink edge), or ``None`` if steady.
+
+    A pulse changes all the time: it asks for about 25 frames a second.
+
+    >>> next_edge(["legal-target"], 3.0) is None
+    True
+    >>> round(next_edge(["missing"], 3.05), 3)
+    3.2
+    """
+    best = math.inf
+    for blink in {palette[role].blink for role in roles}:
+        if blink == "steady":
+            continue
+        period, duty = BLINKS[blink]
+        if blink == "pulse":
+            best = min(best, t + 0.04)
+            continue
+        edges = (0.12, 0.24, 0.36, 1.0) if blink == "double" else (duty, 1.0)
+        start = math.floor(t / period) * period
+        for edge in edges:
+            when = start + edge * period
+            if when > t + 1e-9:
+                best = min(best, when)
+                break
+    return None if best == math.inf else best
+
+
+def show(state, t: float, palette: Mapping[str, Look] = DEFAULT_PALETTE) -> tuple[dict[str, RGB], dict[str, RGB]]:
+    """Colours of the point LEDs and the status LEDs for a tracker state at time ``t``."""
+    f = frame(state)
+    return render(f.points, t, palette), render(f.status, t, palette)

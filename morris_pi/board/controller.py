@@ -1,0 +1,341 @@
+"""THE loop of the board: the hardware service, the simulator and ``replay`` all run it.
+
+Each ``step`` reads the sensors and buttons, feeds the tracker, drives the
+computer player (start it on its turn, poll it, prompt its turn on the
+board, cancel it on a takeback or a new game) and shows the LED frame. No
+end has a path of its own: each only brings its ``SensorSource``,
+``LedStrip``, ``Buttons`` and ``Clock``.
+
+>>> from morris_pi.board.ports import ManualClock
+>>> from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+>>> clock, sensors, strip = ManualClock(), VirtualSensors(), RecordingStrip()
+>>> c = Controller(sensors=sensors, leds=strip, clock=clock, computer="black")
+>>> _ = c.step(); sensors.close_switch("d6"); clock.advance(1.0); _ = c.step()
+>>> clock.set(c.next_wakeup(blink=False)); _ = c.step(); clock.set(c.next_wakeup(blink=False)); snap = c.step()
+>>> snap.record, snap.computer, snap.leds
+('d6', 'a7', {'a7': 'computer-to', 'd6': 'last-move'})
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from morris_pi.rules import Game, Outcome
+from morris_pi.tracker import guidance
+from morris_pi.tracker.reconcile import Problem
+from morris_pi.tracker.settle import DEFAULT_SETTLE_S
+from morris_pi.tracker.tracker import DEFAULT_HOLD_S, Tracker
+
+from .ports import Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource
+
+log = logging.getLogger(__name__)
+
+#: Seconds before a computer player that failed is asked again.
+OPPONENT_RETRY_S = 1.0
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the board shows and knows at time ``t``.
+
+    ``to_dict`` is the line ``morris-pi replay --json`` prints: ``t``, ``record``,
+    ``turn``, ``computer`` (the prompted turn awaiting execution, or null), ``leds``
+    (each lit point's role), ``problems`` and ``outcome``. The other fields serve
+    the simulator's panel and the service.
+    """
+
+    t: float
+    record: str
+    turn: str
+    computer: str | None
+    leds: Mapping[str, str]
+    problems: tuple[Problem, ...]
+    outcome: Outcome | None
+    status: Mapping[str, str] = field(default_factory=dict)
+    profile: str = "standard"
+    computer_side: str | None = None
+    hint: str | None = None
+    thinking: bool = False
+    pending: str | None = None
+    lifted: str | None = None
+    fault: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "t": round(self.t, 6),
+            "record": self.record,
+            "turn": self.turn,
+            "computer": self.computer,
+            "leds": dict(self.leds),
+            "problems": [p.to_dict() for p in self.problems],
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+        }
+
+    def same_as(self, other: "Snapshot | None") -> bool:
+        """Whether two snapshots show and know the same, whatever their times."""
+        return other is not None and _key(self) == _key(other)
+
+
+def _key(s: Snapshot) -> tuple:
+    return (s.record, s.turn, s.computer, dict(s.leds), s.problems, s.outcome, dict(s.status), s.profile,
+            s.computer_side, s.hint, s.thinking, s.pending, s.lifted, s.fault)
+
+
+_KEEP = object()
+
+
+class Controller:
+    """One board: sensors -> tracker -> LEDs, with the computer player alongside."""
+
+    def __init__(
+        self,
+        *,
+        sensors: SensorSource,
+        leds: LedStrip,
+        clock: Clock,
+        buttons: Buttons | None = None,
+        profile: str = "standard",
+        computer: str | None = None,
+        opponent: Opponent | None = None,
+        palette: Mapping[str, guidance.Look] | None = None,
+        settle_s: float = DEFAULT_SETTLE_S,
+        hold_s: float = DEFAULT_HOLD_S,
+        game: Game | None = None,
+        on_turn: Callable[[Game], None] | None = None,
+        on_change: Callable[[Snapshot], None] | None = None,
+    ) -> None:
+        self.sensors = sensors
+        self.leds = leds
+        self.clock = clock
+        self.buttons = buttons
+        self.palette = dict(palette) if palette is not None else dict(guidance.DEFAULT_PALETTE)
+        missing = [role for role in guidance.ROLES if role not in self.palette]
+        if missing:
+            raise ValueError(f"palette has no look for role(s): {', '.join(missing)}")
+        if computer is not None and opponent is None:
+            opponent = FirstLegalOpponent()
+        self.opponent = opponent
+        self.on_turn = on_turn
+        self.on_change = on_change
+        self.tracker = Tracker(game, profile=profile, computer=computer, settle_s=settle_s, hold_s=hold_s)
+        #: What the opponent was asked for: ("turn" | "hint", game version), or None.
+        self._asked: tuple[str, int] | None = None
+        self._retry_at = -math.inf
+        self.fault: str | None = None
+        self._game_version = self.tracker.game_version
+        self._last_raw: frozenset[str] | None = None
+        self._frame: guidance.Frame | None = None
+        self._frame_version = -1
+        self._shown: tuple | None = None
+        self._snapshot: Snapshot | None = None
+        self._now = clock.now()
+
+    # -- the loop ---------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self.tracker.game
+
+    @property
+    def computer(self) -> str | None:
+        return self.tracker.computer
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the computer player is choosing a turn or a hint right now."""
+        return self._asked is not None
+
+    def step(self) -> Snapshot:
+        """One scan: sensors, buttons, computer player, tracker; show the LEDs; returns the snapshot."""
+        now = self.clock.now()
+        self._now = now
+        tracker = self.tracker
+        raw = self.sensors.read()
+        if raw != self._last_raw:
+            self._last_raw = raw
+            tracker.update(raw, now)
+        else:
+            tracker.tick(now)
+        if self.buttons is not None:
+            for name in self.buttons.pressed():
+                self._press(name, now)
+        for _ in range(4):
+            self._follow_game()
+            if not self._drive_opponent(now):
+                break
+        self._show(now)
+        snap = self.snapshot()
+        if self.on_change is not None and not snap.same_as(self._snapshot):
+            self.on_change(snap)
+        self._snapshot = snap
+        return snap
+
+    def next_wakeup(self, *, blink: bool = True) -> float | None:
+        """When the next step has something to do: a change to settle, a decision, a
+        timeout, the computer's answer to poll, or (with ``blink``) a blink edge."""
+        times = []
+        deadline = self.tracker.next_deadline()
+        if deadline is not None:
+            times.append(deadline)
+        if self._asked is not None:
+            times.append(self._now + 0.02)
+        elif self._retry_at > self._now:
+            times.append(self._retry_at)
+        if blink:
+            f = self._current_frame()
+            edge = guidance.next_edge([*f.points.values(), *f.status.values()], self._now, self.palette)
+            if edge is not None:
+                times.append(edge)
+        return min(times) if times else None
+
+    def snapshot(self) -> Snapshot:
+        """What the board shows and knows now."""
+        state = self.tracker.state
+        f = self._current_frame()
+        game = state.game
+        return Snapshot(
+            t=self._now,
+            record=game.record,
+            turn=state.turn,
+            computer=str(state.prompt) if state.prompt is not None else None,
+            leds=f.points,
+            problems=state.problems,
+            outcome=state.outcome,
+            status=f.status,
+            profile=game.profile.name,
+            computer_side=state.computer,
+            hint=str(state.hint) if state.hint is not None else None,
+            thinking=bool(self.opponent is not None and self._asked is not None),
+            pending=str(game.pending) if game.pending is not None else None,
+            lifted=state.lifted,
+            fault=self.fault,
+        )
+
+    def new_game(self, *, profile: str | None = None, computer: "str | None | object" = _KEEP) -> None:
+        """Start a new game (the board is then cleared by the players, guided by the LEDs)."""
+        self._cancel()
+        if computer is not _KEEP and computer is not None and self.opponent is None:
+            self.opponent = FirstLegalOpponent()
+        self.tracker.new_game(profile=profile, computer=False if computer is _KEEP else computer)  # type: ignore[arg-type]
+
+    def press(self, name: str) -> bool:
+        """A button pressed by code (the same as one from ``Buttons``)."""
+        return self._press(name, self.clock.now())
+
+    def close(self) -> None:
+        self._cancel()
+        for end in (self.sensors, self.leds, self.buttons):
+            if end is not None:
+                end.close()
+
+    # -- inside -----------------------------------------------------------------------
+
+    def _press(self, name: str, now: float) -> bool:
+        if name == "hint":
+            return self._ask_hint()
+        if name == "new":
+            self._cancel()
+        try:
+            return self.tracker.press(name, now)
+        except ValueError as exc:
+            log.warning("%s", exc)
+            return False
+
+    def _follow_game(self) -> None:
+        tracker = self.tracker
+        tracker.drain()
+        if tracker.game_version != self._game_version:
+            self._game_version = tracker.game_version
+            if self._asked is not None and self._asked[1] != tracker.game_version:
+                self._cancel()
+            if self.on_turn is not None:
+                self.on_turn(tracker.game)
+
+    def _cancel(self) -> None:
+        if self._asked is not None and self.opponent is not None:
+            try:
+                self.opponent.cancel()
+            except Exception:  # a broken player must not stop the board
+                log.exception("computer player failed to cancel")
+        self._asked = None
+
+    def _ask_hint(self) -> bool:
+        tracker = self.tracker
+        game = tracker.game
+        if self.opponent is None or self._asked is not None or game.outcome is not None:
+            return False
+        if game.turn == tracker.computer or tracker.resync:
+            return False
+        return self._start("hint")
+
+    def _start(self, kind: str) -> bool:
+        try:
+            self.opponent.start(self.tracker.game.copy(), hint=kind == "hint")  # type: ignore[union-attr]
+        except Exception as exc:
+            self._fail(exc)
+            return False
+        self._asked = (kind, self.tracker.game_version)
+        return True
+
+    def _fail(self, exc: BaseException) -> None:
+        log.error("computer player failed: %s", exc)
+        self.fault = f"computer player failed: {exc}"
+        self._asked = None
+        self._retry_at = self._now + OPPONENT_RETRY_S
+
+    def _drive_opponent(self, now: float) -> bool:
+        """Start the computer on its turn and poll it; returns whether its answer changed the state."""
+        tracker = self.tracker
+        game = tracker.game
+        if self.opponent is None:
+            return False
+        if (
+            self._asked is None
+            and tracker.computer is not None
+            and game.turn == tracker.computer
+            and game.outcome is None
+            and tracker.prompt is None
+            and now >= self._retry_at
+        ):
+            self._start("turn")
+        if self._asked is None:
+            return False
+        try:
+            turn = self.opponent.result()
+        except Exception as exc:
+            self._fail(exc)
+            return False
+        if turn is None:
+            return False
+        kind, _ = self._asked
+        self._asked = None
+        self.fault = None
+        try:
+            if kind == "turn":
+                tracker.prompt_computer(turn)
+            else:
+                tracker.show_hint(turn)
+        except ValueError as exc:
+            self._fail(exc)
+            return False
+        return True
+
+    def _current_frame(self) -> guidance.Frame:
+        state = self.tracker.state
+        if self._frame is None or self._frame_version != state.version:
+            self._frame = guidance.frame(state)
+            self._frame_version = state.version
+        return self._frame
+
+    def _show(self, now: float) -> None:
+        f = self._current_frame()
+        status = dict(f.status)
+        if self.fault:
+            status["error"] = "error"
+        colours = (guidance.render(f.points, now, self.palette), guidance.render(status, now, self.palette))
+        if colours != self._shown:
+            self._shown = colours
+            self.leds.show(*colours)

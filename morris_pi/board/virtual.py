@@ -1,0 +1,91 @@
+"""Ends of the controller held in memory: for replay, tests and benchmarks.
+
+``VirtualSensors`` holds the set of closed switches, ``VirtualButtons`` a
+queue of presses, and ``RecordingStrip`` keeps every frame it was shown.
+
+>>> sensors = VirtualSensors()
+>>> sensors.close_switch("d6"); sensors.read()
+frozenset({'d6'})
+>>> sensors.open_switch("d6"); sensors.set({"a1", "g7"}); sorted(sensors.read())
+['a1', 'g7']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from morris_pi.rules import POINTS
+
+from .ports import RGB
+
+_POINTS = frozenset(POINTS)
+
+
+def _check(point: str) -> str:
+    if point not in _POINTS:
+        raise ValueError(f"unknown point {point!r}: points are {', '.join(POINTS)}")
+    return point
+
+
+class VirtualSensors:
+    """A ``SensorSource`` whose switches are set by code."""
+
+    def __init__(self, closed: Iterable[str] = ()) -> None:
+        self._closed = frozenset(_check(p) for p in closed)
+
+    def read(self) -> frozenset[str]:
+        return self._closed
+
+    def set(self, closed: Iterable[str]) -> None:
+        """Every switch at once (a snapshot)."""
+        self._closed = frozenset(_check(p) for p in closed)
+
+    def close_switch(self, point: str) -> None:
+        self._closed = self._closed | {_check(point)}
+
+    def open_switch(self, point: str) -> None:
+        self._closed = self._closed - {_check(point)}
+
+    def close(self) -> None:
+        pass
+
+
+class VirtualButtons:
+    """A ``Buttons`` source fed by ``press``."""
+
+    def __init__(self) -> None:
+        self._queue: list[str] = []
+
+    def press(self, name: str) -> None:
+        self._queue.append(name)
+
+    def pressed(self) -> list[str]:
+        out, self._queue = self._queue, []
+        return out
+
+    def close(self) -> None:
+        self._queue.clear()
+
+
+class RecordingStrip:
+    """A ``LedStrip`` that remembers what it shows: the last frame and, optionally, all of them."""
+
+    def __init__(self, keep: bool = False) -> None:
+        self.points: dict[str, RGB] = {}
+        self.status: dict[str, RGB] = {}
+        self.frames: list[tuple[dict[str, RGB], dict[str, RGB]]] = []
+        self.shows = 0
+        self.keep = keep
+        self.closed = False
+
+    def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:
+        for point in points:
+            _check(point)
+        self.points, self.status = dict(points), dict(status)
+        self.shows += 1
+        if self.keep:
+            self.frames.append((self.points, self.status))
+
+    def close(self) -> None:
+        self.points, self.status = {}, {}
+        self.closed = True

@@ -1,0 +1,274 @@
+"""What the settled board shows, compared with the game.
+
+``read_board`` takes the whole settled occupancy (which points hold a man; the
+switches never tell colour) and the game, and answers with one ``Reading``:
+
+``match``     the board is the game.
+``turns``     the board shows a legal turn (or a step that closed a mill and
+              waits for its removal), or two turns in a row when the next side
+              was quick; they are to be played in order.
+``progress``  the board is part-way through a legal turn: a man lifted, or an
+              opponent man already taken off before the move that earns it.
+``takeback``  the board was put back by hand to the position before the last
+              turn (the last two against the computer).
+``problems``  none of these: each point that disagrees with the game, with the
+              single correction that fixes it.
+
+Decisions never rest on the order of single events. Order (the raw time of
+each point's last change) only breaks a tie that occupancy cannot: two men put
+down within one window while placing; the first is the side to move's.
+
+>>> from morris_pi.rules import Game
+>>> from morris_pi.rules.board import mask_of
+>>> game = Game.from_record("d6 a1 f6 a4")
+>>> read_board(game, mask_of(["d6", "a1", "f6", "a4", "b6"])).kind
+'turns'
+>>> read_board(game, mask_of(["d6", "f6", "a4", "b6"])).turns  # removal done first, then the move
+(Turn('b6xa1'),)
+>>> read_board(game, mask_of(["d6", "f6", "a4"])).kind  # an opponent man off first: b6 may still earn it
+'progress'
+>>> [str(p) for p in read_board(game, mask_of(["a1", "f6", "a4", "g7", "g1"])).problems]
+['take the man off g7', 'take the man off g1', 'put a man back on d6']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from morris_pi.rules import Game, Turn
+from morris_pi.rules.board import INDEX, POINTS, bits, point_index
+
+RawTurn = tuple[int, int, int]
+KINDS = ("match", "turns", "progress", "takeback", "problems")
+
+_TEXTS = {"missing": "put a man back on {point}", "extra": "take the man off {point}"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A point that disagrees with the game, and how to fix it.
+
+    ``kind`` is ``missing`` (a man should be here) or ``extra`` (no man should be here).
+
+    >>> str(Problem("c4", "missing"))
+    'put a man back on c4'
+    >>> Problem("f2", "extra").to_dict()
+    {'point': 'f2', 'kind': 'extra', 'text': 'take the man off f2'}
+    """
+
+    point: str
+    kind: str
+
+    @property
+    def text(self) -> str:
+        return _TEXTS[self.kind].format(point=self.point)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"point": self.point, "kind": self.kind, "text": self.text}
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The answer of ``read_board``; see the module text for the kinds."""
+
+    kind: str
+    turns: tuple[Turn, ...] = ()
+    back: int = 0
+    problems: tuple[Problem, ...] = ()
+
+
+MATCH = Reading("match")
+PROGRESS = Reading("progress")
+
+
+def board_mask(game: Game) -> int:
+    """The points that should hold a man now (a pending step applied)."""
+    pos = game.position
+    mask = pos.men[0] | pos.men[1]
+    pending = game.pending
+    if pending is not None:
+        if pending.origin:
+            mask &= ~(1 << INDEX[pending.origin])
+        mask |= 1 << INDEX[pending.target]
+    return mask
+
+
+def diff_problems(expected: int, occupied: int) -> tuple[Problem, ...]:
+    """Every disagreeing point in board order, missing men and extra men alike."""
+    return tuple(
+        Problem(POINTS[i], "missing" if expected >> i & 1 else "extra") for i in bits(expected ^ occupied)
+    )
+
+
+def allowed_turns(game: Game, prompt: Turn | None = None, computer: str | None = None) -> list[RawTurn]:
+    """Raw turns the board may show now: the prompt on the computer's turn, else every legal turn."""
+    if game.outcome is not None:
+        return []
+    if computer is not None and game.turn == computer:
+        return [prompt.to_raw()] if prompt is not None else []
+    raws = game.position.turns()
+    pending = game.pending
+    if pending is not None:
+        o = INDEX[pending.origin] if pending.origin else -1
+        t = INDEX[pending.target]
+        raws = [r for r in raws if r[0] == o and r[1] == t]
+    return raws
+
+
+def _after(mask: int, raw: RawTurn) -> int:
+    o, t, r = raw
+    if o >= 0:
+        mask &= ~(1 << o)
+    mask |= 1 << t
+    if r >= 0:
+        mask &= ~(1 << r)
+    return mask
+
+
+def _partial(before: int, occupied: int, raw: RawTurn, step_done: bool = False) -> bool:
+    """Whether ``occupied`` lies part-way from ``before`` through the turn ``raw``.
+
+    Men may already be gone from the turn's origin and removal; its target may
+    be filled only once its origin is empty (the man came from there).
+    """
+    o, t, r = raw
+    vacate = (1 << r) if r >= 0 else 0
+    fill = 0
+    if not step_done:
+        if o >= 0:
+            vacate |= 1 << o
+        fill = 1 << t
+    missing = before & ~occupied
+    extra = occupied & ~before
+    if missing & ~vacate or extra & ~fill:
+        return False
+    if extra and o >= 0 and not missing >> o & 1:
+        return False
+    return True
+
+
+def read_board(
+    game: Game,
+    occupied: int,
+    *,
+    order: Callable[[int], float] | None = None,
+    prompt: Turn | None = None,
+    computer: str | None = None,
+) -> Reading:
+    """Compare a settled occupancy mask with the game; see the module text.
+
+    ``prompt`` is the computer's chosen turn, the only one the board may show on
+    the computer's turn (``computer`` names its side). ``order`` gives the raw
+    time of a point's last change, for the placing tie-break.
+    """
+    expected = board_mask(game)
+    if occupied == expected:
+        return MATCH
+    pos = game.position
+    pos_mask = pos.men[0] | pos.men[1]
+    pending = game.pending is not None
+    human = computer is None or game.turn != computer
+    allowed = allowed_turns(game, prompt, computer)
+
+    for raw in allowed:
+        if _after(pos_mask, raw) == occupied:
+            return Reading("turns", (Turn.from_raw(raw),))
+    if human and not pending:
+        for raw in allowed:
+            o, t, r = raw
+            if r >= 0 and _after(pos_mask, (o, t, -1)) == occupied:
+                return Reading("turns", (Turn.from_raw((o, t, -1)),))
+
+    for raw in allowed:
+        if _partial(expected, occupied, raw, step_done=pending):
+            return PROGRESS
+
+    nxt = "black" if game.turn == "white" else "white"
+    if computer != nxt:
+        found = _two_turns(pos, pos_mask, occupied, allowed, order)
+        if found is not None:
+            return found
+
+    back = _takeback(game, occupied, computer)
+    if back:
+        return Reading("takeback", back=back)
+    return Reading("problems", problems=diff_problems(expected, occupied))
+
+
+def _two_turns(pos, pos_mask: int, occupied: int, allowed: list[RawTurn], order) -> Reading | None:
+    """Two turns in a row (the next side was quick), or one turn and the next one begun."""
+    whole: list[tuple[RawTurn, RawTurn]] = []
+    begun: set[RawTurn] = set()
+    for raw1 in allowed:
+        m1 = _after(pos_mask, raw1)
+        extra = occupied & ~m1
+        if extra.bit_count() > 1 or (m1 & ~occupied).bit_count() > 2:
+            continue
+        pos1 = pos.play(raw1)
+        for raw2 in pos1.turns():
+            if extra and raw2[1] != extra.bit_length() - 1:
+                continue
+            if _after(m1, raw2) == occupied:
+                whole.append((raw1, raw2))
+            elif _partial(m1, occupied, raw2):
+                begun.add(raw1)
+    if whole:
+        if len(whole) > 1 and order is not None:
+            whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
+        if len(whole) == 1:
+            a, b = whole[0]
+            return Reading("turns", (Turn.from_raw(a), Turn.from_raw(b)))
+        return None
+    if begun:
+        # Prefer a first turn whose man already stands on its target.
+        shown = [raw for raw in begun if occupied >> raw[1] & 1]
+        if len(shown) == 1:
+            return Reading("turns", (Turn.from_raw(shown[0]),))
+        if len(begun) == 1:
+            return Reading("turns", (Turn.from_raw(next(iter(begun))),))
+    return None
+
+
+def takeback_count(game: Game, computer: str | None) -> int:
+    """How many turns a takeback undoes: one, or against the computer back to the human's turn.
+
+    A pending step counts as a turn. Against the computer, turns are undone
+    until a turn of the human's has been undone.
+    """
+    return take_back(game.copy(), computer)
+
+
+def take_back(game: Game, computer: str | None) -> int:
+    """Undo on ``game`` itself what a takeback undoes; returns how many steps were undone.
+
+    A declared result (resignation, claimed draw) is withdrawn first, alone.
+    """
+    n = 0
+    while game.pending is not None or game.history or game.outcome is not None:
+        mover = game.turn if game.pending is not None else ("black" if game.turn == "white" else "white")
+        try:
+            step = game.undo()
+        except ValueError:
+            break
+        n += 1
+        if step is None or computer is None or mover != computer:
+            break
+    return n
+
+
+def _takeback(game: Game, occupied: int, computer: str | None) -> int:
+    if game.outcome is not None:
+        return 0
+    g = game.copy()
+    n = take_back(g, computer)
+    return n if n and board_mask(g) == occupied else 0
+
+
+def removal_targets(game: Game, point: str) -> list[str]:
+    """Targets of the legal turns that remove the man on ``point`` (for removal before the move)."""
+    i = point_index(point)
+    return sorted({POINTS[t] for o, t, r in allowed_turns(game) if r == i}, key=point_index)

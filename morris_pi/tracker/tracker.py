@@ -1,0 +1,415 @@
+"""The board tracker: raw switch readings and buttons in, game and guidance state out.
+
+How it decides:
+
+- Every raw reading goes through the ``Settler`` (per-point debounce). The
+  first reading after start is taken as settled at once: the board is as it is.
+- A man lifted is shown at once, on the first raw event: an own man lifted
+  on a moving turn shows its legal targets (every empty point when that side
+  flies); an opponent man taken off first shows where a mill-closing turn may
+  go. Putting the man back cancels it.
+- Turns, takebacks by hand and new problems are decided only when the board
+  has been *still* (no raw change anywhere) for ``settle_s + hold_s``
+  (0.2 s by default), from the whole settled occupancy (``read_board``). A
+  magnet slid past a point closes it for at most 150 ms, so a slide never
+  reaches a decision, even over a point the lifted man could legally go to.
+  Problems the player fixes disappear as soon as the fix settles.
+- After a takeback by button, a new game or a resumed game, no turn is read
+  until the board matches the game again (``resync``): the LEDs guide it back.
+
+>>> from morris_pi.rules.board import mask_of
+>>> t = Tracker()
+>>> t.update(set(), 0.0)
+>>> t.update({"d6"}, 1.0); t.tick(1.3); t.game.record
+'d6'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from morris_pi.rules import SIDES, Game, Outcome, Turn
+from morris_pi.rules.board import INDEX, POINTS, bits, names_of
+
+from .reconcile import Problem, board_mask, diff_problems, read_board, removal_targets, take_back
+from .settle import DEFAULT_SETTLE_S, Settler
+
+DEFAULT_HOLD_S = 0.12
+#: Seconds a first ``menu`` press waits for the second that confirms resignation.
+RESIGN_CONFIRM_S = 3.0
+#: Button names the tracker understands (``hint`` is served by the controller).
+PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
+
+
+def _other(side: str) -> str:
+    return "black" if side == "white" else "white"
+
+
+@dataclass(frozen=True)
+class TrackerState:
+    """What the tracker knows, for the guidance frame and the controller's snapshot.
+
+    ``game`` is the live game: read it, never change it.
+    """
+
+    game: Game
+    turn: str
+    outcome: Outcome | None
+    computer: str | None
+    board: dict[str, str]
+    raw: frozenset[str]
+    lifted: str | None = None
+    targets: tuple[str, ...] = ()
+    removable: tuple[str, ...] = ()
+    mill: tuple[str, ...] = ()
+    prompt: Turn | None = None
+    problems: tuple[Problem, ...] = ()
+    hint: Turn | None = None
+    last: Turn | None = None
+    armed: str | None = None
+    resync: bool = False
+    version: int = 0
+
+
+class Tracker:
+    """The state machine between the board's switches and the game record."""
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        *,
+        profile: str = "standard",
+        computer: str | None = None,
+        settle_s: float = DEFAULT_SETTLE_S,
+        hold_s: float = DEFAULT_HOLD_S,
+    ) -> None:
+        if computer not in (None, *SIDES):
+            raise ValueError(f"computer must be 'white', 'black' or None, got {computer!r}")
+        if not hold_s >= 0:
+            raise ValueError(f"hold must be a number of seconds >= 0, got {hold_s!r}")
+        self.game = game if game is not None else Game(profile)
+        self.computer = computer
+        self.settle_s = float(settle_s)
+        self.hold_s = float(hold_s)
+        self.settler = Settler(settle_s)
+        self.prompt: Turn | None = None
+        self.hint: Turn | None = None
+        self.problems: tuple[Problem, ...] = ()
+        self.lifted: str | None = None
+        self.targets: tuple[str, ...] = ()
+        self.armed: str | None = None
+        self.resync = True
+        #: Bumped whenever anything shown or known changes.
+        self.version = 0
+        #: Bumped whenever the game itself changes (turn, takeback, result, new game).
+        self.game_version = 0
+        self._armed_until = -math.inf
+        self._started = False
+        self._dirty = True
+        self._now = -math.inf
+        self._state: TrackerState | None = None
+        self._events: list[tuple[str, object]] = []
+
+    # -- inputs -----------------------------------------------------------------------
+
+    def update(self, occupancy: "Iterable[str] | int", now: float) -> None:
+        """A raw reading of the switches (point names, or a mask) at time ``now``."""
+        mask = occupancy if isinstance(occupancy, int) else _mask(occupancy)
+        if not self._started:
+            self._started = True
+            self.settler = Settler(self.settle_s, mask)
+            self._dirty = True
+            self._relift()
+        elif self.settler.feed(mask, now):
+            self._relift()
+        self._advance(now)
+
+    def tick(self, now: float) -> None:
+        """Time passes: settle changes and decide when the board is still."""
+        self._advance(now)
+
+    def press(self, name: str, now: float) -> bool:
+        """A button; returns whether it did anything. ``ValueError`` names an unknown button."""
+        if name not in PRESSES:
+            raise ValueError(f"unknown button {name!r}: buttons are {', '.join(PRESSES)}")
+        self._now = max(self._now, now)
+        game = self.game
+        done = False
+        if name == "new":
+            self.new_game()
+            done = True
+        elif name == "undo":
+            n = take_back(game, self.computer)
+            if n:
+                self._events.append(("takeback", n))
+                self._game_changed(resync=True)
+                done = True
+        elif name == "draw":
+            done = self._claim()
+        elif name == "resign":
+            done = self._resign()
+        elif name == "menu":
+            if game.outcome is None:
+                if self._claim():
+                    done = True
+                elif self.armed is not None and now < self._armed_until:
+                    done = self._resign()
+                else:
+                    self.armed = self._resigner()
+                    self._armed_until = now + RESIGN_CONFIRM_S
+                    self._changed()
+                    done = True
+        self._advance(now)
+        return done
+
+    def prompt_computer(self, turn: "Turn | str") -> bool:
+        """The computer's chosen turn: prompted until the board shows exactly it."""
+        turn = Turn.parse(turn) if isinstance(turn, str) else turn
+        game = self.game
+        if self.computer is None or game.turn != self.computer or game.outcome is not None:
+            return False
+        if not game.is_legal(turn) or (game.pending is not None and turn.step != game.pending):
+            raise ValueError(f"computer's turn {turn} is not legal here ({game.record or 'start'})")
+        self.prompt = turn
+        self._dirty = True
+        self._changed()
+        self._advance(self._now)
+        return True
+
+    def show_hint(self, turn: "Turn | str | None") -> None:
+        """A suggestion for the human to move, shown until the game changes."""
+        turn = Turn.parse(turn) if isinstance(turn, str) else turn
+        if turn is not None and (self.game.outcome is not None or self.game.turn == self.computer):
+            return
+        self.hint = turn
+        self._changed()
+
+    def new_game(self, *, profile: str | None = None, computer: "str | None | bool" = False) -> None:
+        """Start a new game; the board must be cleared before the first turn is read.
+
+        ``computer=False`` keeps the current setting; ``None`` makes it a two-player game.
+        """
+        if computer is not False:
+            if computer not in (None, *SIDES):
+                raise ValueError(f"computer must be 'white', 'black' or None, got {computer!r}")
+            self.computer = computer  # type: ignore[assignment]
+        self.game = Game(profile or self.game.profile.name)
+        self._events.append(("new", None))
+        self._game_changed(resync=True)
+        self._advance(self._now)
+
+    def drain(self) -> list[tuple[str, object]]:
+        """Events since the last call: ``turn``, ``takeback``, ``new``, ``over``, ``synced``."""
+        events, self._events = self._events, []
+        return events
+
+    # -- outputs ----------------------------------------------------------------------
+
+    @property
+    def state(self) -> TrackerState:
+        if self._state is None or self._state.version != self.version:
+            game = self.game
+            pending = game.pending
+            self._state = TrackerState(
+                game=game,
+                turn=game.turn,
+                outcome=game.outcome,
+                computer=self.computer,
+                board=game.board,
+                raw=frozenset(names_of(self.settler.raw)),
+                lifted=self.lifted,
+                targets=self.targets,
+                removable=tuple(game.removable) if pending is not None else (),
+                mill=_mill_of(game) if pending is not None else (),
+                prompt=self.prompt,
+                problems=self.problems,
+                hint=self.hint,
+                last=game.history[-1] if game.history else None,
+                armed=self.armed,
+                resync=self.resync,
+                version=self.version,
+            )
+        return self._state
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` next has something to do: a change to settle, a decision, a timeout."""
+        times = []
+        settle = self.settler.next_deadline()
+        if settle is not None:
+            times.append(settle)
+        if self._dirty:
+            times.append(self.settler.still_at(self.hold_s))
+        if self.armed is not None:
+            times.append(self._armed_until)
+        return min(times) if times else None
+
+    @property
+    def still(self) -> bool:
+        return self._now >= self.settler.still_at(self.hold_s)
+
+    # -- inside -----------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    def _game_changed(self, *, resync: bool = False) -> None:
+        self.prompt = None
+        self.hint = None
+        self.armed = None
+        if resync:
+            self.resync = True
+            self.problems = ()
+        self._dirty = True
+        self.game_version += 1
+        self._relift()
+        self._changed()
+
+    def _advance(self, now: float) -> None:
+        if now > self._now:
+            self._now = now
+        settled = self.settler.advance(now)
+        if settled:
+            self._dirty = True
+            if self.problems:
+                occ = self.settler.settled
+                kept = tuple(p for p in self.problems if (occ >> INDEX[p.point] & 1) == (p.kind == "extra"))
+                if kept != self.problems:
+                    self.problems = kept
+                    self._changed()
+        if self.armed is not None and now >= self._armed_until:
+            self.armed = None
+            self._changed()
+        if self._dirty and now >= self.settler.still_at(self.hold_s):
+            self._decide()
+
+    def _decide(self) -> None:
+        self._dirty = False
+        for _ in range(3):
+            if not self._decide_once():
+                break
+
+    def _decide_once(self) -> bool:
+        """One decision on the settled board; returns whether the game moved on (decide again)."""
+        game = self.game
+        occ = self.settler.settled
+        if game.outcome is not None:
+            if occ == 0:
+                self.new_game()
+                return False
+            self._set_problems(())
+            return False
+        expected = board_mask(game)
+        if self.resync:
+            if occ == expected:
+                self.resync = False
+                self._events.append(("synced", None))
+                self._set_problems(())
+                self._relift()
+                self._changed()
+            else:
+                self._set_problems(diff_problems(expected, occ))
+            return False
+        reading = read_board(game, occ, order=self.settler.changed_at, prompt=self.prompt, computer=self.computer)
+        kind = reading.kind
+        if kind in ("match", "progress"):
+            self._set_problems(())
+            return False
+        if kind == "turns":
+            for turn in reading.turns:
+                try:
+                    played = game.play(turn)
+                except ValueError:
+                    self._set_problems(diff_problems(board_mask(game), occ))
+                    return False
+                self._events.append(("turn", played))
+                self.problems = ()
+                self._game_changed()
+                if game.outcome is not None:
+                    self._events.append(("over", game.outcome))
+                    break
+            return True
+        if kind == "takeback":
+            for _ in range(reading.back):
+                game.undo()
+            self._events.append(("takeback", reading.back))
+            self.problems = ()
+            self._game_changed()
+            return False
+        self._set_problems(reading.problems)
+        return False
+
+    def _set_problems(self, problems: tuple[Problem, ...]) -> None:
+        if problems != self.problems:
+            self.problems = problems
+            self._changed()
+
+    def _relift(self) -> None:
+        """The man in the player's hand, from the raw switches (no waiting for settle)."""
+        lifted, targets = None, ()
+        game = self.game
+        if not self.resync and game.outcome is None and game.pending is None and game.turn != self.computer:
+            gone = board_mask(game) & ~self.settler.raw
+            if gone:
+                since = self.settler.changed_at
+                own = game.position.men[SIDES.index(game.turn)]
+                for i in sorted(bits(gone), key=since, reverse=True):
+                    point = POINTS[i]
+                    if own >> i & 1:
+                        found = game.legal_targets(point)
+                        if found:
+                            lifted, targets = point, tuple(found)
+                            break
+                    else:
+                        found = removal_targets(game, point)
+                        if found:
+                            targets = tuple(found)
+                            break
+        if lifted != self.lifted or targets != self.targets:
+            self.lifted, self.targets = lifted, targets
+            self._changed()
+
+    def _claim(self) -> bool:
+        if self.game.claimable_draw() is None:
+            return False
+        self.game.claim_draw()
+        self._events.append(("over", self.game.outcome))
+        self._game_changed()
+        return True
+
+    def _resigner(self) -> str:
+        """Who resigns: the human against the computer, else the side to move."""
+        if self.computer is not None:
+            return _other(self.computer)
+        return self.game.turn
+
+    def _resign(self) -> bool:
+        if self.game.outcome is not None:
+            return False
+        self.game.resign(self._resigner())
+        self._events.append(("over", self.game.outcome))
+        self._game_changed()
+        return True
+
+
+def _mask(points: Iterable[str]) -> int:
+    mask = 0
+    for p in points:
+        try:
+            mask |= 1 << INDEX[p]
+        except KeyError:
+            raise ValueError(f"unknown point {p!r}: points are {', '.join(POINTS)}") from None
+    return mask
+
+
+def _mill_of(game: Game) -> tuple[str, ...]:
+    """The points of the mill(s) the pending step closed."""
+    pending = game.pending
+    board = game.board
+    side = game.turn
+    points: set[str] = set()
+    for line in game.profile.board.mills_through(pending.target):
+        if all(board.get(p) == side for p in line):
+            points.update(line)
+    return tuple(sorted(points, key=INDEX.__getitem__))
