@@ -194,6 +194,7 @@ def _mcp23017(r: Reader, t: Any) -> Mcp23017Config:
                 r.fail(mp + (point,), f"{wiring.mcp_bit_name(*addr_bit)} is already used by {owner[addr_bit]}")
             owner[addr_bit] = point
             bits[point] = addr_bit
+        r.all_points(mp, raw)
         mapping = bits
     else:
         mapping = wiring.default_mcp23017_map(addresses)
@@ -208,7 +209,9 @@ def _gpio_sensors(r: Reader, t: Any) -> GpioSensorsConfig:
         return GpioSensorsConfig()
     mp = p + ("map",)
     raw = r.point_table(mp, t["map"])
-    return GpioSensorsConfig(map=_frozen({pt: r.gpio(mp + (pt,), v) for pt, v in raw.items()}))
+    pins = {pt: r.gpio(mp + (pt,), v) for pt, v in raw.items()}
+    r.all_points(mp, raw)
+    return GpioSensorsConfig(map=_frozen(pins))
 
 
 def _matrix(r: Reader, t: Any) -> MatrixConfig:
@@ -234,6 +237,7 @@ def _matrix(r: Reader, t: Any) -> MatrixConfig:
             r.fail(mp + (point,), f"row {cell[0]}, column {cell[1]} is already used by {owner[cell]}")
         owner[cell] = point
         cells[point] = cell
+    r.all_points(mp, raw)
     return MatrixConfig(rows=rows, columns=cols, map=_frozen(cells))
 
 

@@ -103,12 +103,13 @@ class Reader:
         return value
 
     def point_table(self, path: KeyPath, value: Any) -> dict:
-        """A table with exactly one entry per board point."""
-        self.table(path, value, wiring.POINTS)
+        """A table keyed by point names (check ``all_points`` once its values are read)."""
+        return self.table(path, value, wiring.POINTS)
+
+    def all_points(self, path: KeyPath, value: dict) -> None:
         missing = [p for p in wiring.POINTS if p not in value]
         if missing:
             self.fail(path, f"every point needs an entry; missing: {', '.join(missing)}")
-        return value
 
     # -- scalars ----------------------------------------------------------
     def choice(self, path: KeyPath, t: dict, key: str, choices: tuple, default: Any) -> Any:

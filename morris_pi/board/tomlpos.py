@@ -12,6 +12,8 @@ strings); it never has to judge validity, because ``tomllib`` already did.
 (2, 4)
 >>> locate(lines, ("leds", "status", "nope"))
 3
+>>> key_lines('[palette]\\nhint = { colour = "#ff0000", blink = "fast" }')[("palette", "hint", "blink")]
+2
 """
 
 from __future__ import annotations
@@ -108,9 +110,42 @@ def key_lines(text: str) -> dict[Path, int]:
         keys = _split_keys(line[:eq])
         for cut in range(1, len(keys) + 1):
             out.setdefault(table + keys[:cut], number)
+        value = line[eq + 1:].strip()
+        if value.startswith("{") and change == 0:
+            _inline_keys(value, table + keys, number, out)
         # a value's own brackets open before the '=' is behind us
         depth = change
     return out
+
+
+def _inline_keys(value: str, prefix: Path, number: int, out: dict[Path, int]) -> None:
+    """Record the keys of a one-line inline table ``{ a = 1, b.c = { d = 2 } }``."""
+    body = value[1:value.rfind("}")] if "}" in value else value[1:]
+    start, depth, quote = 0, 0, ""
+    parts = []
+    for i, ch in enumerate(body):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    parts.append(body[start:])
+    for part in parts:
+        _, eq, _ = _scan(part)
+        if eq < 0:
+            continue
+        keys = _split_keys(part[:eq])
+        for cut in range(1, len(keys) + 1):
+            out.setdefault(prefix + keys[:cut], number)
+        inner = part[eq + 1:].strip()
+        if inner.startswith("{"):
+            _inline_keys(inner, prefix + keys, number, out)
 
 
 def locate(lines: dict[Path, int], path: Path) -> int | None:
