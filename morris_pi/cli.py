@@ -20,6 +20,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.records",
     "morris_pi.commands.install_service",
     "morris_pi.commands.template",
+    "morris_pi.commands.analyze",
 )
 
 

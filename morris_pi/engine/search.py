@@ -253,11 +253,13 @@ class Searcher:
         *,
         all_scores: bool = False,
         stop_flag=None,
+        restrict: "Iterable[RawTurn] | None" = None,
     ) -> SearchResult:
         """Search ``position`` (the game's earlier ``history`` positions count as repetitions).
 
         ``all_scores`` searches every root turn with a full window and reports them all
-        (used by the noisy low levels).
+        (used by the noisy low levels). ``restrict`` limits the root to some turns
+        (e.g. the completions of a step whose removal is pending).
         """
         if position.profile != self.profile:
             raise ValueError(f"position is of profile {position.profile.name!r}, searcher of {self.profile.name!r}")
@@ -279,6 +281,9 @@ class Searcher:
                 k = zobrist(past)
                 self.rep[k] = self.rep.get(k, 0) + 1
         root_turns = position.turns()
+        if restrict is not None:
+            allowed = set(restrict)
+            root_turns = [t for t in root_turns if t in allowed]
         side = position.side
         me, op = position.men[side], position.men[side ^ 1]
         hme, hop = position.hand[side], position.hand[side ^ 1]

@@ -1,0 +1,101 @@
+"""``morris-pi analyze``: search the position after a record and print the result as JSON.
+
+``--level N`` uses level N's node budget (without its noise, and with a fixed
+seed, so the answer repeats); ``--time S`` searches S seconds; ``--depth D``
+searches D turns deep. The default is level 10.
+
+Output fields: ``turn`` (the chosen turn), ``score`` (centi-men for the side to
+move, or ``{"win_in": n}`` / ``{"loss_in": n}`` turns for a known result),
+``depth``, ``nodes``, ``time`` (seconds), ``pv`` (the principal variation),
+plus ``profile``, ``side``, ``record`` and ``limits``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from morris_pi.rules import PROFILES, Game, Turn
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _level(text: str) -> int:
+    value = _positive_int(text)
+    if value > 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: levels are 1 to 10")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: give between 0 and 3600 seconds")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "analyze", help="search the position after a game record and print JSON",
+        description="Search the position after a game record; print the chosen turn, score, depth, "
+                    "nodes, time and principal variation as JSON.",
+    )
+    parser.add_argument("--profile", default="standard", choices=sorted(PROFILES))
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--level", type=_level, help="search with level N's node budget, no noise (default 10)")
+    budget.add_argument("--time", type=_seconds, metavar="S", help="search for S seconds")
+    budget.add_argument("--depth", type=_positive_int, metavar="D", help="search D turns deep")
+    parser.add_argument("record", nargs="*", help="the turns so far, e.g. d6 a1 f6 a4 b6xa1 ('-' reads stdin)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from morris_pi.engine.levels import get_level
+    from morris_pi.engine.search import Limits, Searcher, score_form
+
+    text = sys.stdin.read() if args.record == ["-"] else " ".join(args.record)
+    try:
+        game = Game.from_record(text, args.profile)
+    except ValueError as exc:
+        print(f"morris-pi analyze: {exc}", file=sys.stderr)
+        return 2
+    if args.depth is not None:
+        limits, described = Limits(depth=args.depth), {"depth": args.depth}
+    elif args.time is not None:
+        limits, described = Limits(time=args.time), {"time": args.time}
+    else:
+        level = get_level(args.level or 10)
+        limits, described = Limits(depth=level.depth, nodes=level.nodes), {"level": level.number, "nodes": level.nodes}
+    out = {"profile": game.profile.name, "record": game.record, "side": game.turn, "limits": described}
+    if game.pending:
+        out["pending"] = str(game.pending)
+    if game.outcome:
+        out.update({"outcome": game.outcome.to_dict(), "turn": None, "score": None, "depth": 0,
+                    "nodes": 0, "time": 0.0, "pv": []})
+        print(json.dumps(out))
+        return 0
+    searcher = Searcher(game.profile)
+    restrict = [t.to_raw() for t in game.legal_turns()] if game.pending else None
+    result = searcher.search(game.position, game.positions, limits, restrict=restrict)
+    out.update({
+        "turn": str(Turn.from_raw(result.turn)) if result.turn else None,
+        "score": score_form(result.score),
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "time": round(result.time, 3),
+        "pv": [str(Turn.from_raw(t)) for t in result.pv],
+    })
+    print(json.dumps(out))
+    return 0

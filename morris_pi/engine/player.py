@@ -1,0 +1,136 @@
+"""``EnginePlayer``: the computer opponent behind ``morris_pi.board.ports.Opponent``.
+
+The search runs in a background thread with a cooperative stop: the searcher
+checks a ``threading.Event`` every few hundred nodes, so ``cancel()``
+returns at once and the thread ends within a few milliseconds (figures in the
+engine notes). A thread rather than a process because the search keeps its
+transposition table and endgame tables between turns, needs no pickling, and
+Python's switch interval (5 ms) leaves the controller loop its share of the
+interpreter while the engine thinks.
+
+With ``threaded=False`` (replays, tests on virtual time) ``start()`` searches
+at once and ``result()`` returns the turn. With a ``seed`` every budget is in
+nodes, the table is cleared before each search and the noise is drawn from the
+seed and the position, so the same position gets the same turn on any machine.
+
+>>> from morris_pi.rules import Game
+>>> player = EnginePlayer(level=3, seed=1, threaded=False)
+>>> player.start(Game())
+>>> str(player.result()) in [str(t) for t in Game().legal_turns()]
+True
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from morris_pi.rules import Game, Turn
+
+from .levels import Level, get_level, think
+from .search import Searcher, SearchResult, zobrist
+
+
+class EnginePlayer:
+    """A computer player of ``level`` 1-10; hints use ``hint_level`` without noise."""
+
+    def __init__(self, level: int = 5, seed: int | None = None, threaded: bool = True, *, hint_level: int = 10) -> None:
+        self.level: Level = get_level(level)
+        self.hint_level: Level = get_level(hint_level)
+        self.seed = seed
+        self.threaded = threaded
+        self._searchers: dict = {}
+        self._lock = threading.Lock()  # one search at a time on a searcher
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._job = 0
+        self._turn: Turn | None = None
+        self._ready = False
+        #: The last finished search (score, depth, nodes, principal variation), for display.
+        self.last: SearchResult | None = None
+
+    # -- the Opponent protocol ----------------------------------------------------------
+
+    def start(self, game: Game, *, hint: bool = False) -> None:
+        """Begin choosing a turn for the side to move of ``game`` (a copy of its state is kept)."""
+        self.cancel()
+        self._job += 1
+        job = self._job
+        self._stop = threading.Event()
+        self._turn, self._ready = None, False
+        level = self.hint_level if hint else self.level
+        if hint:
+            level = Level(level.number, level.nodes, level.seconds, level.depth, 0, True, level.description)
+        position = game.position
+        history = game.positions
+        pending = game.pending
+        restrict = [t.to_raw() for t in game.legal_turns()] if pending else None
+        over = game.is_over
+        args = (job, self._stop, level, position, history, restrict, over, game.profile)
+        if self.threaded:
+            previous = self._thread
+            self._thread = threading.Thread(target=self._run, args=(previous, *args), daemon=True, name="engine")
+            self._thread.start()
+        else:
+            self._run(None, *args)
+
+    def result(self) -> Turn | None:
+        """The chosen turn once ready (returned once), else ``None``."""
+        if not self._ready:
+            return None
+        turn, self._turn, self._ready = self._turn, None, False
+        return turn
+
+    def cancel(self) -> None:
+        """Abandon the current search; returns at once, the thread stops within milliseconds."""
+        self._job += 1
+        self._stop.set()
+        self._turn, self._ready = None, False
+
+    @property
+    def thinking(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive() and not self._stop.is_set()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the search thread to end; ``True`` when no thread is running."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+            return not thread.is_alive()
+        return True
+
+    # -- work ---------------------------------------------------------------------------
+
+    def _searcher(self, profile, quiescence: bool) -> Searcher:
+        key = (profile.name, quiescence)
+        searcher = self._searchers.get(key)
+        if searcher is None:
+            searcher = self._searchers[key] = Searcher(profile, quiescence=quiescence)
+        return searcher
+
+    def _run(self, previous, job, stop, level, position, history, restrict, over, profile) -> None:
+        if previous is not None:
+            previous.join()
+        if over:
+            self._finish(job, None, None)
+            return
+        seeded = self.seed is not None
+        if seeded:
+            rng = random.Random((self.seed * 0x9E3779B1) ^ zobrist(position) ^ (len(history) << 1) ^ level.number)
+        else:
+            rng = random.Random()
+        with self._lock:
+            searcher = self._searcher(profile, level.quiescence)
+            if seeded:
+                searcher.clear()
+            raw, result = think(searcher, position, history, level, rng, seeded=seeded, stop_flag=stop, restrict=restrict)
+        if stop.is_set():
+            return
+        self._finish(job, Turn.from_raw(raw) if raw is not None else None, result)
+
+    def _finish(self, job: int, turn: Turn | None, result: SearchResult | None) -> None:
+        if job != self._job:
+            return  # cancelled or superseded meanwhile
+        self.last = result
+        self._turn, self._ready = turn, True
