@@ -21,6 +21,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.install_service",
     "morris_pi.commands.template",
     "morris_pi.commands.analyze",
+    "morris_pi.commands.replay",
 )
 
 

@@ -1,0 +1,331 @@
+"""``morris-pi replay``: a sensor trace through the board's controller, on the trace's own clock.
+
+Input is JSON Lines. An optional first line is a header::
+
+    {"profile": "standard", "white": "human", "black": "computer", "level": 3, "seed": 1}
+
+then events, each with its time ``t`` in seconds::
+
+    {"t": 1.25, "on": "d6"}              a switch closed
+    {"t": 1.9, "off": "a1"}              a switch opened
+    {"t": 2.0, "snapshot": ["a1", "d6"]} every closed switch at once
+    {"t": 3.0, "button": "undo"}         also new, hint, menu, draw, resign
+    {"t": 4.0}                           time passes
+
+Events at ``t = 0`` describe the board as it stands when the replay starts
+(the switches at power-on); a game starts when that board is empty.
+
+The controller is stepped at every event and at every deadline it names
+(``next_wakeup``), never on a fixed grid, so a long game replays in a moment.
+A line is written each time what the board shows or knows changes, and a
+final line once the input has ended and pending changes have settled.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import IO
+
+from morris_pi.board.controller import Controller, Snapshot
+from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
+from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.rules import POINTS, SIDES, get_profile
+
+HEADER_KEYS = ("profile", "white", "black", "level", "seed")
+EVENT_KEYS = ("on", "off", "snapshot", "button")
+BUTTONS = ("undo", "new", "hint", "menu", "draw", "resign")
+#: Real seconds to wait for a computer player's answer before giving up.
+OPPONENT_TIMEOUT_S = 120.0
+_POINTS = frozenset(POINTS)
+
+
+class TraceError(ValueError):
+    """A bad line of a trace; the message names the line number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Header:
+    profile: str = "standard"
+    computer: str | None = None
+    level: int | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    t: float
+    kind: str | None = None  # None: time passes
+    value: object = None
+
+
+def parse_header(data: dict, line: int = 1) -> Header:
+    unknown = sorted(set(data) - set(HEADER_KEYS))
+    if unknown:
+        raise TraceError(line, f"unknown header key(s) {', '.join(unknown)}; a header has {', '.join(HEADER_KEYS)}")
+    profile = data.get("profile", "standard")
+    try:
+        get_profile(profile)
+    except ValueError as exc:
+        raise TraceError(line, f"profile: {exc}") from None
+    computer = None
+    for side in SIDES:
+        who = data.get(side, "human")
+        if who not in ("human", "computer"):
+            raise TraceError(line, f"{side} must be 'human' or 'computer', got {who!r}")
+        if who == "computer":
+            if computer is not None:
+                raise TraceError(line, "only one side can be the computer")
+            computer = side
+    level, seed = data.get("level"), data.get("seed")
+    if level is not None and (not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 10):
+        raise TraceError(line, f"level must be a whole number 1-10, got {level!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise TraceError(line, f"seed must be a whole number, got {seed!r}")
+    return Header(profile, computer, level, seed)
+
+
+def _point(value: object, line: int, key: str) -> str:
+    if not isinstance(value, str) or value not in _POINTS:
+        raise TraceError(line, f"{key}: unknown point {value!r}")
+    return value
+
+
+def parse_event(data: dict, line: int) -> Event:
+    if "t" not in data:
+        raise TraceError(line, "an event needs its time 't' (only the first line may be a header)")
+    t = data["t"]
+    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t) or t < 0:
+        raise TraceError(line, f"t must be a number of seconds >= 0, got {t!r}")
+    unknown = sorted(set(data) - {"t", *EVENT_KEYS})
+    if unknown:
+        raise TraceError(line, f"unknown key(s) {', '.join(unknown)}; an event has t and one of {', '.join(EVENT_KEYS)}")
+    kinds = [k for k in EVENT_KEYS if k in data]
+    if len(kinds) > 1:
+        raise TraceError(line, f"one event per line, got {' and '.join(kinds)}")
+    if not kinds:
+        return Event(float(t))
+    kind = kinds[0]
+    value = data[kind]
+    if kind in ("on", "off"):
+        value = _point(value, line, kind)
+    elif kind == "snapshot":
+        if not isinstance(value, list):
+            raise TraceError(line, f"snapshot must be a list of points, got {value!r}")
+        value = frozenset(_point(p, line, "snapshot") for p in value)
+    elif value not in BUTTONS:
+        raise TraceError(line, f"unknown button {value!r}; buttons are {', '.join(BUTTONS)}")
+    return Event(float(t), kind, value)
+
+
+def parse_line(text: str, line: int, first: bool) -> Header | Event | None:
+    """One input line: a ``Header`` (first line only), an ``Event``, or ``None`` for a blank line."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TraceError(line, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise TraceError(line, f"each line must be a JSON object, got {type(data).__name__}")
+    if first and "t" not in data:
+        return parse_header(data, line)
+    return parse_event(data, line)
+
+
+def make_opponent(header: Header) -> Opponent:
+    """The engine at the header's level where it exists, else the first-legal player."""
+    if header.level is not None:
+        try:
+            from morris_pi.engine.player import EnginePlayer  # type: ignore[import-not-found]
+        except ImportError:
+            pass
+        else:
+            return EnginePlayer(header.level, seed=header.seed)
+    return FirstLegalOpponent()
+
+
+class Replay:
+    """A controller over virtual sensors, buttons and clock, fed one event at a time.
+
+    ``emit`` receives every snapshot that differs from the last one emitted.
+    """
+
+    def __init__(self, header: Header | None = None, *, emit: Callable[[Snapshot], None] | None = None,
+                 opponent: Opponent | None = None) -> None:
+        self.header = header or Header()
+        self.clock = ManualClock(0.0)
+        self.sensors = VirtualSensors()
+        self.buttons = VirtualButtons()
+        self.strip = RecordingStrip()
+        if self.header.computer and opponent is None:
+            opponent = make_opponent(self.header)
+        self.controller = Controller(
+            sensors=self.sensors, leds=self.strip, clock=self.clock, buttons=self.buttons,
+            profile=self.header.profile, computer=self.header.computer, opponent=opponent,
+        )
+        self.emit = emit
+        self.started = False
+        self.last: Snapshot | None = None
+        self.emitted: dict | None = None
+        self.steps = 0
+
+    def check(self, event: Event, line: int) -> None:
+        """Refuse an event whose time goes backwards, before anything of it is applied."""
+        if event.t < self.clock.now():
+            raise TraceError(line, f"time goes backwards: t={event.t} after t={self.clock.now()}")
+
+    def feed(self, event: Event, line: int = 0) -> None:
+        self.check(event, line)
+        if not self.started:
+            if event.t == 0 and event.kind in ("on", "off", "snapshot"):
+                self._apply(event)
+                return
+            self._step()
+            self.started = True
+        self._advance_to(event.t)
+        self._apply(event)
+        self._step()
+
+    def finish(self) -> Snapshot:
+        """Let every pending change settle; emits and returns the final snapshot."""
+        if not self.started:
+            self._step()
+            self.started = True
+        self._advance_to(math.inf)
+        snap = self._step(force=True)
+        return snap
+
+    def _apply(self, event: Event) -> None:
+        kind, value = event.kind, event.value
+        if kind == "on":
+            self.sensors.close_switch(value)  # type: ignore[arg-type]
+        elif kind == "off":
+            self.sensors.open_switch(value)  # type: ignore[arg-type]
+        elif kind == "snapshot":
+            self.sensors.set(value)  # type: ignore[arg-type]
+        elif kind == "button":
+            self.buttons.press(value)  # type: ignore[arg-type]
+
+    def _advance_to(self, t: float) -> None:
+        controller = self.controller
+        while True:
+            wake = controller.next_wakeup(blink=False)
+            if wake is None or wake > t:
+                break
+            self.clock.set(max(wake, self.clock.now()))
+            self._step()
+        if t != math.inf:
+            self.clock.set(t)
+
+    def _step(self, force: bool = False) -> Snapshot:
+        controller = self.controller
+        snap = controller.step()
+        self.steps += 1
+        if controller.waiting:
+            # A real engine thinks in real time; the trace's clock stands still meanwhile.
+            give_up = time.monotonic() + OPPONENT_TIMEOUT_S
+            while controller.waiting and time.monotonic() < give_up:
+                time.sleep(0.002)
+                snap = controller.step()
+        self.last = snap
+        data = snap.to_dict()
+        data.pop("t")
+        if force or data != self.emitted:
+            self.emitted = data
+            if self.emit is not None:
+                self.emit(snap)
+        return snap
+
+
+def lines_of(stream: IO[str]) -> Iterable[str]:
+    """Lines as they arrive (no read-ahead), so a program can drive the board live."""
+    return iter(stream.readline, "")
+
+
+class TextReport:
+    """The human-readable replay: turns, prompts, problems and the result as they happen."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.prev: Snapshot | None = None
+
+    def __call__(self, snap: Snapshot) -> None:
+        prev = self.prev
+        old = prev.record.split() if prev else []
+        new = snap.record.split()
+        at = f"{snap.t:9.3f}"
+        if new[: len(old)] != old:
+            self._say(at, f"takeback: the record is now '{snap.record}'")
+        else:
+            for turn in new[len(old):]:
+                self._say(at, f"{len(old) + 1:3d}. {turn}")
+                old.append(turn)
+        if snap.computer and (prev is None or prev.computer != snap.computer):
+            self._say(at, f"computer to play: {snap.computer}")
+        if snap.problems != (prev.problems if prev else ()):
+            text = "; ".join(p.text for p in snap.problems) if snap.problems else "board matches the game"
+            self._say(at, f"{'problems: ' if snap.problems else ''}{text}")
+        if snap.outcome and (prev is None or prev.outcome != snap.outcome):
+            self._say(at, f"game over: {snap.outcome}")
+        self.prev = snap
+
+    def _say(self, at: str, text: str) -> None:
+        self.out.write(f"{at}  {text}\n")
+        self.out.flush()
+
+    def summary(self, snap: Snapshot) -> None:
+        self.out.write(f"record: {snap.record or '(no turns)'}\n")
+        self.out.write(f"result: {snap.outcome or 'game goes on, ' + snap.turn + ' to move'}\n")
+        if snap.problems:
+            self.out.write("board: " + "; ".join(p.text for p in snap.problems) + "\n")
+        self.out.flush()
+
+
+def run(lines: Iterable[str], out: IO[str], err: IO[str], *, as_json: bool = False,
+        opponent: Opponent | None = None) -> int:
+    """Replay ``lines``; returns 0, or 1 when some lines were refused (each named on ``err``)."""
+    replay: Replay | None = None
+    report = None if as_json else TextReport(out)
+
+    def emit(snap: Snapshot) -> None:
+        if as_json:
+            out.write(json.dumps(snap.to_dict()) + "\n")
+            out.flush()
+        else:
+            report(snap)  # type: ignore[misc]
+
+    bad = 0
+    first = True
+    for number, text in enumerate(lines, start=1):
+        try:
+            item = parse_line(text, number, first and replay is None)
+            if item is None:
+                continue
+            if isinstance(item, Header):
+                replay = Replay(item, emit=emit, opponent=opponent)
+                continue
+            if replay is None:
+                replay = Replay(emit=emit, opponent=opponent)
+            replay.feed(item, number)
+        except TraceError as exc:
+            bad += 1
+            err.write(f"replay: {exc}\n")
+            err.flush()
+        finally:
+            if text.strip():
+                first = False
+    if replay is None:
+        replay = Replay(emit=emit, opponent=opponent)
+    final = replay.finish()
+    if report is not None:
+        report.summary(final)
+    return 1 if bad else 0
