@@ -1,0 +1,1 @@
+"""Endgame tables shipped with the engine (built by ``python -m morris_pi.engine.egtb_build``)."""
