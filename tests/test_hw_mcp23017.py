@@ -190,3 +190,35 @@ def test_custom_map_and_interrupt_pin_cleanup(chips, bus, mock_factory):
 def test_open_real_bus_that_does_not_exist():
     with pytest.raises(SensorError, match=r"I2C bus 99 is not available.*/dev/i2c-99"):
         open_i2c_bus(99)
+
+
+def test_unwired_interrupt_line_falls_back_to_polling(chips, bus, mock_factory, caplog):
+    """interrupt_pins set but INT not connected: the first change shows up at a
+    resync, the backend says so, and from then on every read polls."""
+    clock = ManualClock()
+    sensors = Mcp23017Sensors(bus, DEFAULT_MCP23017_MAP, interrupt_pins=[INT_PIN],
+                              resync_s=0.5, clock=clock)        # GPIO 17 is just pulled up
+    sensors.read()
+    put_men(chips, {"a7"})
+    clock.advance(0.1)
+    assert sensors.read() == frozenset()                        # waits for an interrupt...
+    clock.advance(0.5)
+    assert sensors.read() == {"a7"}                             # ...the resync sees the change
+    assert "without an interrupt" in caplog.text
+    assert not sensors.uses_interrupts
+    put_men(chips, {"a7", "d7"})
+    clock.advance(0.01)
+    assert sensors.read() == {"a7", "d7"}                       # polled at once now
+
+
+def test_working_interrupt_line_is_kept(chips, bus, mock_factory, caplog):
+    clock = ManualClock()
+    connect_interrupts(mock_factory, INT_PIN, chips)
+    sensors = Mcp23017Sensors(bus, DEFAULT_MCP23017_MAP, interrupt_pins=[INT_PIN],
+                              resync_s=0.5, clock=clock)
+    for step in range(100):
+        if step % 7 == 0:
+            put_men(chips, set(POINTS[: step % 24]))
+        clock.advance(0.05)
+        sensors.read()
+    assert sensors.uses_interrupts and "without an interrupt" not in caplog.text

@@ -7,6 +7,9 @@ With interrupt pins configured, ``read()`` leaves the bus alone unless an
 expander signals a change on its INT line, or a full re-read is due
 (``resync_s``, default 0.5 s, on the injected clock). That re-read also
 notices a chip that lost its set-up in a power glitch and sets it up again.
+If it finds a change that no interrupt announced (an INT line configured but
+not wired, or broken), the backend logs a warning and polls from then on, so
+a wrong config costs bus traffic, never half a second of latency per move.
 Without interrupt pins every ``read()`` reads the inputs: 2 short transfers
 per chip.
 
@@ -58,6 +61,7 @@ class Mcp23017Sensors:
         self._resync_s = resync_s
         self._clock = clock or MonotonicClock()
         self._interrupts: list[Any] = []
+        self._polling = False
         self._ready = False
         self._state: frozenset[str] = frozenset()
         self._next_resync = float("-inf")
@@ -76,25 +80,32 @@ class Mcp23017Sensors:
 
     @property
     def uses_interrupts(self) -> bool:
-        return bool(self._interrupts)
+        """Whether reads wait for an interrupt (False after a missed one)."""
+        return bool(self._interrupts) and not self._polling
+
+    def _interrupted(self) -> bool:
+        return any(line.is_active for line in self._interrupts)
 
     def _setup(self) -> None:
         for chip in self._chips:
-            chip.setup(interrupts=self.uses_interrupts)
+            chip.setup(interrupts=bool(self._interrupts))
         self._ready = True
 
     def read(self) -> frozenset[str]:
         now = self._clock.now()
         resync = now >= self._next_resync
-        if (self._ready and self._interrupts and not resync
-                and not any(line.is_active for line in self._interrupts)):
+        waiting = self._ready and self.uses_interrupts
+        interrupted = waiting and self._interrupted()
+        if waiting and not resync and not interrupted:
             return self._state
+        trust_check = waiting and not interrupted  # a resync with no interrupt pending
         try:
             if not self._ready:
                 self._setup()
             elif resync and not all(chip.still_configured() for chip in self._chips):
                 log.warning("an MCP23017 lost its set-up (power glitch?); setting the expanders up again")
                 self._setup()
+                trust_check = False  # its interrupts were off: a missed change proves nothing
             closed: set[str] = set()
             for chip in self._chips:
                 levels = chip.read_inputs()
@@ -105,7 +116,13 @@ class Mcp23017Sensors:
         self.bus_reads += 1
         if resync:
             self._next_resync = now + self._resync_s
-        self._state = frozenset(closed)
+        state = frozenset(closed)
+        if trust_check and state != self._state:
+            pins = ", ".join(str(line.pin) for line in self._interrupts)
+            log.warning("the MCP23017 inputs changed without an interrupt on %s; is the INT line wired? "
+                        "Polling the expanders from now on", pins)
+            self._polling = True
+        self._state = state
         return self._state
 
     def close(self) -> None:
