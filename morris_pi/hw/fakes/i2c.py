@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import errno as _errno
 import os
+from collections import deque
 from collections.abc import Callable
 
 REGISTERS: tuple[str, ...] = (
@@ -162,12 +163,13 @@ class FakeMcp23017:
 class FakeSMBus:
     """The smbus2 ``SMBus`` methods over emulated chips, with fault injection.
 
-    ``transactions`` records every access as (op, address, register, data).
+    ``transactions`` records the latest ``log_limit`` accesses as (op, address,
+    register, data), so a long benchmark run keeps bounded memory.
     """
 
-    def __init__(self, *chips: FakeMcp23017) -> None:
+    def __init__(self, *chips: FakeMcp23017, log_limit: int = 10_000) -> None:
         self.devices: dict[int, FakeMcp23017] = {chip.address: chip for chip in chips}
-        self.transactions: list[tuple[str, int, int, tuple[int, ...]]] = []
+        self.transactions: deque[tuple[str, int, int, tuple[int, ...]]] = deque(maxlen=log_limit)
         self.failing: dict[int, int] = {}
         self.closed = False
 
