@@ -207,7 +207,7 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
         steps.append(WriteFile(
             drop_ins / "groups.conf",
             "# Written by morris-pi install-service: only these of gpio, spi, i2c exist here.\n"
-            f"[Service]\nSupplementaryGroups=\n" + (f"SupplementaryGroups={kept}\n" if kept else ""),
+            "[Service]\nSupplementaryGroups=\n" + (f"SupplementaryGroups={kept}\n" if kept else ""),
             "leave out the groups that do not exist, or the service would not start",
         ))
 
