@@ -1,15 +1,17 @@
-"""Debounce of the 24 reed switches on an injected clock.
+"""Debounce of the 24 reed switches on an injected clock, at two levels.
 
-A point's change *settles* when its raw state has held for the settle window
-(default 0.08 s). That filters contact bounce (under 1 ms) and the shorter
-closures of a magnet slid past a point. Longer slide closures (up to 150 ms)
-do settle; the tracker makes them harmless by deciding only once the whole
-board has been still for a while (see ``Settler.still_at``), from the whole
-settled occupancy.
+A point's change is *settled* when its raw state has held for the settle
+window (default 0.08 s): that filters contact bounce (under 1 ms) and the
+shorter closures of a magnet slid past a point. It is *firm* when it has held
+for the window plus a hold (default 0.12 s, so 0.2 s in all). A magnet slid
+past a point closes it for at most 150 ms, so a slide never becomes firm,
+even over a point the lifted man could legally go to: occupancy alone could
+not tell that from a move there. The tracker reads turns from the firm
+occupancy, and lets a fix of the board show as soon as it has settled.
 
 Occupancy is a 24-bit mask in ``morris_pi.rules.POINTS`` order.
 
->>> s = Settler(window=0.08)
+>>> s = Settler(window=0.08, hold=0.12)
 >>> s.feed(0b1, 1.0)          # a7 closes ...
 1
 >>> s.feed(0b0, 1.0005)       # ... bounces open ...
@@ -17,10 +19,12 @@ Occupancy is a 24-bit mask in ``morris_pi.rules.POINTS`` order.
 >>> s.feed(0b1, 1.0009)       # ... and closes for good
 1
 >>> s.advance(1.05), s.settled
-(0, 0)
->>> s.advance(1.0809), s.settled
-(1, 1)
->>> s.changed_at(0)           # the raw time of the change that settled: for tie-breaks
+((0, 0), 0)
+>>> s.advance(1.0809), s.settled, s.firm
+((1, 0), 1, 0)
+>>> s.advance(1.2009), s.firm
+((0, 1), 1)
+>>> s.changed_at(0)           # the raw time of the change: for tie-breaks
 1.0009
 """
 
@@ -31,25 +35,35 @@ import math
 from morris_pi.rules.board import POINTS, bits
 
 DEFAULT_SETTLE_S = 0.08
+DEFAULT_HOLD_S = 0.12
 
 
 class Settler:
     """Per-point debounce of raw occupancy masks, with the time of every change."""
 
-    __slots__ = ("window", "raw", "settled", "last_change", "_since", "_pending")
+    __slots__ = ("window", "hold", "raw", "settled", "firm", "last_change", "_since", "_unsettled", "_unfirm")
 
-    def __init__(self, window: float = DEFAULT_SETTLE_S, occupied: int = 0, now: float = -math.inf) -> None:
+    def __init__(
+        self, window: float = DEFAULT_SETTLE_S, hold: float = DEFAULT_HOLD_S, occupied: int = 0,
+        now: float = -math.inf,
+    ) -> None:
         if not window >= 0:
             raise ValueError(f"settle window must be a number of seconds >= 0, got {window!r}")
+        if not hold >= 0:
+            raise ValueError(f"hold must be a number of seconds >= 0, got {hold!r}")
         self.window = float(window)
+        self.hold = float(hold)
         #: The switches as last read.
         self.raw = occupied
         #: The switches once each has held its state for the window.
         self.settled = occupied
+        #: The switches once each has held its state for the window and the hold.
+        self.firm = occupied
         #: Raw time of the latest raw transition anywhere on the board.
         self.last_change = now
         self._since = [now] * len(POINTS)
-        self._pending = 0  # points whose raw state differs from the settled one
+        self._unsettled = 0  # points whose raw state differs from the settled one
+        self._unfirm = 0  # points whose raw state differs from the firm one
 
     def feed(self, raw: int, now: float) -> int:
         """Take a raw reading; returns the mask of points whose raw state changed."""
@@ -60,40 +74,42 @@ class Settler:
                 since[i] = now
             self.raw = raw
             self.last_change = now
-            self._pending = raw ^ self.settled
+            self._unsettled = raw ^ self.settled
+            self._unfirm = raw ^ self.firm
         return changed
 
-    def advance(self, now: float) -> int:
-        """Settle every change that has held for the window; returns the mask of points that settled."""
-        pending = self._pending
-        if not pending:
-            return 0
-        done = 0
+    def advance(self, now: float) -> tuple[int, int]:
+        """Settle every change that has held for the window, and firm up those that have held
+        for the window and the hold; returns the masks of points that settled and that firmed now."""
+        done = firmed = 0
         since, window = self._since, self.window
-        for i in bits(pending):
-            if now >= since[i] + window:
-                done |= 1 << i
-        if done:
-            self.settled ^= done
-            self._pending = pending & ~done
-        return done
+        pending = self._unsettled
+        if pending:
+            for i in bits(pending):
+                if now >= since[i] + window:
+                    done |= 1 << i
+            if done:
+                self.settled ^= done
+                self._unsettled = pending & ~done
+        pending = self._unfirm
+        if pending:
+            longer = window + self.hold
+            for i in bits(pending):
+                if now >= since[i] + longer:
+                    firmed |= 1 << i
+            if firmed:
+                self.firm ^= firmed
+                self._unfirm = pending & ~firmed
+        return done, firmed
 
     def changed_at(self, index: int) -> float:
-        """Raw time of the last transition of a point (the order of settled changes)."""
+        """Raw time of the last transition of a point (the order of changes)."""
         return self._since[index]
 
-    @property
-    def unsettled(self) -> int:
-        """Points whose raw state has not yet held for the window."""
-        return self._pending
-
     def next_deadline(self) -> float | None:
-        """When the next pending change will settle, or ``None``."""
-        if not self._pending:
-            return None
+        """When the next pending change will settle or firm up, or ``None``."""
         since, window = self._since, self.window
-        return min(since[i] + window for i in bits(self._pending))
-
-    def still_at(self, hold: float) -> float:
-        """When the board will have been still for ``window + hold`` since its last raw change."""
-        return self.last_change + (self.window + hold)
+        times = [since[i] + window for i in bits(self._unsettled)]
+        longer = window + self.hold
+        times.extend(since[i] + longer for i in bits(self._unfirm))
+        return min(times) if times else None

@@ -8,12 +8,12 @@ How it decides:
   on a moving turn shows its legal targets (every empty point when that side
   flies); an opponent man taken off first shows where a mill-closing turn may
   go. Putting the man back cancels it.
-- Turns, takebacks by hand and new problems are decided only when the board
-  has been *still* (no raw change anywhere) for ``settle_s + hold_s``
-  (0.2 s by default), from the whole settled occupancy (``read_board``). A
-  magnet slid past a point closes it for at most 150 ms, so a slide never
-  reaches a decision, even over a point the lifted man could legally go to.
-  Problems the player fixes disappear as soon as the fix settles.
+- Turns, takebacks by hand and new problems are decided from the whole *firm*
+  occupancy (``read_board``): each point's state once it has held for
+  ``settle_s + hold_s`` (0.2 s by default). A magnet slid past a point closes
+  it for at most 150 ms, so a slide never reaches a decision, even over a
+  point the lifted man could legally go to. Problems the player fixes
+  disappear as soon as the fix has settled (``settle_s``).
 - After a takeback by button, a new game or a resumed game, no turn is read
   until the board matches the game again (``resync``): the LEDs guide it back.
 
@@ -34,9 +34,8 @@ from morris_pi.rules import SIDES, Game, Outcome, Turn
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
 from .reconcile import Problem, board_mask, diff_problems, read_board, removal_targets, take_back
-from .settle import DEFAULT_SETTLE_S, Settler
+from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
-DEFAULT_HOLD_S = 0.12
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
 RESIGN_CONFIRM_S = 3.0
 #: Button names the tracker understands (``hint`` is served by the controller).
@@ -93,7 +92,7 @@ class Tracker:
         self.computer = computer
         self.settle_s = float(settle_s)
         self.hold_s = float(hold_s)
-        self.settler = Settler(settle_s)
+        self.settler = Settler(settle_s, hold_s)
         self.prompt: Turn | None = None
         self.hint: Turn | None = None
         self.problems: tuple[Problem, ...] = ()
@@ -119,7 +118,7 @@ class Tracker:
         mask = occupancy if isinstance(occupancy, int) else _mask(occupancy)
         if not self._started:
             self._started = True
-            self.settler = Settler(self.settle_s, mask)
+            self.settler = Settler(self.settle_s, self.hold_s, mask)
             self._dirty = True
             self._relift()
         elif self.settler.feed(mask, now):
@@ -127,7 +126,7 @@ class Tracker:
         self._advance(now)
 
     def tick(self, now: float) -> None:
-        """Time passes: settle changes and decide when the board is still."""
+        """Time passes: settle and firm up changes, and decide on what firmed up."""
         self._advance(now)
 
     def press(self, name: str, now: float) -> bool:
@@ -239,15 +238,9 @@ class Tracker:
         settle = self.settler.next_deadline()
         if settle is not None:
             times.append(settle)
-        if self._dirty:
-            times.append(self.settler.still_at(self.hold_s))
         if self.armed is not None:
             times.append(self._armed_until)
         return min(times) if times else None
-
-    @property
-    def still(self) -> bool:
-        return self._now >= self.settler.still_at(self.hold_s)
 
     # -- inside -----------------------------------------------------------------------
 
@@ -269,9 +262,10 @@ class Tracker:
     def _advance(self, now: float) -> None:
         if now > self._now:
             self._now = now
-        settled = self.settler.advance(now)
-        if settled:
+        settled, firmed = self.settler.advance(now)
+        if firmed:
             self._dirty = True
+        if settled:
             if self.problems:
                 occ = self.settler.settled
                 kept = tuple(p for p in self.problems if (occ >> INDEX[p.point] & 1) == (p.kind == "extra"))
@@ -281,7 +275,7 @@ class Tracker:
         if self.armed is not None and now >= self._armed_until:
             self.armed = None
             self._changed()
-        if self._dirty and now >= self.settler.still_at(self.hold_s):
+        if self._dirty:
             self._decide()
 
     def _decide(self) -> None:
@@ -291,9 +285,9 @@ class Tracker:
                 break
 
     def _decide_once(self) -> bool:
-        """One decision on the settled board; returns whether the game moved on (decide again)."""
+        """One decision on the firm board; returns whether the game moved on (decide again)."""
         game = self.game
-        occ = self.settler.settled
+        occ = self.settler.firm
         if game.outcome is not None:
             if occ == 0:
                 self.new_game()
