@@ -1,0 +1,186 @@
+"""The engine as a player: legal turns in every profile, seeds, levels, threads, repetitions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from morris_pi.board.ports import Opponent
+from morris_pi.engine.levels import LEVELS, Level
+from morris_pi.engine.player import EnginePlayer
+from morris_pi.engine.search import Limits, Searcher
+from morris_pi.rules import PROFILES, Game
+from morris_pi.rules.position import Position
+
+# A real game (seeded engine self-play, level 6 against level 3) into the moving phase.
+MIDGAME = (
+    "d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7 b6 d5xb6 b6 d2-d1 a4-a1"
+)
+
+
+def random_games(profile: str, count: int, seed: int):
+    """Games of random legal turns, stopped at random lengths: positions of every phase."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        game = Game(profile)
+        for _ in range(rng.randrange(0, 90)):
+            turns = game.legal_turns()
+            if not turns:
+                break
+            game.play(rng.choice(turns))
+        yield game
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_search_generates_exactly_the_rules_turns(profile):
+    searcher = Searcher(profile, endgame=None)
+    for game in random_games(profile, 40, seed=len(profile)):
+        for pos in game.positions:
+            me, op = pos.men[pos.side], pos.men[pos.side ^ 1]
+            turns = searcher.generate(me, op, pos.hand[pos.side])
+            assert sorted(turns) == sorted(pos.turns()), pos
+            assert len(turns) == len(set(turns))
+            captures = searcher.captures(me, op, pos.hand[pos.side])
+            assert sorted(captures) == sorted(t for t in pos.turns() if t[2] >= 0), pos
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_engine_never_plays_an_illegal_turn(profile):
+    rng = random.Random(profile)
+    for i, game in enumerate(random_games(profile, 12, seed=hash(profile) & 0xFFFF)):
+        if game.is_over:
+            continue
+        if rng.random() < 0.5:
+            # leave a mill-closing step pending when there is one: the engine must complete it
+            for turn in game.legal_turns():
+                if turn.removal:
+                    game.play(str(turn.step))
+                    break
+        player = EnginePlayer(level=rng.choice([1, 2, 4, 6]), seed=i, threaded=False)
+        player.start(game)
+        turn = player.result()
+        assert turn in game.legal_turns(), (game.record, turn)
+        game.play(turn)
+
+
+def test_engine_player_is_an_opponent():
+    assert isinstance(EnginePlayer(1), Opponent)
+
+
+def play_out(white: EnginePlayer, black: EnginePlayer, turns: int, record: str = "") -> Game:
+    game = Game.from_record(record)
+    for _ in range(turns):
+        if game.is_over:
+            break
+        player = white if game.turn == "white" else black
+        player.start(game)
+        game.play(player.result())
+    return game
+
+
+def test_a_seed_makes_play_repeat_exactly():
+    a = play_out(EnginePlayer(4, seed=7, threaded=False), EnginePlayer(2, seed=8, threaded=False), 24)
+    b = play_out(EnginePlayer(4, seed=7, threaded=False), EnginePlayer(2, seed=8, threaded=False), 24)
+    assert a.record == b.record
+    c = play_out(EnginePlayer(4, seed=9, threaded=False), EnginePlayer(2, seed=8, threaded=False), 24)
+    assert c.record != a.record  # the noise follows the seed
+
+
+def test_same_position_same_turn_whatever_came_before():
+    # a seeded player keeps no state between turns: a fresh one agrees mid-game
+    game = Game.from_record(MIDGAME)
+    used = EnginePlayer(6, seed=3, threaded=False)
+    play_out(used, used, 6)  # warm its tables on another game
+    fresh = EnginePlayer(6, seed=3, threaded=False)
+    used.start(game)
+    fresh.start(game)
+    assert used.result() == fresh.result()
+
+
+def test_levels_are_defined_one_to_ten():
+    assert sorted(LEVELS) == list(range(1, 11))
+    with pytest.raises(ValueError, match="levels are 1 to 10"):
+        EnginePlayer(11)
+
+
+def test_threaded_search_does_not_block_and_cancel_stops_it():
+    game = Game.from_record(MIDGAME)
+    player = EnginePlayer(10, threaded=True)
+    # a budget far beyond a test's patience: only cancel can end it
+    player.level = Level(10, 10**9, 3600.0, None, 0, True, "endless")
+    player.start(game)
+    assert player.thinking
+    assert player.result() is None
+    player.cancel()
+    assert player.join(timeout=5.0), "search thread still running after cancel"
+    assert not player.thinking
+    assert player.result() is None  # a cancelled search never delivers a turn
+
+
+def test_threaded_search_delivers_a_legal_turn():
+    game = Game.from_record(MIDGAME)
+    player = EnginePlayer(3, seed=1, threaded=True)
+    player.start(game)
+    assert player.join(timeout=30.0)
+    turn = player.result()
+    assert turn in game.legal_turns()
+    assert player.result() is None  # delivered once
+
+
+def test_restart_supersedes_the_running_search():
+    game = Game.from_record(MIDGAME)
+    player = EnginePlayer(3, seed=1, threaded=True)
+    player.level = Level(3, 10**9, 3600.0, None, 0, True, "endless")
+    player.start(game)
+    player.level = LEVELS[2]
+    game.play(game.legal_turns()[0])  # the human took back and played something else
+    player.start(game)
+    assert player.join(timeout=30.0)
+    assert player.result() in game.legal_turns()
+
+
+def test_hint_is_for_the_side_to_move_and_noise_free():
+    game = Game.from_record(MIDGAME)
+    weak = EnginePlayer(1, seed=5, threaded=False)
+    weak.hint_level = LEVELS[6]
+    strong = EnginePlayer(6, seed=5, threaded=False)
+    weak.start(game, hint=True)
+    strong.start(game)
+    assert weak.result() == strong.result()
+
+
+def test_game_over_gives_no_turn():
+    game = Game.from_record(
+        "d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7 b6 d5xb6 b6 d2-d1 a4-a1 d1-d2xc4 g7-g4 "
+        "d2-d1 g4-g7 f4-g4 b4-c4 g4-f4xb6 a1-a4 d6-b6 c4-c5 f6-d6xg7 a4-a7 d1-d2xa7"
+    )
+    assert game.is_over
+    player = EnginePlayer(2, seed=1, threaded=False)
+    player.start(game)
+    assert player.result() is None
+
+
+def test_a_repeated_position_scores_as_a_draw():
+    game = Game.from_record(MIDGAME)
+    # both sides step out and back: the position now stands for the second time
+    for text in ("d1-g1", "g7-g4", "g1-d1", "g4-g7"):
+        game.play(text)
+    assert game.repetitions() == 2
+    searcher = Searcher("standard")
+    result = searcher.search(game.position, game.positions, Limits(depth=3), all_scores=True)
+    again = game.copy()
+    again.play("d1-g1")
+    assert again.repetitions() == 2  # this turn recreates an earlier position
+    assert result.root_scores[again.history[-1].to_raw()] == 0
+
+
+def test_the_n_move_limit_scores_quiet_turns_as_draws():
+    game = Game.from_record(MIDGAME)
+    pos = game.position
+    near_limit = Position(pos.tables, pos.men, pos.hand, pos.side, pos.profile.n_move_limit - 1)
+    result = Searcher("standard").search(near_limit, limits=Limits(depth=3), all_scores=True)
+    assert result.root_scores
+    for turn, score in result.root_scores.items():
+        if turn[2] < 0:
+            assert score == 0, turn
