@@ -336,6 +336,14 @@ class SimApp:
         With nothing due, the loop naps a frame at a time and polls for input:
         pygame's own timed wait polls internally and costs more CPU than this.
         """
+        try:
+            self._loop(until)
+        finally:
+            if self.trace_path:  # also after Ctrl-C: the trace is what explains a glitch
+                self.save_trace()
+        return 0
+
+    def _loop(self, until: Callable[[], bool] | None) -> None:
         ticker = pygame.time.Clock()
         self.update()
         due = self.board.clock.now() + self.idle_timeout()
@@ -353,9 +361,6 @@ class SimApp:
                 ticker.tick(FPS)  # cap the frame rate while things move
             else:
                 time.sleep(max(0.0, min(due - now, 1 / FPS)))
-        if self.trace_path:
-            self.save_trace()
-        return 0
 
     def close(self) -> None:
         pygame.display.quit()

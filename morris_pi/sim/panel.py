@@ -15,7 +15,11 @@ CONTROLS = (
     "Drag a man from a tray onto a point, or click it and click the point. "
     "Drag a man off the board to take it off. Hold Shift while dragging to slide it across the points."
 )
-KEYS = "N new game   U takeback   H hint   M menu   C clear board   R save trace   Esc quit"
+#: Key help; within an entry spaces do not break, so rows wrap only between entries.
+KEYS = "   ".join(
+    entry.replace(" ", "\u00a0")
+    for entry in ("N new game", "U takeback", "H hint", "M menu", "C clear board", "R save trace", "Esc quit")
+)
 RECORD_TURNS = 40
 
 

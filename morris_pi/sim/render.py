@@ -29,6 +29,7 @@ PANEL_BG = (32, 36, 42)
 TEXT = (232, 232, 228)
 MAN_FACE = {"white": (238, 230, 212), "black": (44, 40, 38)}
 MAN_RIM = {"white": (170, 160, 140), "black": (96, 90, 86)}
+SANS_FONTS = "dejavusans,freesans,liberationsans,arial,helvetica,verdana"
 BUTTON_LABELS = {"new": "New game  N", "undo": "Undo  U", "hint": "Hint  H", "menu": "Menu  M"}
 STATUS_LABELS = {"white-to-move": "W", "black-to-move": "B", "error": "!"}
 #: Text styles of panel lines: (size relative to the base size, colour, bold).
@@ -210,7 +211,8 @@ class Renderer:
         for name, pos in lay.status_leds.items():
             colour = status.get(name)
             if colour and max(colour) > 0:
-                self._glow(surface, pos, colour)
+                halo = tuple(round(c * 0.35) for c in colour)
+                _aacircle(surface, halo, pos, r * 1.6)
                 _aacircle(surface, colour, pos, r)
             else:
                 _aacircle(surface, (40, 34, 30), pos, r)
@@ -223,8 +225,9 @@ class Renderer:
         size = round(self.base_font * scale)
         font = self._fonts.get((size, bold))
         if font is None:
-            font = pygame.font.Font(None, round(size * 1.3))
-            font.set_bold(bold)
+            path = _font_file(bold)
+            # pygame's bundled font is bold already and has no regular face
+            font = pygame.font.Font(path, size) if path else pygame.font.Font(None, round(size * 1.3))
             self._fonts[(size, bold)] = font
         return font
 
@@ -244,6 +247,19 @@ class Renderer:
                     return
                 surface.blit(font.render(row, True, colour), (x, y))
                 y += font.get_linesize()
+
+
+_FONT_FILES: dict[bool, str | None] = {}
+
+
+def _font_file(bold: bool) -> str | None:
+    """A clear sans-serif font of the system, or ``None`` for pygame's bundled one."""
+    if bold not in _FONT_FILES:
+        try:
+            _FONT_FILES[bold] = pygame.font.match_font(SANS_FONTS, bold=bold)
+        except Exception:  # no font listing on this system
+            _FONT_FILES[bold] = None
+    return _FONT_FILES[bold]
 
 
 def wrap(text: str, font: pygame.font.Font, width: float) -> list[str]:
