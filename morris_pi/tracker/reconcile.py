@@ -10,7 +10,8 @@ switches never tell colour) and the game, and answers with one ``Reading``:
 ``progress``  the board is part-way through a legal turn: a man lifted, or an
               opponent man already taken off before the move that earns it.
 ``takeback``  the board was put back by hand to the position before the last
-              turn (the last two against the computer).
+              turn (the last two against the computer), and that took putting
+              at least one man back: lifting men alone is never a takeback.
 ``problems``  none of these: each point that disagrees with the game, with the
               single correction that fixes it.
 
@@ -265,7 +266,14 @@ def _takeback(game: Game, occupied: int, computer: str | None) -> int:
         return 0
     g = game.copy()
     n = take_back(g, computer)
-    return n if n and board_mask(g) == occupied else 0
+    if not n:
+        return 0
+    back = board_mask(g)
+    # Restoring puts at least one man back; a board that only lacks men is a man in the hand
+    # (after a removal the opponent refilled, lifting a man can look like the older position).
+    if back != occupied or not back & ~board_mask(game):
+        return 0
+    return n
 
 
 def removal_targets(game: Game, point: str) -> list[str]:
