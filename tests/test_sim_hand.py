@@ -96,7 +96,9 @@ def test_sweeping_the_board_refills_both_hand_trays():
 def test_the_sensor_trace_has_the_replay_format_and_real_times_of_slide_glitches():
     clock = ManualClock(10.0)
     board = SimBoard(clock=clock, header={"profile": "standard", "white": "human", "black": "human"})
-    board.hand.place("a1", "white")
+    board.hand.place("b2", "black")
+    board.sensors.read()                     # the first reading: the starting board
+    board.hand.place("a1", "white")          # at the same instant, but after the start
     board.sensors.read()
     clock.advance(1.0)
     board.hand.take("point", "a1")
@@ -104,14 +106,15 @@ def test_the_sensor_trace_has_the_replay_format_and_real_times_of_slide_glitches
     board.sensors.read()
     board.hand.put("a7")
     clock.advance(0.5)                       # nobody read the sensors when the slide passed
-    assert board.sensors.read() == {"a7"}
+    assert board.sensors.read() == {"a7", "b2"}
     board.buttons.press("undo")
     out = io.StringIO()
     board.recorder.write(out)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert lines[0] == {"profile": "standard", "white": "human", "black": "human"}
     assert lines[1:] == [
-        {"t": 0.0, "on": "a1"},
+        {"t": 0.0, "snapshot": ["b2"]},
+        {"t": 0.001, "on": "a1"},
         {"t": 1.0, "on": "a7"},
         {"t": 1.0, "on": "a4"},
         {"t": 1.06, "off": "a1"},

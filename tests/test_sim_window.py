@@ -65,7 +65,7 @@ def test_a_slide_closes_the_switches_it_passes_for_a_moment(app):
     clock.advance(0.2)
     assert board.sensors.read() == {"a7"}
     times = [(e["t"], e.get("on") or e.get("off")) for e in board.recorder.events]
-    assert (1.0, "a4") in times and (1.06, "a4") in times
+    assert (1.0, "a4") in times and (1.06, "a4") in times   # the 60 ms of the magnet passing a4
 
 
 def test_buttons_and_keys_press_the_boards_buttons(app):
@@ -115,6 +115,8 @@ def test_resizing_the_window_relays_out_the_board(app, tmp_path):
 
 def test_the_trace_saved_from_the_window_is_a_replay_file(app, tmp_path):
     app.board.recorder.header.update({"profile": "standard", "white": "human", "black": "human"})
+    app.update()
+    app.board.clock.advance(0.5)
     app.drag(app.tray_pos("hand", "white"), app.point_pos("d6"))
     app.board.clock.advance(2.0)
     app.trace_path = tmp_path / "trace.jsonl"
@@ -122,7 +124,8 @@ def test_the_trace_saved_from_the_window_is_a_replay_file(app, tmp_path):
     lines = [json.loads(line) for line in (tmp_path / "trace.jsonl").read_text().splitlines()]
     assert lines == [
         {"profile": "standard", "white": "human", "black": "human"},
-        {"t": 0.0, "on": "d6"},
-        {"t": 2.0},
+        {"t": 0.0, "snapshot": []},
+        {"t": 0.5, "on": "d6"},
+        {"t": 2.5},
     ]
     assert "trace.jsonl" in app.message

@@ -99,6 +99,7 @@ class SimApp:
         self.slide_key = False
         self.pressed_button: str | None = None
         self._press_pos: Pos | None = None
+        self._dragged = False
         self._carrying_since_press = False
         self._dirty = True
         self._moved = False
@@ -106,6 +107,7 @@ class SimApp:
         self._base: pygame.Surface | None = None
         self._held_rect: pygame.Rect | None = None
         self.frames = 0
+        self.board.sensors.read()  # the trace starts with the window, from the board as it stands
 
     # -- geometry -----------------------------------------------------------------------
 
@@ -191,6 +193,7 @@ class SimApp:
             except HandError:
                 return
             self._press_pos = pos
+            self._dragged = False
             self._carrying_since_press = True
 
     def _mouse_move(self, pos: Pos) -> None:
@@ -198,6 +201,8 @@ class SimApp:
         hand = self.board.hand
         if not hand.held:
             return
+        if self._press_pos and math.dist(pos, self._press_pos) > CLICK_SLOP:
+            self._dragged = True
         self._moved = True  # only the carried man moves: no need to repaint the rest
         with self.board.lock:
             if self._sliding():
@@ -214,7 +219,7 @@ class SimApp:
         if button != 1 or not self.board.hand.held or not self._carrying_since_press:
             return
         self._carrying_since_press = False
-        if self._press_pos and math.dist(pos, self._press_pos) <= CLICK_SLOP:
+        if not self._dragged and self._press_pos and math.dist(pos, self._press_pos) <= CLICK_SLOP:
             return  # a click: keep the man in the hand until the next click
         with self.board.lock:
             self._let_go(pos)

@@ -7,12 +7,14 @@ the simulated board and read what its LEDs show.
 
 >>> from morris_pi.board.ports import ManualClock
 >>> board = SimBoard(clock=ManualClock())
->>> board.hand.place("d6", "white"); board.sensors.read()
+>>> board.sensors.read()
+frozenset()
+>>> board.clock.advance(0.25); board.hand.place("d6", "white"); board.sensors.read()
 frozenset({'d6'})
 >>> board.clock.advance(0.5); board.buttons.press("undo"); board.buttons.pressed()
 ['undo']
->>> [e for e in board.recorder.events]
-[{'t': 0.0, 'on': 'd6'}, {'t': 0.5, 'button': 'undo'}]
+>>> board.recorder.events
+[{'t': 0.0, 'snapshot': []}, {'t': 0.25, 'on': 'd6'}, {'t': 0.75, 'button': 'undo'}]
 """
 
 from __future__ import annotations
@@ -32,28 +34,38 @@ from .hand import Hand
 class TraceRecorder:
     """Collects the session's sensor trace in the ``morris-pi replay`` format.
 
-    Times are seconds since the recorder started, rounded to milliseconds, so a
+    The trace starts (``t`` = 0) at the first sensor reading, with a
+    ``snapshot`` of the board as it stands then: ``replay`` takes what is
+    there at ``t`` = 0 as the starting board, as the controller did. Every
+    later event is stamped after it, in seconds rounded to milliseconds, so a
     glitch seen in the window replays headless with the same timing.
     """
 
     def __init__(self, clock: Clock, header: Mapping[str, object] | None = None) -> None:
         self.clock = clock
-        self.start = clock.now()
+        self.start: float | None = None
         self.header: dict[str, object] = dict(header or {})
         self.events: list[dict[str, object]] = []
 
+    def begin(self, closed: frozenset[str], when: float | None = None) -> None:
+        """The first reading: the board the controller starts from."""
+        if self.start is None:
+            self.start = self.clock.now() if when is None else when
+            self.events.append({"t": 0.0, "snapshot": sorted(closed)})
+
     def stamp(self, when: float | None = None) -> float:
-        return round((self.clock.now() if when is None else when) - self.start, 3)
+        when = self.clock.now() if when is None else when
+        if self.start is None:
+            self.start = when
+        t = round(when - self.start, 3)
+        # t = 0 belongs to the starting board: anything later is later, however soon
+        return t if t > 0 or not self.events else 0.001
 
     def switch(self, point: str, closed: bool, when: float | None = None) -> None:
         self.events.append({"t": self.stamp(when), "on" if closed else "off": point})
 
     def button(self, name: str) -> None:
         self.events.append({"t": self.stamp(), "button": name})
-
-    def mark(self) -> None:
-        """Time passes with nothing changed (the last line lets pending changes settle)."""
-        self.events.append({"t": self.stamp()})
 
     def write(self, out: IO[str]) -> int:
         """Write header and events as JSON Lines; returns the number of event lines."""
@@ -103,6 +115,9 @@ class SimSensors:
                 self._last = self._last - {point}
         self.hand.expire(now)
         current = self.hand.closed(now)
+        if self.recorder and self.recorder.start is None:
+            self.recorder.begin(current, now)
+            self._last = current
         for point in POINTS:
             if (point in current) != (point in self._last):
                 self._log(point, point in current, now)

@@ -1,0 +1,169 @@
+"""A whole game in the simulator window, played with the mouse against the computer.
+
+The human's turns and the computer's prompted turns are both made by mouse
+gestures on the window; the real controller and tracker decide what
+happened. The session's sensor trace then replays headless to the same game.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+import pytest  # noqa: E402
+
+pygame = pytest.importorskip("pygame")
+
+from morris_pi import replay  # noqa: E402
+from morris_pi.board.ports import ManualClock  # noqa: E402
+from morris_pi.engine.player import EnginePlayer  # noqa: E402
+from morris_pi.rules import Game, Turn  # noqa: E402
+from morris_pi.sim.app import SimApp  # noqa: E402
+from morris_pi.sim.backends import SimBoard  # noqa: E402
+from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
+from morris_pi.tracker.guidance import DEFAULT_PALETTE  # noqa: E402
+
+LEVEL, SEED = 1, 7
+
+
+def hue(colour) -> tuple[int, ...]:
+    """A colour at full brightness: the window shows an LED's brightness as the glow's strength."""
+    peak = max(colour)
+    return tuple(round(c * 255 / peak) for c in colour)
+
+
+def settle(app: SimApp, seconds: float = 0.6) -> None:
+    """Let time pass in small steps, as the window's loop would."""
+    clock = app.board.clock
+    for _ in range(round(seconds / 0.05)):
+        clock.advance(0.05)
+        app.update()
+
+
+def make_turn(app: SimApp, turn: Turn, side: str) -> None:
+    """Make a whole turn on the board with the mouse, as a person would."""
+    hand = app.board.hand
+    if turn.origin is None:
+        tray = "hand" if hand.in_hand[side] else "removed"
+        app.drag(app.tray_pos(tray, side), app.point_pos(turn.target))
+    else:
+        app.drag(app.point_pos(turn.origin), app.point_pos(turn.target))
+    settle(app)
+    if turn.removal:
+        app.drag(app.point_pos(turn.removal), app.off_board_pos())
+        settle(app)
+
+
+def choose(game: Game) -> Turn:
+    """The human's plan: take a man whenever possible, else the last legal turn."""
+    turns = game.legal_turns()
+    taking = [t for t in turns if t.removal]
+    return (taking or turns)[-1]
+
+
+@pytest.fixture
+def window():
+    clock = ManualClock()
+    board = SimBoard(clock=clock)
+    settings = SimSettings(mode="computer", human="black", level=LEVEL, seed=SEED)
+    session = GameSession(board, settings, opponent=EnginePlayer(LEVEL, seed=SEED, threaded=False))
+    app = SimApp(board, session)
+    app.update()
+    yield app, session
+    app.close()
+
+
+def test_a_whole_game_against_the_computer_by_mouse_replays_to_the_same_game(window, tmp_path):
+    app, session = window
+    game = Game()                          # what we believe was played, turn by turn
+    prompts = 0
+    for _ in range(400):
+        snap = session.snapshot()
+        if snap.outcome:
+            break
+        assert not snap.problems, snap.problems
+        if snap.computer:
+            # the LEDs prompt the computer's turn; execute it by hand
+            turn = Turn.parse(snap.computer)
+            roles = dict(snap.leds)
+            assert roles[turn.target] == "computer-to"
+            if turn.origin:
+                assert roles[turn.origin] == "computer-from"
+            make_turn(app, turn, "white")
+            prompts += 1
+        else:
+            assert snap.turn == "black"
+            turn = choose(game)
+            make_turn(app, turn, "black")
+        game.play(turn)
+        assert session.snapshot().record == game.record
+    snap = session.snapshot()
+    assert snap.outcome is not None and snap.outcome == game.outcome
+    assert prompts >= 9 and not snap.problems
+    # the men on the simulated board are the game's
+    assert app.board.hand.board == game.board
+
+    # the window's trace replays headless to exactly this game
+    path = app.save_trace(tmp_path / "game.jsonl")
+    out, err = io.StringIO(), io.StringIO()
+    assert replay.run(path.read_text().splitlines(), out, err, as_json=True) == 0, err.getvalue()
+    final = json.loads(out.getvalue().splitlines()[-1])
+    assert final["record"] == game.record
+    assert final["outcome"] == game.outcome.to_dict()
+    app.update()
+    pygame.image.save(app.screen, str(tmp_path / "game-over.png"))
+    assert (tmp_path / "game-over.png").stat().st_size > 10_000
+
+
+def test_a_wrong_placement_is_shown_as_a_problem_and_fixed_by_hand(window):
+    app, session = window
+    settle(app)
+    prompt = Turn.parse(session.snapshot().computer)
+    wrong = "g1" if prompt.target != "g1" else "a1"
+    app.drag(app.tray_pos("hand", "white"), app.point_pos(wrong))   # not the prompted point
+    settle(app)
+    snap = session.snapshot()
+    assert snap.record == "" and [str(p) for p in snap.problems] == [f"take the man off {wrong}"]
+    assert f"take the man off {wrong}" in "\n".join(text for _, text in session.panel())
+    # the window shows the "extra" role's colour under the point
+    assert dict(snap.leds)[wrong] == "extra"
+    app.drag(app.point_pos(wrong), app.tray_pos("hand", "white"))     # put it back in the tray
+    settle(app)
+    make_turn(app, prompt, "white")
+    assert session.snapshot().record == str(prompt) and not session.snapshot().problems
+
+
+def test_lifting_a_man_lights_its_targets_in_the_window(window):
+    app, session = window
+    game = Game()
+    # play the placing phase and the computer's first move, all by mouse
+    while game.in_hand["white"] or game.in_hand["black"] or game.turn == "white":
+        snap = session.snapshot()
+        turn = Turn.parse(snap.computer) if snap.computer else choose(game)
+        make_turn(app, turn, game.turn)
+        game.play(turn)
+        if game.outcome:
+            pytest.skip("the game ended while placing")
+    settle(app)
+    snap = session.snapshot()
+    assert snap.turn == "black" and not snap.computer and snap.record == game.record
+    origin = next(t.origin for t in game.legal_turns() if t.origin)
+    app.move(app.point_pos(origin))
+    app.press(app.point_pos(origin))          # lift, and hold it
+    app.update()
+    targets = [t.target for t in game.legal_turns() if t.origin == origin]
+    roles = dict(session.snapshot().leds)
+    assert roles[origin] == "lifted" and all(roles[p] == "legal-target" for p in targets)
+    app.move(app.off_board_pos())             # carry the man away so the point shows its LED
+    app.update()
+    target_colour = DEFAULT_PALETTE["legal-target"].colour
+    for point in targets:
+        colour = tuple(app.screen.get_at(tuple(map(round, app.point_pos(point)))))[:3]
+        assert hue(colour) == pytest.approx(hue(target_colour), abs=8), point
+    app.release(app.point_pos(origin))        # put it back: the lift is cancelled
+    settle(app)
+    assert session.snapshot().lifted is None and session.snapshot().record == game.record
