@@ -109,6 +109,7 @@ class Tracker:
         self._dirty = True
         self._now = -math.inf
         self._state: TrackerState | None = None
+        self._over_board: int | None = None
         self._events: list[tuple[str, object]] = []
 
     # -- inputs -----------------------------------------------------------------------
@@ -122,6 +123,7 @@ class Tracker:
             self._dirty = True
             self._relift()
         elif self.settler.feed(mask, now):
+            self._changed()  # the prompt's roles follow the raw switches
             self._relift()
         self._advance(now)
 
@@ -255,6 +257,7 @@ class Tracker:
             self.resync = True
             self.problems = ()
         self._dirty = True
+        self._over_board = None
         self.game_version += 1
         self._relift()
         self._changed()
@@ -289,7 +292,10 @@ class Tracker:
         game = self.game
         occ = self.settler.firm
         if game.outcome is not None:
-            if occ == 0:
+            # Clearing the board starts a new game: the board must have held men when the game ended.
+            if self._over_board is None:
+                self._over_board = occ
+            if occ == 0 and self._over_board:
                 self.new_game()
                 return False
             self._set_problems(())
