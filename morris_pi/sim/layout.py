@@ -125,6 +125,11 @@ class Layout:
         return self.step * 0.62
 
     @property
+    def tray_label_height(self) -> float:
+        """Room kept free at the bottom of a tray for its count."""
+        return max(14.0, self.step * 0.25)
+
+    @property
     def hole_radius(self) -> float:
         return self.step * 0.075
 
@@ -181,7 +186,7 @@ class Layout:
             return []
         r = self.man_radius
         rows = math.ceil(count / 2)
-        usable = max(tray.h - 2 * r - 8, 0)
+        usable = max(tray.h - 2 * r - 8 - self.tray_label_height, 0)
         pitch = min(2 * r * 1.08, usable / max(rows - 1, 1)) if rows > 1 else 0
         xs = (tray.x + tray.w * 0.32, tray.x + tray.w * 0.68)
         top = tray.y + r + 4

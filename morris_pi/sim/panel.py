@@ -38,7 +38,7 @@ def mode_line(mode: str, human: str, level: int, profile: str) -> str:
 def numbered(record: str, last: int = RECORD_TURNS) -> str:
     """A record with move numbers, only the last turns when it is long.
 
-    >>> numbered("d6 a1 f6 a4 b6xa1")
+    >>> numbered("d6 a1 f6 a4 b6xa1").replace("\u00a0", " ")
     '1. d6 a1  2. f6 a4  3. b6xa1'
     >>> numbered("")
     '(no turns yet)'
@@ -47,7 +47,8 @@ def numbered(record: str, last: int = RECORD_TURNS) -> str:
     if not turns:
         return "(no turns yet)"
     pairs = [(i // 2 + 1, turns[i:i + 2]) for i in range(0, len(turns), 2)]
-    text = "  ".join(f"{n}. {' '.join(pair)}" for n, pair in pairs[-(last // 2):])
+    # no-break spaces keep a move number with its turns when the panel wraps the record
+    text = "  ".join(f"{n}.\u00a0{chr(0xa0).join(pair)}" for n, pair in pairs[-(last // 2):])
     return ("...  " if len(pairs) > last // 2 else "") + text
 
 
