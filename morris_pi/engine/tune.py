@@ -1,0 +1,183 @@
+"""Self-play matches and the weight tuning that set ``evaluate.DEFAULT_WEIGHTS``.
+
+    python -m morris_pi.engine.tune [--nodes 1000] [--openings 12] [--rounds 1] [--jobs 2]
+
+Method: coordinate search by matches. For each tuned term in turn, the
+incumbent weights play a candidate with that one weight raised and one with
+it lowered (x1.6 / x0.6), each over ``--openings`` varied openings with both
+colours, every side searching a fixed node budget (so results do not depend
+on the machine). A candidate replaces the incumbent when it scores at least
+``--accept`` (default 0.56). The log and the final weights print as JSON; the
+engine notes record the run that produced the shipped weights.
+
+The match helpers here also serve ``bench/match.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from morris_pi.rules import Game, Turn
+
+from .evaluate import DEFAULT_WEIGHTS, PHASES, Evaluator, merged
+from .levels import get_level, pick
+from .search import Limits, Searcher
+
+#: The terms tuned (material stays the unit: 100 per man).
+TUNED: tuple[tuple[str, str], ...] = (
+    ("moving", "closable"), ("moving", "double"), ("moving", "mobility"), ("moving", "blocked"),
+    ("moving", "threat"), ("moving", "closed"), ("placing", "two"), ("placing", "double"),
+    ("placing", "mobility"), ("placing", "threat"), ("flying", "closable"), ("flying", "threat"),
+)
+
+
+def openings(count: int, seed: int = 2024) -> list[str]:
+    """Varied openings: 2 or 4 random placements that close no mill (records)."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < count:
+        game = Game()
+        for _ in range(rng.choice((2, 4))):
+            turns = [t for t in game.legal_turns() if not t.removal]
+            game.play(rng.choice(turns))
+        if game.record not in out:
+            out.append(game.record)
+    return out
+
+
+# -- players: a spec is ("weights", dict, nodes, quiescence) | ("level", n) | ("greedy",) ----------
+
+def _choose(spec, game: Game, searchers: dict, rng: random.Random) -> Turn:
+    kind = spec[0]
+    pos = game.position
+    if kind == "greedy":
+        return Turn.from_raw(greedy_turn(pos, searchers, rng))
+    if kind == "level":
+        level = get_level(spec[1])
+        key = ("level", level.quiescence)
+        if key not in searchers:
+            searchers[key] = Searcher(game.profile, quiescence=level.quiescence)
+        s = searchers[key]
+        s.clear()
+        limits = Limits(depth=level.depth, nodes=level.nodes)
+        result = s.search(pos, game.positions, limits, all_scores=level.noise > 0)
+        return Turn.from_raw(pick(result, level.noise, rng))
+    _, weights, nodes, quiescence = spec
+    key = ("w", json.dumps(weights, sort_keys=True), quiescence)
+    if key not in searchers:
+        searchers[key] = Searcher(game.profile, weights=weights, quiescence=quiescence)
+    s = searchers[key]
+    s.clear()
+    return Turn.from_raw(s.search(pos, game.positions, Limits(nodes=nodes)).turn)
+
+
+def greedy_turn(pos, searchers: dict, rng: random.Random):
+    """The baseline: the turn whose resulting position evaluates best, one turn deep, no search."""
+    ev = searchers.get("greedy")
+    if ev is None:
+        ev = searchers["greedy"] = Evaluator(pos.tables)
+    best, choice = None, None
+    for turn in pos.turns():
+        child = pos.play(turn)
+        if child.count(child.side) < 3:
+            return turn
+        me, op = child.men[child.side], child.men[child.side ^ 1]
+        score = -ev.evaluate(me, op, child.hand[child.side], child.hand[child.side ^ 1]) + rng.random()
+        if best is None or score > best:
+            best, choice = score, turn
+    return choice
+
+
+def play_game(task) -> float:
+    """One game; returns the score of ``a`` (1 win, 0.5 draw, 0 loss). ``task``: (a, b, opening, a_white, seed, cap)."""
+    a, b, opening, a_white, seed, cap = task
+    game = Game.from_record(opening)
+    searchers_a: dict = {}
+    searchers_b: dict = {}
+    rng = random.Random(seed)
+    while not game.is_over and len(game.history) < cap:
+        a_to_move = (game.turn == "white") == a_white
+        spec, searchers = (a, searchers_a) if a_to_move else (b, searchers_b)
+        game.play(_choose(spec, game, searchers, rng))
+    outcome = game.outcome
+    if outcome is None or outcome.winner is None:
+        return 0.5
+    return 1.0 if (outcome.winner == "white") == a_white else 0.0
+
+
+def match(a, b, openings_list: list[str], jobs: int = 2, cap: int = 200, seed: int = 0) -> list[float]:
+    """Scores of ``a`` over every opening played with both colours."""
+    tasks = []
+    for i, opening in enumerate(openings_list):
+        for a_white in (True, False):
+            tasks.append((a, b, opening, a_white, seed * 100003 + i * 2 + a_white, cap))
+    if jobs <= 1:
+        return [play_game(t) for t in tasks]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(play_game, tasks))
+
+
+def elo(score: float, games: int) -> tuple[float, float]:
+    """Elo difference for a score fraction, with a rough 95% margin."""
+    s = min(max(score, 0.5 / games), 1 - 0.5 / games)
+    diff = -400 * math.log10(1 / s - 1)
+    se = math.sqrt(s * (1 - s) / games)
+    slope = 400 / (math.log(10) * s * (1 - s))
+    return diff, 1.96 * se * slope
+
+
+def tune(nodes: int, n_openings: int, rounds: int, jobs: int, accept: float, log) -> dict:
+    weights = merged(None)
+    book = openings(n_openings)
+    for rnd in range(rounds):
+        for phase, term in TUNED:
+            current = weights[phase][term]
+            for factor in (1.6, 0.6):
+                value = int(round(current * factor)) if current else (10 if factor > 1 else -10)
+                candidate = {p: dict(weights[p]) for p in PHASES}
+                candidate[phase][term] = value
+                started = time.perf_counter()
+                scores = match(("weights", candidate, nodes, True), ("weights", weights, nodes, True), book, jobs)
+                s = sum(scores) / len(scores)
+                log({"round": rnd, "phase": phase, "term": term, "from": current, "to": value,
+                     "score": round(s, 3), "games": len(scores), "seconds": round(time.perf_counter() - started, 1),
+                     "accepted": s >= accept})
+                if s >= accept:
+                    weights = candidate
+                    break
+    return weights
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m morris_pi.engine.tune", description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=1000, help="node budget per turn in tuning games")
+    parser.add_argument("--openings", type=int, default=12)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--accept", type=float, default=0.56)
+    parser.add_argument("--quiescence-test", action="store_true",
+                        help="instead of tuning: match quiescence on against off at the same node budget")
+    args = parser.parse_args(argv)
+    log = lambda entry: print(json.dumps(entry), flush=True)  # noqa: E731
+    if args.quiescence_test:
+        book = openings(args.openings)
+        w = merged(None)
+        scores = match(("weights", w, args.nodes, True), ("weights", w, args.nodes, False), book, args.jobs)
+        s = sum(scores) / len(scores)
+        d, margin = elo(s, len(scores))
+        log({"quiescence_on_vs_off": round(s, 3), "games": len(scores), "elo": round(d), "margin": round(margin)})
+        return 0
+    weights = tune(args.nodes, args.openings, args.rounds, args.jobs, args.accept, log)
+    changed = {p: {k: v for k, v in weights[p].items() if v != DEFAULT_WEIGHTS[p][k]} for p in PHASES}
+    log({"final": weights, "changed": changed})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
