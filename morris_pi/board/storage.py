@@ -5,7 +5,7 @@ systemd passes it as ``$STATE_DIRECTORY``)::
 
     current.json                       the game in progress, rewritten after every turn
     current.corrupt-<UTC time>.json    a save that could not be read, moved aside
-    records/<YYYYMMDD-HHMMSS>.txt      one file per finished game
+    records/<YYYYMMDD-HHMMSS>.txt      one file per finished game, named by the game's id
 
 Every file is written atomically: a temporary file in the same directory is
 written, flushed and fsynced, renamed over the target with ``os.replace``, and
@@ -268,6 +268,7 @@ class Storage:
         self._game_type = game_type
         self._clock = clock
         self.log = logger or log
+        self._issued: set[str] = set()
 
     @property
     def game_type(self) -> Any:
@@ -386,7 +387,10 @@ class Storage:
         """Archive a game as a record file, then clear the current save.
 
         The record is written before the save is cleared: a power cut between the
-        two leaves both, never neither. ``meta["event"]`` overrides the Event tag.
+        two leaves both, never neither. The record is named by ``meta["id"]`` (see
+        ``new_game_id``) when it holds one, so archiving the resumed save again
+        replaces that record rather than adding a second; without an id, by the UTC
+        time now. ``meta["event"]`` overrides the Event tag.
         A game without an outcome is archived with Result ``*``.
         """
         now = self._now()
@@ -411,16 +415,39 @@ class Storage:
         if meta.get("mode") == "computer" and meta.get("level") is not None:
             tags["Level"] = str(meta["level"])
         self.records_dir.mkdir(parents=True, exist_ok=True)
-        base = now.strftime("%Y%m%d-%H%M%S")
-        record_id, n = base, 1
-        while (self.records_dir / f"{record_id}{RECORD_SUFFIX}").exists():
-            n += 1
-            record_id = f"{base}-{n}"
+        given = meta.get("id")
+        if isinstance(given, str) and _RECORD_ID.match(given):
+            # The game's own id (from ``new_game_id``, kept in the save's meta): archiving the
+            # same game again, after a power cut between writing the record and clearing the
+            # save, or after a takeback past the end, replaces its record instead of adding one.
+            record_id = given
+        else:
+            record_id = self._free_id(now)
         path = self.records_dir / f"{record_id}{RECORD_SUFFIX}"
+        again = path.exists()
         atomic_write_text(path, format_record(tags, record_text))
         self.clear_current()
-        self.log.info("game archived as record %s (%s, %s)", record_id, tags["Result"], tags["Reason"])
+        self.log.info("game %s record %s (%s, %s)", "re-archived as" if again else "archived as",
+                      record_id, tags["Result"], tags["Reason"])
         return Record(record_id, path, tags, " ".join(record_text.split()))
+
+    def new_game_id(self) -> str:
+        """An id for a game starting now (UTC start time), unused by any record or earlier id.
+
+        Keep it in the save's meta as ``"id"``: ``finish`` then names the record
+        after it, so a game is never archived twice under two names.
+        """
+        record_id = self._free_id(self._now())
+        self._issued.add(record_id)
+        return record_id
+
+    def _free_id(self, now: datetime) -> str:
+        base = now.strftime("%Y%m%d-%H%M%S")
+        record_id, n = base, 1
+        while record_id in self._issued or (self.records_dir / f"{record_id}{RECORD_SUFFIX}").exists():
+            n += 1
+            record_id = f"{base}-{n}"
+        return record_id
 
     def list_records(self) -> list[Record]:
         """Every record, oldest first. A file that does not parse is listed with its ``error``."""
