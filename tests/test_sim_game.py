@@ -118,6 +118,13 @@ def test_a_whole_game_against_the_computer_by_mouse_replays_to_the_same_game(win
     pygame.image.save(app.screen, str(tmp_path / "game-over.png"))
     assert (tmp_path / "game-over.png").stat().st_size > 10_000
 
+    # clearing the board (C) starts the next game, with full trays
+    app.key(pygame.K_c)
+    settle(app)
+    snap = session.snapshot()
+    assert snap.outcome is None and snap.record == "" and snap.computer
+    assert app.board.hand.in_hand == {"white": 9, "black": 9}
+
 
 def test_a_wrong_placement_is_shown_as_a_problem_and_fixed_by_hand(window):
     app, session = window

@@ -129,3 +129,40 @@ def test_the_trace_saved_from_the_window_is_a_replay_file(app, tmp_path):
         {"t": 2.5},
     ]
     assert "trace.jsonl" in app.message
+
+
+def test_a_board_program_such_as_the_self_test_runs_beside_the_window():
+    from morris_pi.sim.script import ScriptSession
+
+    board = SimBoard(clock=ManualClock())
+    board.hand.place("a7", "white")          # the program sees the men the user put down
+
+    def program(b: SimBoard) -> int:
+        b.say("Put a man on every point, one by one")
+        seen = b.sensors.read()
+        b.leds.show({p: (0, 90, 255) for p in seen})
+        b.say(f"closed: {' '.join(sorted(seen))}")
+        return 0
+
+    session = ScriptSession(board, program, "morris-pi hwtest")
+    assert session.done.wait(10)
+    window = SimApp(board, session)
+    try:
+        window.update()
+        text = "\n".join(t for _, t in session.panel())
+        assert "Put a man on every point" in text and "closed: a7" in text and "Finished" in text
+        assert session.result == 0 and not session.busy
+        r, g, b = pixel(window, (window.point_pos("a7")[0] + window.layout.man_radius + 3, window.point_pos("a7")[1]))
+        assert b > r and b > g                 # the program's blue LED glows around the man
+    finally:
+        window.close()
+
+
+def test_a_failing_board_program_is_reported_not_raised():
+    from morris_pi.sim.script import ScriptSession
+
+    board = SimBoard(clock=ManualClock())
+    session = ScriptSession(board, lambda b: b.hand.take("point", "c4"), "morris-pi hwtest")
+    assert session.done.wait(10)
+    assert session.error == "HandError: no man stands on c4"
+    assert ("warn", "Finished. Esc closes the window.") in session.panel()
