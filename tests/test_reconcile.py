@@ -1,0 +1,95 @@
+"""Debounce and the reading of a whole settled board against the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from morris_pi.rules import Game, Turn
+from morris_pi.rules.board import mask_of
+from morris_pi.tracker.reconcile import board_mask, read_board, take_back
+from morris_pi.tracker.settle import Settler
+from tracker_kit import MOVING
+
+
+def test_settler_ignores_closures_shorter_than_the_window_and_slides_never_firm_up():
+    s = Settler(window=0.08, hold=0.12)
+    s.feed(mask_of(["d7"]), 1.0)
+    s.feed(0, 1.05)  # a 50 ms slide
+    s.advance(2.0)
+    assert s.settled == 0 and s.firm == 0
+    s.feed(mask_of(["d7"]), 3.0)
+    s.advance(3.1)
+    assert s.settled == mask_of(["d7"]) and s.firm == 0  # 150 ms: it settles ...
+    s.feed(0, 3.15)
+    s.advance(4.0)
+    assert s.settled == 0 and s.firm == 0  # ... but never firms up
+    assert s.next_deadline() is None
+
+
+def test_settler_names_its_next_deadline():
+    s = Settler(window=0.08, hold=0.12)
+    s.feed(mask_of(["a1"]), 1.0)
+    assert s.next_deadline() == pytest.approx(1.08)
+    s.advance(1.08)
+    assert s.next_deadline() == pytest.approx(1.2)
+
+
+def test_settler_refuses_negative_windows():
+    with pytest.raises(ValueError, match="settle window"):
+        Settler(window=-1)
+
+
+def occ(game: Game, minus=(), plus=()) -> int:
+    return (board_mask(game) & ~mask_of(minus)) | mask_of(plus)
+
+
+def test_a_step_that_closes_a_mill_is_read_as_a_step_waiting_for_its_removal():
+    game = Game.from_record("d6 a1 f6 a4")
+    reading = read_board(game, occ(game, plus=["b6"]))
+    assert reading.kind == "turns" and reading.turns == (Turn("b6"),)
+
+
+def test_two_men_placed_within_one_window_the_first_is_the_side_to_move():
+    game = Game.from_record("d6 a1")
+    board = occ(game, plus=["g7", "g1"])
+    times = {mask_of(["g7"]).bit_length() - 1: 5.00, mask_of(["g1"]).bit_length() - 1: 5.03}
+    reading = read_board(game, board, order=lambda i: times.get(i, 0.0))
+    assert reading.turns == (Turn("g7"), Turn("g1"))
+    times = {k: 5.03 - (v - 5.0) for k, v in times.items()}  # now g1 came first
+    reading = read_board(game, board, order=lambda i: times.get(i, 0.0))
+    assert reading.turns == (Turn("g1"), Turn("g7"))
+    # Without order the two cannot be told apart: the board is shown as it disagrees.
+    assert read_board(game, board).kind == "problems"
+
+
+def test_a_turn_and_the_next_side_already_lifting_reads_the_first_turn():
+    game = Game.from_record(MOVING)
+    reading = read_board(game, occ(game, minus=["a1", "f2"], plus=["a4"]))  # a1-a4, and black lifts f2
+    assert reading.turns == (Turn("a4", "a1"),)
+
+
+def test_on_the_computer_turn_only_the_prompt_counts():
+    game = Game.from_record("d6")
+    legal_but_not_prompted = occ(game, plus=["d7"])
+    assert read_board(game, legal_but_not_prompted, prompt=Turn("a7"), computer="black").kind == "problems"
+    assert read_board(game, legal_but_not_prompted, computer="black").kind == "problems"  # no prompt yet
+    assert read_board(game, occ(game, plus=["a7"]), prompt=Turn("a7"), computer="black").turns == (Turn("a7"),)
+
+
+def test_progress_covers_a_lifted_man_and_a_removal_done_first():
+    game = Game.from_record(MOVING)
+    assert read_board(game, occ(game, minus=["a1"])).kind == "progress"
+    assert read_board(game, occ(game, minus=["a7"])).kind == "progress"  # a1-d1 may still earn it
+    assert read_board(game, occ(game, minus=["a7", "a1"])).kind == "progress"
+    assert read_board(game, occ(game, minus=["g7", "a7"])).kind == "problems"  # g7 cannot earn a removal
+
+
+def test_take_back_counts_turns_back_to_the_human():
+    game = Game.from_record("d6 a1 f6")
+    assert take_back(game.copy(), None) == 1
+    assert take_back(game.copy(), "black") == 1  # black (the computer) has not answered yet
+    assert take_back(game.copy(), "white") == 2
+    g = Game.from_record("d6 a1 f6 a4")
+    g.play("b6")  # a pending step is a turn of its own
+    assert g.pending is not None
+    assert take_back(g, None) == 1 and g.record == "d6 a1 f6 a4" and g.pending is None
