@@ -1,0 +1,234 @@
+"""The screenless set-up menu: the LEDs offer the choices on the points, a man picks one.
+
+Layout (rank 7 at the top; L = level, P = rule profile, TWO / CMP = mode,
+WHT / BLK = your colour against the computer, GO = start; the points marked
+with a dot are never lit)::
+
+          a       b       c       d       e       f       g
+     7   L1 -------------------- L2 -------------------- L3
+          |                       |                       |
+     6    |      L4 ------------ L5 ------------ L6       |
+          |       |               |               |       |
+     5    |       |      L7 ---- L8 ---- L9       |       |
+          |       |       |               |       |       |
+     4   P1 ---- P2 ---- P3              P4 ---- P5 ---- P6
+          |       |       |               |       |       |
+     3    |       |       . ---- L10 ---- .       |       |
+          |       |               |               |       |
+     2    |      TWO ------------ . ------------ CMP      |
+          |                       |                       |
+     1   WHT ------------------- GO -------------------- BLK
+
+- Level 1-10 (upper half, read like a phone keypad: 1 2 3 / 4 5 6 / 7 8 9,
+  and 10 below 8 where a keypad has its 0). Shown only against the computer.
+- Rule profile (the middle row, in ``morris_pi.rules.PROFILES`` order:
+  standard, move-this, club, no-flying, lasker, twelve).
+- Mode: b2 (TWO) two players, f2 (CMP) against the computer.
+- The human's colour: a1 (WHT) white, g1 (BLK) black. Shown only against the
+  computer.
+- d1 (GO) starts the game with the choices shown (so does the ``new`` or the
+  ``menu`` button).
+
+Each question shows its current choice as ``menu-choice`` and the other
+answers as ``menu-option``; the start point is ``confirm``. A choice is made
+by putting a man on a lit point and taking it off again: the man must have
+stood for ``hold_s`` (a slid magnet or a bouncing contact never chooses), and
+only men put down while the menu is shown count, so men left on the board from
+the last game choose nothing.
+
+The menu is pure: readings and presses come in with their time, the frame of
+roles goes out; ``morris_pi.board.session`` shows it and starts the game.
+
+>>> menu = Menu(GameSettings(mode="computer", level=3))
+>>> menu.update(frozenset(), 0.0); menu.update({"d6"}, 1.0); menu.update(set(), 1.5)
+>>> menu.settings.level, menu.frame().points["d6"], menu.frame().points["g7"]
+(5, 'menu-choice', 'menu-option')
+>>> menu.update({"d1"}, 2.0); menu.update(set(), 2.4); menu.done
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from morris_pi.rules import PROFILES, SIDES
+from morris_pi.tracker.guidance import Frame
+
+MODES: tuple[str, ...] = ("two-player", "computer")
+
+#: Level n is lit on LEVEL_POINTS[n - 1].
+LEVEL_POINTS: tuple[str, ...] = ("a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "d3")
+#: Profiles in ``PROFILES`` order on the middle row.
+PROFILE_POINTS: tuple[str, ...] = ("a4", "b4", "c4", "e4", "f4", "g4")
+MODE_POINTS: dict[str, str] = {"two-player": "b2", "computer": "f2"}
+COLOUR_POINTS: dict[str, str] = {"white": "a1", "black": "g1"}
+START_POINT = "d1"
+
+#: Seconds a man must stand on a point before taking it off chooses (the
+#: default debounce of the tracker: a slid magnet closes a switch for < 0.15 s).
+DEFAULT_HOLD_S = 0.2
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """How the next game is played: the ``[game]`` table of the config, chosen in the menu.
+
+    >>> GameSettings(mode="computer", human="black").computer
+    'white'
+    >>> GameSettings.from_meta({"mode": "two-player", "level": 99}, GameSettings(level=4)).level
+    4
+    """
+
+    mode: str = "computer"
+    human: str = "white"
+    level: int = 3
+    profile: str = "standard"
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if self.human not in SIDES:
+            raise ValueError(f"human must be 'white' or 'black', got {self.human!r}")
+        if isinstance(self.level, bool) or not isinstance(self.level, int) or not 1 <= self.level <= 10:
+            raise ValueError(f"level must be a whole number 1-10, got {self.level!r}")
+        if self.profile not in PROFILES:
+            raise ValueError(f"unknown rule profile {self.profile!r}: choose one of {', '.join(PROFILES)}")
+
+    @property
+    def computer(self) -> str | None:
+        """The computer's side, or ``None`` in a two-player game."""
+        if self.mode != "computer":
+            return None
+        return "black" if self.human == "white" else "white"
+
+    def meta(self) -> dict[str, Any]:
+        """The settings as the save's meta data (and the record's tags)."""
+        return {"mode": self.mode, "human": self.human, "level": self.level, "profile": self.profile}
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, Any], fallback: GameSettings) -> GameSettings:
+        """Settings from a save's meta data; a missing or bad value keeps ``fallback``'s."""
+        out = fallback
+        for key in ("mode", "human", "level", "profile"):
+            if key in meta:
+                try:
+                    out = replace(out, **{key: meta[key]})
+                except (ValueError, TypeError):
+                    pass
+        return out
+
+    @classmethod
+    def from_config(cls, game: Any) -> GameSettings:
+        """From a validated ``[game]`` table (``morris_pi.board.config_types.GameConfig``)."""
+        return cls(mode=game.mode, human=game.human, level=game.level, profile=game.profile)
+
+
+class Menu:
+    """The set-up menu's state: the choices so far, and the men put down while it is shown."""
+
+    def __init__(self, settings: GameSettings | None = None, *, hold_s: float = DEFAULT_HOLD_S) -> None:
+        if not hold_s >= 0:
+            raise ValueError(f"hold must be a number of seconds >= 0, got {hold_s!r}")
+        self.settings = settings or GameSettings()
+        self.hold_s = float(hold_s)
+        self.done = False
+        #: Bumped whenever the frame changes.
+        self.version = 0
+        self._raw: frozenset[str] | None = None
+        self._down: dict[str, float] = {}  # point -> when a man was put on it during the menu
+
+    # -- inputs -----------------------------------------------------------------------
+
+    def update(self, occupancy: Iterable[str], now: float) -> None:
+        """A raw reading of the switches at time ``now``."""
+        raw = frozenset(occupancy)
+        if self._raw is None:  # men already standing when the menu opened choose nothing
+            self._raw = raw
+            return
+        for point in raw - self._raw:
+            self._down[point] = now
+        for point in self._raw - raw:
+            since = self._down.pop(point, None)
+            if since is not None and now - since >= self.hold_s:
+                self.choose(point)
+        self._raw = raw
+
+    def press(self, name: str) -> bool:
+        """A button: ``new`` or ``menu`` starts the game; the others do nothing here."""
+        if name in ("new", "menu") and not self.done:
+            self._finish()
+            return True
+        return False
+
+    def choose(self, point: str) -> bool:
+        """The answer lit on ``point``, as if a man had been put there and taken off."""
+        if self.done:
+            return False
+        s = self.settings
+        new = s
+        if point == START_POINT:
+            self._finish()
+            return True
+        for mode, p in MODE_POINTS.items():
+            if point == p:
+                new = replace(s, mode=mode)
+        if s.mode == "computer":
+            for side, p in COLOUR_POINTS.items():
+                if point == p:
+                    new = replace(s, human=side)
+            if point in LEVEL_POINTS:
+                new = replace(s, level=LEVEL_POINTS.index(point) + 1)
+        if point in PROFILE_POINTS:
+            new = replace(s, profile=tuple(PROFILES)[PROFILE_POINTS.index(point)])
+        if new == s:
+            return False
+        self.settings = new
+        self.version += 1
+        return True
+
+    def _finish(self) -> None:
+        self.done = True
+        self.version += 1
+
+    # -- outputs ----------------------------------------------------------------------
+
+    def options(self) -> dict[str, str]:
+        """Every lit point and what choosing it does, in words (for logs and the simulator's panel)."""
+        s = self.settings
+        out = {p: f"mode: {m}" for m, p in MODE_POINTS.items()}
+        if s.mode == "computer":
+            out.update({p: f"you play {side}" for side, p in COLOUR_POINTS.items()})
+            out.update({p: f"level {n}" for n, p in enumerate(LEVEL_POINTS, 1)})
+        out.update({p: f"rules: {name}" for p, name in zip(PROFILE_POINTS, PROFILES)})
+        out[START_POINT] = "start the game"
+        return out
+
+    def chosen(self) -> tuple[str, ...]:
+        """The points of the current choices."""
+        s = self.settings
+        points = [MODE_POINTS[s.mode], PROFILE_POINTS[tuple(PROFILES).index(s.profile)]]
+        if s.mode == "computer":
+            points += [COLOUR_POINTS[s.human], LEVEL_POINTS[s.level - 1]]
+        return tuple(points)
+
+    def frame(self) -> Frame:
+        """The roles of the lit points: choices, the other options, and the start point."""
+        if self.done:
+            return Frame()
+        chosen = set(self.chosen())
+        points = {p: ("menu-choice" if p in chosen else "menu-option") for p in self.options()}
+        points[START_POINT] = "confirm"
+        return Frame(points, {})
+
+    def describe(self) -> str:
+        """One line: the choices so far.
+
+        >>> Menu(GameSettings(mode="two-player", profile="club")).describe()
+        'two players, club rules'
+        """
+        s = self.settings
+        if s.mode == "two-player":
+            return f"two players, {s.profile} rules"
+        return f"you play {s.human} against the computer at level {s.level}, {s.profile} rules"
