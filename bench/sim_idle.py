@@ -59,7 +59,7 @@ def cpu_share(app: SimApp, seconds: float, feed=None) -> tuple[float, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--mode", default="two-player", choices=("two-player", "computer"))
+    parser.add_argument("--mode", default="computer", choices=("two-player", "computer"))
     args = parser.parse_args()
     app = make_app(args.mode)
     print(f"pygame {pygame.version.ver} (SDL {'.'.join(map(str, pygame.get_sdl_version()))}), "
@@ -68,6 +68,24 @@ def main() -> int:
     app.update()  # the first frame builds the cached wooden board; not part of idling
     share, frames = cpu_share(app, args.seconds)
     print(f"idle:     {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn")
+
+    session = app.session
+    if hasattr(session, "snapshot"):
+        # a blinking correction on the board: the loop wakes at each blink edge only
+        with app.board.lock:
+            app.board.hand.place("d6", "white")
+        cpu_share(app, 1.0)
+        prompt = session.snapshot().computer
+        wrong = "g1" if prompt != "g1" else "a1"
+        with app.board.lock:
+            app.board.hand.place(wrong, "black")
+        cpu_share(app, 1.0)
+        snap = session.snapshot()
+        share, frames = cpu_share(app, args.seconds)
+        print(f"blinking: {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn "
+              f"(LEDs: {dict(snap.leds)})")
+        with app.board.lock:
+            app.board.hand.sweep()
 
     # carry a man in circles; motion events arrive at ~250 Hz, more than a mouse sends
     app.board.hand.take("hand", "white")
