@@ -1,0 +1,71 @@
+"""``morris-pi sim`` settings: command line over the config file, and games of other profiles."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+import pytest  # noqa: E402
+
+pytest.importorskip("pygame")
+
+from morris_pi.board.ports import ManualClock  # noqa: E402
+from morris_pi.cli import main  # noqa: E402
+from morris_pi.sim.app import SimApp  # noqa: E402
+from morris_pi.sim.backends import SimBoard  # noqa: E402
+from morris_pi.sim.render import LINE  # noqa: E402
+from morris_pi.sim.session import GameSession, SimSettings, settings_from  # noqa: E402
+
+
+def args(**given) -> argparse.Namespace:
+    base = dict(config=None, mode=None, human=None, level=None, profile=None, seed=None)
+    return argparse.Namespace(**{**base, **given})
+
+
+def test_the_command_line_overrides_the_config_files_game_and_palette(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nmode = "two-player"\nprofile = "club"\nlevel = 7\n'
+                      '[palette.legal-target]\ncolour = "#00ff00"\n')
+    settings = settings_from(args(config=str(config)))
+    assert (settings.mode, settings.profile, settings.level, settings.computer) == ("two-player", "club", 7, None)
+    assert settings.palette["legal-target"].colour == (0, 255, 0)
+    settings = settings_from(args(config=str(config), mode="computer", human="black", seed=4))
+    assert settings.header() == {"profile": "club", "white": "computer", "black": "human", "level": 7, "seed": 4}
+
+
+def test_a_bad_config_is_refused_with_its_file_and_line(tmp_path, capsys):
+    config = tmp_path / "bad.toml"
+    config.write_text('[game]\nmode = "robot"\n')
+    assert main(["sim", "--config", str(config)]) == 2
+    assert f"{config}:2: game.mode" in capsys.readouterr().err
+
+
+def test_bad_settings_name_what_is_wrong():
+    with pytest.raises(ValueError, match="human must be 'white' or 'black', got 'red'"):
+        SimSettings(human="red")
+    with pytest.raises(ValueError, match="unknown rule profile 'chess'"):
+        SimSettings(profile="chess")
+    with pytest.raises(SystemExit):
+        main(["sim", "--level", "11"])
+
+
+def test_twelve_mens_morris_has_twelve_men_a_side_and_diagonal_lines():
+    board = SimBoard(clock=ManualClock())
+    session = GameSession(board, SimSettings(mode="two-player", profile="twelve"))
+    app = SimApp(board, session)
+    try:
+        app.update()
+        assert board.hand.in_hand == {"white": 12, "black": 12}
+        (x0, y0), (x1, y1) = app.point_pos("a7"), app.point_pos("b6")
+        middle = (round((x0 + x1) / 2), round((y0 + y1) / 2))
+        assert tuple(app.screen.get_at(middle))[:3] == LINE
+        app.drag(app.tray_pos("hand", "white"), app.point_pos("b6"))
+        for _ in range(10):
+            board.clock.advance(0.1)
+            app.update()
+        assert session.snapshot().record == "b6"
+    finally:
+        app.close()
