@@ -19,6 +19,7 @@ chooses, as a person following the LED prompt would.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from morris_pi.rules import SIDES, Game, Turn
@@ -59,6 +60,8 @@ class _Hands:
         self.mess = mess
         self.men: set[str] = set()
         self.events: list[tuple[float, int, dict]] = []
+        #: How often each kind of mess went into the trace.
+        self.stats: Counter = Counter()
         self._n = 0
 
     def _emit(self, t: float, event: dict) -> None:
@@ -71,6 +74,7 @@ class _Hands:
         other = "off" if closed else "on"
         self._emit(t, {key: point})
         if bounce and self.rng.random() < self.mess.bounce:
+            self.stats["bounce"] += 1
             for _ in range(self.rng.randint(1, 2)):
                 t += self.rng.uniform(0.0001, 0.0004)
                 self._emit(t, {other: point})
@@ -108,8 +112,12 @@ def game_trace(
     computer: str | None = None,
     mess: Mess = Mess(),
     start: float = 0.5,
+    stats: Counter | None = None,
 ) -> list[dict]:
-    """The replay trace (header first) of a game, as played by hand on the board."""
+    """The replay trace (header first) of a game, as played by hand on the board.
+
+    ``stats``, if given, counts the kinds of mess that went in.
+    """
     rng = random.Random(seed)
     hands = _Hands(rng, mess)
     header = {"profile": game.profile.name}
@@ -125,6 +133,7 @@ def game_trace(
         if side == computer and after_human:
             t += rng.uniform(0.35, 1.0)  # the prompt shows once the human's turn is read
         elif rng.random() < mess.fast:
+            hands.stats["fast"] += 1
             t += 0.3
         else:
             t += rng.uniform(0.4, 2.0)
@@ -139,6 +148,7 @@ def game_trace(
             and rng.random() < mess.double
         ):
             # Both players put a man down within one settle window.
+            hands.stats["double"] += 1
             t = hands.switch(turn.target, True, t)
             t = hands.switch(nxt.target, True, t + rng.uniform(0.005, 0.05))
             replay.play(turn)
@@ -151,6 +161,8 @@ def game_trace(
         after_human = side != computer
         i += 1
     hands._emit(t + 1.0, {})
+    if stats is not None:
+        stats.update(hands.stats)
     return [header, *hands.lines()]
 
 
@@ -162,6 +174,7 @@ def _lift_and_replace(hands: _Hands, game: Game, turn: Turn, t: float) -> float:
     if not own:
         return t
     point = rng.choice(own)
+    hands.stats["lift-and-replace"] += 1
     t = hands.switch(point, False, t)
     t = hands.switch(point, True, t + rng.uniform(0.3, 1.0))
     return t + rng.uniform(0.3, 0.6)
@@ -173,6 +186,7 @@ def _nudge(hands: _Hands, turn: Turn, t: float) -> None:
         return
     others = sorted(hands.men - {turn.origin, turn.removal}, key=point_index)
     if others:
+        hands.stats["nudge"] += 1
         hands.pulse(rng.choice(others), t + rng.uniform(0.0, 0.2), rng.uniform(0.005, 0.15), closed=False)
 
 
@@ -183,6 +197,7 @@ def _play(hands: _Hands, turn: Turn, t: float) -> float:
     removal_first = turn.removal is not None and rng.random() < mess.removal_first
     mark = hands.mark()
     if removal_first:
+        hands.stats["removal-first"] += 1
         t = hands.switch(turn.removal, False, t)
         t += rng.uniform(0.3, 1.0)
     if turn.origin:
@@ -192,6 +207,7 @@ def _play(hands: _Hands, turn: Turn, t: float) -> float:
         # On its way to the target the magnet closes an empty neighbour for a moment.
         empty = [p for p in _near(turn) if p not in hands.men and p != turn.target]
         if empty:
+            hands.stats["slide"] += 1
             length = rng.uniform(0.02, 0.15)
             hands.pulse(rng.choice(empty), t, length, closed=True)
             t += length + rng.uniform(0.01, 0.1)
@@ -203,6 +219,7 @@ def _play(hands: _Hands, turn: Turn, t: float) -> float:
         mark = hands.mark()
         t = hands.switch(turn.removal, False, t)
     if rng.random() < mess.missed:
+        hands.stats["missed-then-snapshot"] += 1
         hands.drop_from(mark)
         t += rng.uniform(0.3, 0.8)
         hands.snapshot(t)
