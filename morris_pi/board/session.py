@@ -1,0 +1,458 @@
+"""One board from power-on to power-off: set-up menu -> controller -> saves and records.
+
+Every end that plays whole games (the service, and any other that wants the
+same flow) runs a ``Session`` over its ``SensorSource``, ``LedStrip``,
+``Buttons`` and ``Clock``:
+
+- **Start**: a saved game in progress is resumed: the tracker starts out of
+  step with the board and its correction LEDs (``missing``/``extra``) guide the
+  men back to where the save has them. A save of a game that had already ended
+  (power cut between its record and clearing the save) is archived again under
+  its own id, which replaces its record. Otherwise the set-up menu opens
+  (``[game] menu = true``) or a game starts with the configured settings.
+- **Saves**: after every turn, takeback and result (the controller's
+  ``on_turn``) the game is saved atomically with its settings and id
+  (``meta``); a finished game becomes a record and the save is cleared; a game
+  abandoned with the ``new`` button after at least one turn is archived as
+  unfinished (Result ``*``), so nothing is lost silently.
+- **Menu button**: before the first turn of a game, or once it has ended, it
+  reopens the set-up menu; during a game it keeps its in-game meaning (claim a
+  draw, or press twice to resign). Inside the menu, ``new`` or ``menu`` starts.
+- **Faults**: the owner reports hardware faults with ``set_fault``; the
+  controller reports a failing computer player itself. Each kind lights its own
+  pattern of ``error`` points (``ERROR_PATTERNS``) over whatever the board shows,
+  plus the ``error`` status LED, so a board without a screen never fails
+  silently.
+
+The session draws every frame itself: the controller paints into a capture
+strip, and the session writes the composed frame (the game's, the menu's, or
+the fault pattern) to the real strip only when it changed.
+
+>>> from morris_pi.board.ports import ManualClock
+>>> from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+>>> clock, strip = ManualClock(), RecordingStrip()
+>>> s = Session(sensors=VirtualSensors(), leds=strip, clock=clock, defaults=GameSettings(mode="two-player"))
+>>> s.start(), s.state
+('menu', 'menu')
+>>> s.step(); s.press("new"); s.step(); s.state, s.status()
+('game', 'two players, standard rules: white to move, 0 turns')
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+from morris_pi.rules import Game
+from morris_pi.rules.board import RINGS
+from morris_pi.tracker import guidance
+from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
+
+from .controller import Controller, Snapshot
+from .menu import GameSettings, Menu
+from .ports import RGB, Buttons, Clock, LedStrip, Opponent, SensorSource
+
+log = logging.getLogger(__name__)
+
+#: Which points show the ``error`` role for each kind of fault (several may show at once).
+ERROR_PATTERNS: dict[str, tuple[str, ...]] = {
+    "sensors": RINGS[0],                 # outer ring: the switches cannot be read
+    "leds": RINGS[1],                    # middle ring: the LED chain could not be written
+    "engine": RINGS[2],                  # inner ring: the computer player failed
+    "storage": ("a7", "g7", "g1", "a1"),  # outer corners: the game cannot be saved
+}
+#: What each fault kind means, for logs and docs.
+FAULTS: dict[str, str] = {
+    "sensors": "sensor board missing or not answering (I2C/GPIO error)",
+    "leds": "writing the LED chain failed",
+    "engine": "the computer player failed",
+    "storage": "the game cannot be saved",
+}
+
+
+def timings(settle_ms: float) -> tuple[float, float]:
+    """The tracker's settle window and hold for the config's ``sensors.settle_ms``.
+
+    ``settle_ms`` is how long a change must hold before a turn is read from it
+    (the tracker's *firm* state): the settle window (at most the tracker's
+    default) plus the hold make it up.
+
+    >>> timings(200)
+    (0.08, 0.12)
+    >>> timings(50)
+    (0.05, 0.0)
+    """
+    total = settle_ms / 1000
+    settle = min(DEFAULT_SETTLE_S, total)
+    return settle, round(total - settle, 9)
+
+
+class _Capture:
+    """The controller's LED strip: keeps its colours for the session to compose."""
+
+    def __init__(self) -> None:
+        self.points: dict[str, RGB] = {}
+        self.status: dict[str, RGB] = {}
+
+    def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:
+        self.points, self.status = dict(points), dict(status)
+
+    def close(self) -> None:
+        pass
+
+
+class _Relay:
+    """The controller's buttons: the presses the session passes on."""
+
+    def __init__(self) -> None:
+        self.queue: list[str] = []
+
+    def pressed(self) -> list[str]:
+        out, self.queue = self.queue, []
+        return out
+
+    def close(self) -> None:
+        self.queue.clear()
+
+
+class Session:
+    """The set-up menu, the game and its saves on one board.
+
+    ``opponent_factory(level)`` makes the computer player (the engine); it is
+    also asked for hints in two-player games. Without it the controller's
+    first-legal player stands in. ``storage`` (``morris_pi.board.storage.Storage``)
+    is optional: without it nothing is saved. The session does not close the
+    ends it was given: their owner does.
+    """
+
+    def __init__(
+        self,
+        *,
+        sensors: SensorSource,
+        leds: LedStrip,
+        clock: Clock,
+        buttons: Buttons | None = None,
+        storage: Any = None,
+        defaults: GameSettings | None = None,
+        menu: bool = True,
+        opponent_factory: Callable[[int], Opponent] | None = None,
+        palette: Mapping[str, guidance.Look] | None = None,
+        settle_s: float = DEFAULT_SETTLE_S,
+        hold_s: float = DEFAULT_HOLD_S,
+    ) -> None:
+        self.sensors = sensors
+        self.leds = leds
+        self.clock = clock
+        self.buttons = buttons
+        self.storage = storage
+        self.defaults = defaults or GameSettings()
+        self.menu_at_start = menu
+        self.opponent_factory = opponent_factory
+        self.palette = dict(palette) if palette is not None else dict(guidance.DEFAULT_PALETTE)
+        self.settle_s = settle_s
+        self.hold_s = hold_s
+        self.settings = self.defaults
+        self.controller: Controller | None = None
+        self.menu: Menu | None = None
+        #: Faults reported by the owner (``set_fault``): kind -> message.
+        self.faults: dict[str, str] = {}
+        #: The running game's meta data as saved: id, settings, start time.
+        self.meta: dict[str, Any] = {}
+        self._capture = _Capture()
+        self._relay = _Relay()
+        self._opponent: Opponent | None = None
+        self._opponent_level: int | None = None
+        self._game: Game | None = None
+        self._archived = False
+        self._written: tuple[dict[str, RGB], dict[str, RGB]] | None = None
+        self._started = False
+
+    # -- start ------------------------------------------------------------------------
+
+    def start(self) -> str:
+        """Resume the saved game, or open the menu, or start a new game: returns which
+        (``"resumed"``, ``"menu"`` or ``"new"``)."""
+        if self._started:
+            raise RuntimeError("the session has already started")
+        self._started = True
+        _, loaded = self._storage_call("load the saved game", lambda s: s.load_current())
+        if loaded:
+            game, meta = loaded
+            settings = GameSettings.from_meta(meta, self.defaults)
+            if settings.profile != game.profile.name:
+                settings = GameSettings.from_meta({"profile": game.profile.name}, settings)
+            meta = dict(meta)
+            if game.outcome is not None:
+                log.info("the saved game had already ended (%s); archiving it", game.outcome)
+                self._archive(game, meta)
+            elif game.history or game.pending is not None:
+                if not isinstance(meta.get("id"), str):
+                    meta["id"] = self._new_id()
+                self.meta = {**meta, **settings.meta()}
+                self._game = game
+                self._start_game(settings, game=game)
+                log.info("resuming the saved game %s: %d turns, %s to move (%s); "
+                         "put the board back as the lights show",
+                         self.meta["id"], len(game.history), game.turn, self._describe(settings))
+                return "resumed"
+            else:
+                self._storage_call("clear the empty save", lambda s: s.clear_current())
+        if self.menu_at_start:
+            self.open_menu(self.defaults)
+            return "menu"
+        self._start_game(self.defaults)
+        return "new"
+
+    def open_menu(self, settings: GameSettings | None = None) -> None:
+        """Show the set-up menu (the running game must not need its computer player meanwhile)."""
+        controller = self.controller
+        if controller is not None and controller.waiting and controller.opponent is not None:
+            controller.opponent.cancel()
+        self.menu = Menu(settings or self.settings, hold_s=self.settle_s + self.hold_s)
+        log.info("set-up menu: %s", self.menu.describe())
+
+    # -- the loop ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        """``"menu"``, ``"game"``, or ``"idle"`` before ``start``."""
+        if self.menu is not None:
+            return "menu"
+        return "game" if self.controller is not None else "idle"
+
+    def step(self, *, write: bool = True) -> None:
+        """One scan: sensors and buttons to the menu or the controller, then the LEDs.
+
+        Errors of the ends (a sensor read, an LED write) propagate to the owner,
+        which reports them with ``set_fault`` and retries; ``write=False`` skips
+        the LED write (while the owner waits to retry a failed strip).
+        """
+        now = self.clock.now()
+        presses = self.buttons.pressed() if self.buttons is not None else []
+        if self.menu is not None:
+            self.menu.update(self.sensors.read(), now)
+        for name in presses:
+            self.press(name)
+        if self.menu is not None and self.menu.done:
+            settings = self.menu.settings
+            self.menu = None
+            self._start_game(settings)
+        if self.menu is None and self.controller is not None:
+            self.controller.step()
+        if write:
+            self.refresh()
+
+    def press(self, name: str) -> None:
+        """A button, from the board's ``Buttons`` or from code."""
+        if self.menu is not None:
+            self.menu.press(name)
+            return
+        if name == "menu" and self.controller is not None and self._menu_allowed():
+            self.open_menu()
+            return
+        self._relay.queue.append(name)
+
+    def refresh(self) -> None:
+        """Write the current frame to the LEDs if it changed (also while the sensors fail)."""
+        frame = self._compose(self.clock.now())
+        if frame != self._written:
+            self._written = None  # if the write fails, write again next time
+            self.leds.show(*frame)
+            self._written = frame
+
+    def next_wakeup(self) -> float | None:
+        """When the next step has something to do (a settle, a decision, a blink edge)."""
+        now = self.clock.now()
+        times = []
+        if self.menu is not None:
+            edge = guidance.next_edge(self.menu.frame().points.values(), now, self.palette)
+            if edge is not None:
+                times.append(edge)
+        elif self.controller is not None:
+            wake = self.controller.next_wakeup()
+            if wake is not None:
+                times.append(wake)
+        if self._faults():
+            edge = guidance.next_edge(["error"], now, self.palette)
+            if edge is not None:
+                times.append(edge)
+        return min(times) if times else None
+
+    # -- faults -----------------------------------------------------------------------
+
+    def set_fault(self, kind: str, message: str) -> None:
+        """Show fault ``kind`` (a key of ``ERROR_PATTERNS``) until ``clear_fault``."""
+        if kind not in ERROR_PATTERNS:
+            raise ValueError(f"unknown fault kind {kind!r}: kinds are {', '.join(ERROR_PATTERNS)}")
+        self.faults[kind] = message
+
+    def clear_fault(self, kind: str) -> None:
+        self.faults.pop(kind, None)
+
+    def _faults(self) -> dict[str, str]:
+        faults = dict(self.faults)
+        if self.controller is not None and self.controller.fault and self.menu is None:
+            faults["engine"] = self.controller.fault
+        return faults
+
+    # -- what the board shows and knows -------------------------------------------------
+
+    def snapshot(self) -> Snapshot | None:
+        """The controller's snapshot (``None`` before the first game starts)."""
+        return self.controller.snapshot() if self.controller is not None else None
+
+    def status(self) -> str:
+        """One line for ``systemctl status`` and the log: menu or side to move, record length, faults."""
+        faults = self._faults()
+        if self.menu is not None:
+            text = f"set-up menu: {self.menu.describe()}"
+        elif self.controller is not None:
+            snap = self.controller.snapshot()
+            turns = len(self.controller.game.history)
+            where = self._describe(self.settings)
+            if snap.outcome is not None:
+                text = f"{where}: game over, {snap.outcome}, {turns} turns"
+            else:
+                text = f"{where}: {snap.turn} to move, {turns} turns"
+                if snap.thinking:
+                    text += ", computer thinking"
+                elif snap.computer:
+                    text += f", computer plays {snap.computer}"
+                if snap.problems:
+                    text += f", {len(snap.problems)} point(s) to put right"
+        else:
+            text = "starting"
+        if faults:
+            text += "; fault: " + "; ".join(faults.values())
+        return text
+
+    def close(self) -> None:
+        """Stop the computer player. The ends stay open: their owner closes them."""
+        opponent = self.controller.opponent if self.controller is not None else None
+        if opponent is not None:
+            try:
+                opponent.cancel()
+            except Exception:  # closing down: a broken player must not stop that
+                log.exception("the computer player failed to stop")
+
+    # -- inside -----------------------------------------------------------------------
+
+    @staticmethod
+    def _describe(settings: GameSettings) -> str:
+        if settings.computer is None:
+            return f"two players, {settings.profile} rules"
+        return f"against the computer (level {settings.level}, {settings.human} for you), {settings.profile} rules"
+
+    def _menu_allowed(self) -> bool:
+        game = self.controller.game  # type: ignore[union-attr]
+        return game.outcome is not None or (not game.history and game.pending is None)
+
+    def _opponent_for(self, settings: GameSettings) -> Opponent | None:
+        if self.opponent_factory is None:
+            return None
+        if self._opponent is None or self._opponent_level != settings.level:
+            if self._opponent is not None:
+                self._opponent.cancel()
+            self._opponent = self.opponent_factory(settings.level)
+            self._opponent_level = settings.level
+        return self._opponent
+
+    def _start_game(self, settings: GameSettings, game: Game | None = None) -> None:
+        self.settings = settings
+        opponent = self._opponent_for(settings)
+        if self.controller is None:
+            self.controller = Controller(
+                sensors=self.sensors, leds=self._capture, clock=self.clock, buttons=self._relay,
+                profile=settings.profile, computer=settings.computer, opponent=opponent,
+                palette=self.palette, settle_s=self.settle_s, hold_s=self.hold_s, game=game,
+                on_turn=self._on_turn,
+            )
+            if game is None:
+                self._adopt(self.controller.game)
+        else:
+            # the controller's on_turn sees the new game at its next step and adopts it
+            self.controller.new_game(profile=settings.profile, computer=settings.computer)
+            if opponent is not None:
+                self.controller.opponent = opponent
+        if game is None:
+            log.info("new game: %s", self._describe(settings))
+
+    def _new_id(self) -> str | None:
+        if self.storage is None:
+            return None
+        return self._storage_call("choose a game id", lambda s: s.new_game_id())[1]
+
+    def _adopt(self, game: Game) -> None:
+        """A new game object: give it an id and the settings it is played with."""
+        self._game = game
+        self._archived = False
+        started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.meta = {"id": self._new_id(), **self.settings.meta(), "started": started}
+        self._storage_call("clear the old save", lambda s: s.clear_current())
+
+    def _on_turn(self, game: Game) -> None:
+        if game is not self._game:
+            old = self._game
+            if old is not None and not self._archived and old.outcome is None and old.history:
+                log.info("the game %s was abandoned after %d turns; archiving it as unfinished",
+                         self.meta.get("id"), len(old.history))
+                self._archive(old, self.meta)
+            self._adopt(game)
+            return
+        if game.outcome is not None:
+            if not self._archived:
+                log.info("game over: %s after %d turns", game.outcome, len(game.history))
+                self._archived = self._archive(game, self.meta)
+            return
+        self._archived = False  # a takeback past the end reopens the game (its record is replaced later)
+        if game.history or game.pending is not None:
+            self._storage_call("save the game", lambda s: s.save_current(game, self.meta))
+        else:
+            self._storage_call("clear the save", lambda s: s.clear_current())
+
+    def _archive(self, game: Game, meta: Mapping[str, Any]) -> bool:
+        return self._storage_call("archive the game", lambda s: s.finish(game, meta))[0]
+
+    def _storage_call(self, doing: str, call: Callable[[Any], Any]) -> tuple[bool, Any]:
+        """Run a storage call: (whether it worked, its value). A failure is logged once
+        per episode and shown as a fault; the game goes on."""
+        if self.storage is None:
+            return False, None
+        try:
+            out = call(self.storage)
+        except (OSError, ValueError) as exc:
+            message = f"cannot {doing}: {exc}"
+            if "storage" not in self.faults:
+                log.error("%s (state directory %s); the game goes on unsaved",
+                          message, getattr(self.storage, "state_dir", "?"))
+            self.faults["storage"] = message
+            return False, None
+        if self.faults.pop("storage", None) is not None:
+            log.info("saving works again")
+        return True, out
+
+    def _compose(self, now: float) -> tuple[dict[str, RGB], dict[str, RGB]]:
+        faults = self._faults()
+        if "sensors" in faults:
+            points: dict[str, RGB] = {}  # nothing the board showed can be trusted now
+            status: dict[str, RGB] = {}
+        elif self.menu is not None:
+            points = guidance.render(self.menu.frame().points, now, self.palette)
+            status = {}
+        else:
+            points, status = dict(self._capture.points), dict(self._capture.status)
+        if faults:
+            lit = guidance.render({"x": "error"}, now, self.palette).get("x")
+            for kind in faults:
+                for point in ERROR_PATTERNS[kind]:
+                    if lit is None:
+                        points.pop(point, None)  # the dark half of the blink: the pattern must show
+                    else:
+                        points[point] = lit
+            if lit is None:
+                status.pop("error", None)
+            else:
+                status["error"] = lit
+        return points, status
