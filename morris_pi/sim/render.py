@@ -57,7 +57,7 @@ class Scene:
 
 
 def _aacircle(surface: pygame.Surface, colour, centre, radius: float, width: int = 0) -> None:
-    # pygame-ce has draw.aacircle; plain pygame draws a solid circle plus a gfxdraw edge
+    # pygame-ce has draw.aacircle; plain pygame (which lacks it) gets a plain circle
     if hasattr(pygame.draw, "aacircle"):
         pygame.draw.aacircle(surface, colour, centre, radius, width)
         return
