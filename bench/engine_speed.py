@@ -7,6 +7,9 @@ phases). Each level searches each position with a fixed seed, so the node
 counts are the same on every machine and only the times differ; a Raspberry
 Pi 4 runs this Python about 3-4 times slower than a desktop core.
 
+Times are wall-clock; ``cpu s/turn`` is the process's CPU time, which is what
+an idle machine would show when other programs compete for the cores.
+
 Cancel latency: a level-10 search with an endless budget runs in its thread;
 after a random delay the board calls ``cancel()``; the figure is the time
 until the thread has ended. Loop jitter: while the engine thinks, a loop that
@@ -65,26 +68,27 @@ def parse_levels(text: str) -> list[int]:
 
 
 def speed(levels: list[int], games: list[Game]) -> None:
-    print(f"{'level':>5} {'node budget':>11} {'avg nodes':>10} {'avg s/turn':>10} {'max s':>7} {'nodes/s':>8}  "
-          "avg s/turn by phase")
+    print(f"{'level':>5} {'node budget':>11} {'avg nodes':>10} {'avg s/turn':>10} {'max s':>7} {'cpu s/turn':>10} "
+          f"{'nodes/cpu s':>11}  avg s/turn by phase")
     for number in levels:
-        times, nodes, by_phase = [], [], {}
+        times, cpu, nodes, by_phase = [], [], [], {}
         for i, game in enumerate(games):
             player = EnginePlayer(number, seed=i, threaded=False)
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             player.start(game)
             player.result()
             elapsed = time.perf_counter() - started
+            cpu.append(time.process_time() - cpu_started)
             times.append(elapsed)
             nodes.append(player.last.nodes if player.last else 0)
             by_phase.setdefault(phase(game), []).append(elapsed)
         phases = " ".join(f"{k}={statistics.mean(v):.2f}({len(v)})" for k, v in sorted(by_phase.items()))
         print(f"{number:>5} {LEVELS[number].nodes:>11} {statistics.mean(nodes):>10.0f} {statistics.mean(times):>10.3f} "
-              f"{max(times):>7.2f} {sum(nodes) / sum(times):>8.0f}  {phases}", flush=True)
+              f"{max(times):>7.2f} {statistics.mean(cpu):>10.3f} {sum(nodes) / sum(cpu):>11.0f}  {phases}", flush=True)
 
 
 def cancel_latency(trials: int, game: Game) -> None:
-    latencies, gaps = [], []
+    latencies, gaps, stopped_after = [], [], []
     rng = random.Random(5)
     for _ in range(trials):
         player = EnginePlayer(10, threaded=True)
@@ -100,12 +104,17 @@ def cancel_latency(trials: int, game: Game) -> None:
             worst = max(worst, now - last)
             last = now
         gaps.append(worst)
+        searcher = next(iter(player._searchers.values()))
+        before = searcher.nodes
         started = time.perf_counter()
         player.cancel()
         player.join()
         latencies.append(time.perf_counter() - started)
+        assert searcher.nodes > before or before > 0, "the search was not running"
+        stopped_after.append(searcher.nodes - before)
     ms = sorted(x * 1000 for x in latencies)
-    print(f"cancel latency over {trials} searches: median {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms")
+    print(f"cancel latency over {trials} searches: median {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms "
+          f"(nodes searched after cancel: max {max(stopped_after)})")
     gm = sorted(x * 1000 for x in gaps)
     print(f"10 ms loop while searching: median longest gap {statistics.median(gm):.1f} ms, worst {gm[-1]:.1f} ms")
 

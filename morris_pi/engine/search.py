@@ -385,8 +385,11 @@ class Searcher:
 
     def _check(self) -> None:
         self._check_at = self.nodes + CHECK_EVERY
-        if self.stop_flag is not None and self.stop_flag.is_set():
-            raise _Stop
+        if self.stop_flag is not None:
+            if self.stop_flag.is_set():
+                raise _Stop
+            # in a thread: let the board's loop have the interpreter now and then
+            time.sleep(0)
         if self._max_nodes is not None and self.nodes >= self._max_nodes:
             raise _Stop
         if self._deadline is not None and self.clock() >= self._deadline:
