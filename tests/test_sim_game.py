@@ -174,3 +174,16 @@ def test_lifting_a_man_lights_its_targets_in_the_window(window):
     app.release(app.point_pos(origin))        # put it back: the lift is cancelled
     settle(app)
     assert session.snapshot().lifted is None and session.snapshot().record == game.record
+
+
+def test_the_hint_key_asks_the_engine_and_the_panel_and_leds_show_its_answer(window):
+    app, session = window
+    settle(app)
+    make_turn(app, Turn.parse(session.snapshot().computer), "white")   # now the human (black) is to move
+    app.key(pygame.K_h)
+    settle(app)
+    snap = session.snapshot()
+    assert snap.hint is not None
+    hint = Turn.parse(snap.hint)
+    assert dict(snap.leds)[hint.target] == "hint"
+    assert f"Hint: {snap.hint}" in [text for _, text in session.panel()]
