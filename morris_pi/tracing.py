@@ -113,10 +113,12 @@ def game_trace(
     mess: Mess = Mess(),
     start: float = 0.5,
     stats: Counter | None = None,
+    think: tuple[float, float] = (0.4, 2.0),
 ) -> list[dict]:
     """The replay trace (header first) of a game, as played by hand on the board.
 
-    ``stats``, if given, counts the kinds of mess that went in.
+    ``think`` bounds the seconds between turns (fast play aside); ``stats``, if
+    given, counts the kinds of mess that went in.
     """
     rng = random.Random(seed)
     hands = _Hands(rng, mess)
@@ -136,7 +138,7 @@ def game_trace(
             hands.stats["fast"] += 1
             t += 0.3
         else:
-            t += rng.uniform(0.4, 2.0)
+            t += rng.uniform(*think)
         t = _lift_and_replace(hands, replay, turn, t)
         _nudge(hands, turn, t)
         nxt = turns[i + 1] if i + 1 < len(turns) else None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from morris_pi.rules import Game, Outcome
 from morris_pi.tracker import guidance
@@ -131,6 +131,7 @@ class Controller:
         self._frame_version = -1
         self._shown: tuple | None = None
         self._snapshot: Snapshot | None = None
+        self._snapshot_cache: tuple[tuple, Snapshot] | None = None
         self._now = clock.now()
 
     # -- the loop ---------------------------------------------------------------------
@@ -194,6 +195,15 @@ class Controller:
     def snapshot(self) -> Snapshot:
         """What the board shows and knows now."""
         state = self.tracker.state
+        key = (state.version, self.fault, self._asked is not None)
+        cached = self._snapshot_cache
+        if cached is not None and cached[0] == key:
+            return cached[1] if cached[1].t == self._now else replace(cached[1], t=self._now)
+        snap = self._build_snapshot(state)
+        self._snapshot_cache = (key, snap)
+        return snap
+
+    def _build_snapshot(self, state) -> Snapshot:
         f = self._current_frame()
         game = state.game
         return Snapshot(

@@ -1,0 +1,126 @@
+"""Benchmark of the board tracker: time per sensor event (LED frame included) and replay speed.
+
+Run: python bench/tracker.py [--games N]
+
+Prints the median and p99 time for the controller to take one sensor event
+and show its LED frame, over the events of messy traces of random games, and
+the time to replay a 150-turn game trace through ``morris-pi replay``'s code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from morris_pi import replay  # noqa: E402
+from morris_pi.board.controller import Controller  # noqa: E402
+from morris_pi.board.ports import FirstLegalOpponent, ManualClock  # noqa: E402
+from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors  # noqa: E402
+from morris_pi.tracing import game_trace, random_game  # noqa: E402
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[float], list[float], list[float]]:
+    """Wall seconds per event step, CPU seconds per event step, and wall seconds per step that
+    recorded a turn (the heaviest kind)."""
+    game = random_game(profile, random.Random(seed), max_turns=150, computer=computer)
+    events = game_trace(game, seed=seed, computer=computer)[1:]
+    clock, sensors, strip = ManualClock(), VirtualSensors(), RecordingStrip()
+    controller = Controller(sensors=sensors, leds=strip, clock=clock, buttons=VirtualButtons(), profile=profile,
+                            computer=computer, opponent=FirstLegalOpponent() if computer else None)
+    controller.step()
+    per_event: list[float] = []
+    per_turn: list[float] = []
+    cpu: list[float] = []
+    perf, thread = time.perf_counter, time.thread_time
+
+    def step() -> float:
+        before = len(controller.game.history)
+        start, start_cpu = perf(), thread()
+        controller.step()
+        spent = perf() - start
+        cpu.append(thread() - start_cpu)
+        if len(controller.game.history) != before:
+            per_turn.append(spent)
+        return spent
+
+    for event in events:
+        t = event["t"]
+        while True:
+            wake = controller.next_wakeup(blink=False)
+            if wake is None or wake > t:
+                break
+            clock.set(max(wake, clock.now()))
+            per_event.append(step())
+        clock.set(t)
+        if "on" in event:
+            sensors.close_switch(event["on"])
+        elif "off" in event:
+            sensors.open_switch(event["off"])
+        elif "snapshot" in event:
+            sensors.set(event["snapshot"])
+        per_event.append(step())
+    assert controller.game.record == game.record, "benchmark trace did not replay to its game"
+    return per_event, cpu, per_turn
+
+
+def replay_seconds(lines: list[str]) -> float:
+    start = time.perf_counter()
+    out, err = io.StringIO(), io.StringIO()
+    code = replay.run(lines, out, err, as_json=True)
+    spent = time.perf_counter() - start
+    assert code == 0, err.getvalue()
+    return spent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="random games per mode (default 12)")
+    args = parser.parse_args()
+
+    events: list[float] = []
+    cpu: list[float] = []
+    turns: list[float] = []
+    for seed in range(args.games):
+        for profile, computer in (("standard", None), ("standard", "black"), ("lasker", None), ("twelve", "white")):
+            e, c, t = time_events(profile, seed, computer)
+            events += e
+            cpu += c
+            turns += t
+    ms = 1000
+    print(f"steps timed: {len(events)} (sensor events and settle/decision deadlines), turns recorded: {len(turns)}")
+    print(f"one event + LED frame, wall: median {statistics.median(events) * ms:.3f} ms, "
+          f"p99 {percentile(events, 99) * ms:.3f} ms, max {max(events) * ms:.3f} ms  (target p99 < 2 ms)")
+    print(f"one event + LED frame, CPU of the thread: median {statistics.median(cpu) * ms:.3f} ms, "
+          f"p99 {percentile(cpu, 99) * ms:.3f} ms, max {max(cpu) * ms:.3f} ms")
+    print(f"a step that records a turn: median {statistics.median(turns) * ms:.3f} ms, "
+          f"p99 {percentile(turns, 99) * ms:.3f} ms")
+
+    for seed in range(50):
+        game = random_game("standard", random.Random(seed), max_turns=150)
+        if len(game.history) == 150:
+            break
+    for label, think in (("quick players", (0.4, 2.0)), ("slow thinkers", (5.0, 11.0))):
+        trace = game_trace(game, seed=seed, think=think)
+        lines = [json.dumps(e) for e in trace]
+        runs = [replay_seconds(lines) for _ in range(5)]
+        played = trace[-1]["t"]
+        print(f"replay of a 150-turn game, {label} ({len(lines)} trace lines, {played / 60:.1f} minutes of play): "
+              f"median {statistics.median(runs) * 1000:.0f} ms, max {max(runs) * 1000:.0f} ms over {len(runs)} runs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
