@@ -22,7 +22,6 @@ import argparse
 import random
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 

@@ -242,7 +242,6 @@ def solve(tables: dict, any_rule: bool, log) -> None:
 
 def canonical_bytes(table: Table) -> bytes:
     """The table as shipped: canonical mover sets x relative ranks of the other side, one byte each."""
-    geo = table.geo
     k, j = table.k, table.j
     reps, _ = canonical_sets(k)
     per = comb(24 - k, j)

@@ -30,10 +30,12 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from morris_pi.rules.board import FULL, bits
-from morris_pi.rules.position import Position, RawTurn, Tables
+from morris_pi.rules.board import bits
+from morris_pi.rules.position import Position, RawTurn, Tables, tables_for
+from morris_pi.rules.profiles import get_profile
 
 from .evaluate import WIN_SCORE, Evaluator
+from .movegen import TurnGenerator
 
 MATE = WIN_SCORE
 MATE_BOUND = MATE - 1000  # scores beyond this are known wins/losses
@@ -99,7 +101,7 @@ def score_form(score: int) -> "int | dict[str, int]":
     return score
 
 
-class Searcher:
+class Searcher(TurnGenerator):
     """A search for one profile. Keeps its transposition table between calls (``clear()`` resets).
 
     >>> s = Searcher("standard")
@@ -113,24 +115,13 @@ class Searcher:
         profile="standard",
         *,
         weights=None,
-        tt_bits: int = 20,
+        tt_bits: int = 19,
         endgame=True,
         quiescence: bool = True,
         clock=time.perf_counter,
     ) -> None:
-        from morris_pi.rules.position import tables_for
-        from morris_pi.rules.profiles import get_profile
-
         t: Tables = tables_for(get_profile(profile))
-        self.tables = t
-        self.profile = t.profile
-        self.adj = t.adjacency
-        self.partners = t.partners
-        self.mills = t.mills
-        self.flying = t.flying
-        self.mwp = t.move_while_placing
-        self.remove_all = t.remove_all_in_mills
-        self.reset_on_mill = t.reset_on_mill
+        self.setup(t)
         self.n_limit = t.profile.n_move_limit
         self.q_from = max(0, self.n_limit - MAX_PLY)
         self.ev = Evaluator(t, weights)
@@ -150,98 +141,6 @@ class Searcher:
 
     def clear(self) -> None:
         self.tt = [None] * (self.tt_mask + 1)
-
-    # -- turn generation ---------------------------------------------------------------
-
-    def removable(self, op: int) -> int:
-        in_mill = 0
-        for m in self.mills:
-            if op & m == m:
-                in_mill |= m
-        free = op & ~in_mill
-        if free or not self.remove_all:
-            return free
-        return op
-
-    def generate(self, me: int, op: int, hme: int) -> list[RawTurn]:
-        """Every turn of the side owning ``me``: the same set as ``Position.turns()``."""
-        if hme + me.bit_count() < 3:
-            return []
-        empty = FULL & ~(me | op)
-        partners = self.partners
-        out: list[RawTurn] = []
-        rem = None
-        if hme:
-            for t in bits(empty):
-                for pair in partners[t]:
-                    if me & pair == pair:
-                        if rem is None:
-                            rem = bits(self.removable(op))
-                        if rem:
-                            out.extend([(-1, t, r) for r in rem])
-                        else:
-                            out.append((-1, t, -1))
-                        break
-                else:
-                    out.append((-1, t, -1))
-        if not hme or self.mwp:
-            fly = self.flying and not hme and me.bit_count() == 3
-            adj = self.adj
-            for o in bits(me):
-                rest = me & ~(1 << o)
-                for t in bits(empty if fly else adj[o] & empty):
-                    for pair in partners[t]:
-                        if rest & pair == pair:
-                            if rem is None:
-                                rem = bits(self.removable(op))
-                            if rem:
-                                out.extend([(o, t, r) for r in rem])
-                            else:
-                                out.append((o, t, -1))
-                            break
-                    else:
-                        out.append((o, t, -1))
-        return out
-
-    def captures(self, me: int, op: int, hme: int) -> list[RawTurn]:
-        """The turns that close a mill and remove a man."""
-        rem = bits(self.removable(op))
-        if not rem:
-            return []
-        empty = FULL & ~(me | op)
-        partners = self.partners
-        steps = []
-        if hme:
-            for t in bits(empty):
-                for pair in partners[t]:
-                    if me & pair == pair:
-                        steps.append((-1, t))
-                        break
-        if not hme or self.mwp:
-            fly = self.flying and not hme and me.bit_count() == 3
-            adj = self.adj
-            for o in bits(me):
-                rest = me & ~(1 << o)
-                for t in bits(empty if fly else adj[o] & empty):
-                    for pair in partners[t]:
-                        if rest & pair == pair:
-                            steps.append((o, t))
-                            break
-        return [(o, t, r) for o, t in steps for r in rem]
-
-    def _can_step(self, me: int, op: int, hme: int) -> bool:
-        if hme and (me | op) != FULL:
-            return True
-        if hme and not self.mwp:
-            return False
-        if self.flying and not hme and me.bit_count() == 3:
-            return (me | op) != FULL
-        empty = FULL & ~(me | op)
-        adj = self.adj
-        for p in bits(me):
-            if adj[p] & empty:
-                return True
-        return False
 
     # -- the search --------------------------------------------------------------------
 
@@ -556,11 +455,3 @@ class Searcher:
                 break
         return pv
 
-
-def iter_positions(position: Position, turns: Iterable[RawTurn]) -> list[Position]:
-    """The positions after each of ``turns`` from ``position`` (helper for PV display)."""
-    out = []
-    for turn in turns:
-        position = position.play(turn)
-        out.append(position)
-    return out
