@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from morris_pi.rules import PROFILES, Game, perft
@@ -18,16 +19,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.depth < 0:
-        raise SystemExit("morris-pi perft: DEPTH must be 0 or more")
+        return _fail("DEPTH must be 0 or more")
     try:
         game = Game.from_record(" ".join(args.record), args.profile)
     except ValueError as exc:
-        raise SystemExit(f"morris-pi perft: {exc}") from None
+        return _fail(str(exc))
     if game.pending:
-        raise SystemExit(f"morris-pi perft: {game.pending} waits for its removal; give the whole turn")
+        return _fail(f"{game.pending} waits for its removal; give the whole turn")
     started = time.perf_counter()
     nodes = perft(game.position, args.depth)
     seconds = time.perf_counter() - started
     rate = nodes / seconds if seconds > 0 else float("inf")
     print(f"perft({args.depth}) = {nodes}  [{seconds:.3f} s, {rate:,.0f} leaves/s]")
     return 0
+
+
+def _fail(message: str) -> int:
+    print(f"morris-pi perft: {message}", file=sys.stderr)
+    return 2
