@@ -93,3 +93,13 @@ def test_take_back_counts_turns_back_to_the_human():
     g.play("b6")  # a pending step is a turn of its own
     assert g.pending is not None
     assert take_back(g, None) == 1 and g.record == "d6 a1 f6 a4" and g.pending is None
+
+
+def test_the_computer_turn_done_and_the_human_already_lifting_reads_the_prompted_turn():
+    game = Game.from_record(MOVING)  # white (the computer) to move
+    board = occ(game, minus=["g7", "f2"], plus=["g4"])  # g7-g4 done, black lifts f2
+    reading = read_board(game, board, prompt=Turn("g4", "g7"), computer="white")
+    assert reading.turns == (Turn("g4", "g7"),)
+    # The human's quick turn is never read as the computer's.
+    assert read_board(game, occ(game, minus=["f2"], plus=["f4"]), prompt=Turn("g4", "g7"), computer="white").kind \
+        == "problems"
