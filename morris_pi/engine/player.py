@@ -41,6 +41,7 @@ class EnginePlayer:
         self.threaded = threaded
         self._searchers: dict = {}
         self._lock = threading.Lock()  # one search at a time on a searcher
+        self._state = threading.Lock()  # the hand-over of a result against cancel()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._job = 0
@@ -54,10 +55,10 @@ class EnginePlayer:
     def start(self, game: Game, *, hint: bool = False) -> None:
         """Begin choosing a turn for the side to move of ``game`` (a copy of its state is kept)."""
         self.cancel()
-        self._job += 1
-        job = self._job
-        self._stop = threading.Event()
-        self._turn, self._ready = None, False
+        with self._state:
+            self._job += 1
+            job = self._job
+            self._stop = threading.Event()
         level = self.hint_level if hint else self.level
         if hint:
             level = Level(level.number, level.nodes, level.seconds, level.depth, 0, True, level.description)
@@ -76,16 +77,18 @@ class EnginePlayer:
 
     def result(self) -> Turn | None:
         """The chosen turn once ready (returned once), else ``None``."""
-        if not self._ready:
-            return None
-        turn, self._turn, self._ready = self._turn, None, False
-        return turn
+        with self._state:
+            if not self._ready:
+                return None
+            turn, self._turn, self._ready = self._turn, None, False
+            return turn
 
     def cancel(self) -> None:
         """Abandon the current search; returns at once, the thread stops within milliseconds."""
-        self._job += 1
-        self._stop.set()
-        self._turn, self._ready = None, False
+        with self._state:
+            self._job += 1
+            self._stop.set()
+            self._turn, self._ready = None, False
 
     @property
     def thinking(self) -> bool:
@@ -130,7 +133,8 @@ class EnginePlayer:
         self._finish(job, Turn.from_raw(raw) if raw is not None else None, result)
 
     def _finish(self, job: int, turn: Turn | None, result: SearchResult | None) -> None:
-        if job != self._job:
-            return  # cancelled or superseded meanwhile
-        self.last = result
-        self._turn, self._ready = turn, True
+        with self._state:
+            if job != self._job:
+                return  # cancelled or superseded meanwhile
+            self.last = result
+            self._turn, self._ready = turn, True
