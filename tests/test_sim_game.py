@@ -187,3 +187,16 @@ def test_the_hint_key_asks_the_engine_and_the_panel_and_leds_show_its_answer(win
     hint = Turn.parse(snap.hint)
     assert dict(snap.leds)[hint.target] == "hint"
     assert f"Hint: {snap.hint}" in [text for _, text in session.panel()]
+
+
+def test_menu_twice_resigns_and_the_panel_asks_for_the_second_press(window):
+    app, session = window
+    settle(app)
+    make_turn(app, Turn.parse(session.snapshot().computer), "white")
+    app.click(app.layout.buttons["menu"].center)
+    settle(app, 0.2)
+    assert "Press Menu again within 3 seconds to resign." in [text for _, text in session.panel()]
+    app.key(pygame.K_m)
+    settle(app, 0.2)
+    outcome = session.snapshot().outcome
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("white", "resignation")

@@ -167,6 +167,8 @@ class GameSession:
             lines.append(("text", self._engine_line(snap)))
         if snap.hint:
             lines.append(("text", f"Hint: {snap.hint}"))
+        if "confirm" in snap.leds.values() or "confirm" in snap.status.values():
+            lines.append(("warn", "Press Menu again within 3 seconds to resign."))
         if snap.fault:
             lines.append(("warn", snap.fault))
         problems = words.problem_words(snap.problems, snap.leds)
