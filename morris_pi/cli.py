@@ -23,6 +23,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.analyze",
     "morris_pi.commands.replay",
     "morris_pi.commands.sim",
+    "morris_pi.commands.run",
 )
 
 

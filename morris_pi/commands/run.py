@@ -1,0 +1,55 @@
+"""``morris-pi run [--config PATH]``: the board service (what systemd starts)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+
+#: Exit code for a config that cannot be used: the unit's RestartPreventExitStatus=
+#: keeps systemd from restarting into the same error.
+EXIT_CONFIG = 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the board: sensors -> tracker -> LEDs, with the engine (the systemd service)",
+        description="Run the board service: the set-up menu, games against the computer or between two "
+        "players, saves after every turn and resume after a power cut. Logs to stderr (journald "
+        "priorities under systemd); stops cleanly on SIGTERM.",
+    )
+    parser.add_argument("--config", metavar="PATH",
+                        help="TOML config (default /etc/morris-pi/config.toml; built-in defaults if that is missing)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from morris_pi import journal
+    from morris_pi.board.config import ConfigError, load_config
+
+    journal.configure("info")
+    log = logging.getLogger("morris_pi.service")
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        log.critical("config error, not starting: %s", exc)
+        return EXIT_CONFIG
+    journal.configure(config.service.log_level)
+    stopping = threading.Event()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        log.info("got %s", signal.Signals(signum).name)
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    from morris_pi.service import run_service
+
+    try:
+        return run_service(config, stop=stopping.is_set)
+    except Exception:
+        log.critical("the service stopped on an unexpected error", exc_info=True)
+        return 1
+

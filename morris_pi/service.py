@@ -1,0 +1,225 @@
+"""The board service: config -> hardware -> session, scanned at ``sensors.scan_hz`` until stopped.
+
+``morris-pi run`` calls ``run_service`` with the real clock, ``time.sleep`` and
+a stop flag set by SIGTERM/SIGINT. Tests and benchmarks call it with a manual
+clock, a sleep that only advances that clock, and the low-level objects the
+hardware factory would otherwise open (gpiozero's MockFactory, the fake I2C
+bus, the fake SPI port), so the real drivers, the real session and the real
+loop run without a Pi and without waiting.
+
+The loop steps the session at every scan, and also at the session's own
+deadlines (a change to settle, a blink edge) when one comes sooner. Between
+them it sleeps, so an idle board costs little CPU. It tells systemd READY once
+the board is up, STATUS whenever the one-line status changes (side to move and
+record length, or the menu, or a fault), WATCHDOG every half ``WatchdogSec``
+from the loop itself (a hung loop stops the pings), and STOPPING on the way out.
+
+Faults are shown on the LEDs (``morris_pi.board.session.ERROR_PATTERNS``),
+logged once per episode, and retried with backoff:
+
+- the sensors cannot be read or built (``SensorError``): the whole board shows
+  the ``sensors`` pattern; the game waits, saved, until they answer again;
+- the LED chain cannot be written: the game goes on, writes are retried;
+- the engine fails (raises, or its thread dies without a turn): the controller
+  shows the ``engine`` pattern and asks again every second.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from morris_pi.board.config_types import Config
+from morris_pi.board.menu import GameSettings
+from morris_pi.board.ports import Clock, FirstLegalOpponent, MonotonicClock, Opponent
+from morris_pi.board.session import Session, timings
+from morris_pi.board.storage import Storage
+from morris_pi.hw.errors import HardwareError
+from morris_pi.sdnotify import Notifier, watchdog_interval
+from morris_pi.service_hw import BoardHardware
+
+log = logging.getLogger("morris_pi.service")
+
+
+class WatchedEngine:
+    """An ``Opponent`` around ``EnginePlayer`` that notices a search thread that died.
+
+    ``EnginePlayer`` answers through ``result()``; if its thread ends with an
+    exception it would never answer, and the board would wait forever. Here a
+    finished thread without a turn raises from ``result()``, so the controller
+    shows the fault and asks again.
+    """
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self._asked = False
+
+    def start(self, game: Any, *, hint: bool = False) -> None:
+        self._asked = False
+        self.player.start(game, hint=hint)
+        self._asked = True
+
+    def result(self) -> Any:
+        turn = self.player.result()
+        if turn is not None or not self._asked:
+            if turn is not None:
+                self._asked = False
+            return turn
+        if self.player.join(0):  # the thread has ended: it answered just now, or never will
+            turn = self.player.result()
+            self._asked = False
+            if turn is None:
+                raise RuntimeError("the engine stopped without choosing a turn (its error is logged above)")
+        return turn
+
+    def cancel(self) -> None:
+        self._asked = False
+        self.player.cancel()
+
+    @property
+    def thinking(self) -> bool:
+        return bool(self.player.thinking)
+
+    @property
+    def last(self) -> Any:
+        return getattr(self.player, "last", None)
+
+
+def engine_factory(config: Config, *, threaded: bool = True) -> Callable[[int], Opponent]:
+    """Makes the computer player for a level: the engine, seeded and time-capped as configured."""
+
+    def make(level: int) -> Opponent:
+        try:
+            from morris_pi.engine.player import EnginePlayer
+        except ImportError as exc:  # the engine package is missing from this install
+            log.error("the engine cannot be loaded (%s); the computer plays its first legal turn", exc)
+            return FirstLegalOpponent()
+        player = EnginePlayer(level, seed=config.engine.seed, threaded=threaded)
+        cap = config.engine.max_time_s
+        if cap is not None:
+            player.level = replace(player.level, seconds=min(player.level.seconds, cap))
+            player.hint_level = replace(player.hint_level, seconds=min(player.hint_level.seconds, cap))
+        return WatchedEngine(player)
+
+    return make
+
+
+def run_service(
+    config: Config,
+    *,
+    clock: Clock | None = None,
+    sleep: Callable[[float], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+    notifier: Notifier | None = None,
+    env: dict[str, str] | None = None,
+    pin_factory: Any = None,
+    bus: Any = None,
+    spi: Any = None,
+    pixels: Any = None,
+    opponent_factory: Callable[[int], Opponent] | None = None,
+    storage: Storage | None = None,
+    observe: Callable[[Session], None] | None = None,
+) -> int:
+    """Run the board until ``stop()`` is true; returns the exit code (0).
+
+    Unexpected errors (a bug) propagate: the command logs them and exits 1,
+    and systemd restarts the service, which resumes the saved game.
+    """
+    clock = clock or MonotonicClock()
+    sleep = sleep or time.sleep
+    stop = stop or (lambda: False)
+    notifier = notifier or Notifier(env)
+    interval = watchdog_interval(env) if config.service.watchdog else None
+    hardware = BoardHardware(config, clock, pin_factory=pin_factory, bus=bus, spi=spi, pixels=pixels)
+    hardware.open()
+    settle_s, hold_s = timings(config.sensors.settle_ms)
+    session = Session(
+        sensors=hardware.sensors, leds=hardware.leds, buttons=hardware.buttons, clock=clock,
+        storage=storage or Storage(config.storage.state_dir, config.storage.records_dir),
+        defaults=GameSettings.from_config(config.game), menu=config.game.menu,
+        opponent_factory=opponent_factory or engine_factory(config),
+        palette=config.palette, settle_s=settle_s, hold_s=hold_s,
+    )
+    try:
+        how = session.start()
+        log.info("board up (%s sensors, %s LEDs, %d Hz scan): %s", config.sensors.backend, config.leds.backend,
+                 round(config.sensors.scan_hz), {"resumed": "saved game resumed", "menu": "set-up menu shown",
+                                                 "new": "new game"}[how])
+        if observe is not None:
+            observe(session)
+        loop = _Loop(session, hardware, clock, 1.0 / config.sensors.scan_hz)
+        loop.scan()
+        status = session.status()
+        notifier.ready(status)
+        next_ping = clock.now() if interval else math.inf
+        while not stop():
+            now = clock.now()
+            if now >= loop.next_scan or (loop.wake is not None and now >= loop.wake):
+                loop.scan()
+                text = session.status()
+                if text != status:
+                    status = text
+                    notifier.status(status)
+            if now >= next_ping:
+                notifier.watchdog()
+                next_ping = now + interval  # type: ignore[operator]
+            due = min(loop.next_scan, next_ping, loop.wake if loop.wake is not None else math.inf)
+            delay = due - clock.now()
+            if delay > 0:
+                sleep(delay)
+        log.info("stopping: %s", session.status())
+        notifier.stopping("stopping")
+    finally:
+        session.close()
+        hardware.close()
+        notifier.close()
+    return 0
+
+
+class _Loop:
+    """One scan of the board with its fault handling; keeps the time of the next."""
+
+    def __init__(self, session: Session, hardware: BoardHardware, clock: Clock, period: float) -> None:
+        self.session = session
+        self.hardware = hardware
+        self.clock = clock
+        self.period = period
+        self.next_scan = clock.now()
+        self.wake: float | None = None
+
+    def scan(self) -> None:
+        now = self.clock.now()
+        hw = self.hardware
+        hw.leds.retry(now)
+        hw.buttons.retry(now)
+        sensors = hw.sensors.backoff
+        session = self.session
+        if sensors.failing and not (sensors.due(now) and hw.sensors.retry(now)):
+            self._sync_faults()
+            session.refresh()
+        else:
+            try:
+                session.step(write=False)
+            except HardwareError as exc:
+                sensors.failed(exc, now)
+            else:
+                sensors.recovered(now)
+            self._sync_faults()
+            session.refresh()
+        if now >= self.next_scan:  # a scan at a deadline in between keeps the scan grid
+            self.next_scan += self.period
+            if self.next_scan <= now:  # late (a slow step): no burst of scans to catch up
+                self.next_scan = now + self.period
+        self.wake = session.next_wakeup()
+
+    def _sync_faults(self) -> None:
+        faults = self.hardware.faults()
+        for kind in ("sensors", "leds"):
+            if kind in faults:
+                self.session.set_fault(kind, faults[kind])
+            else:
+                self.session.clear_fault(kind)

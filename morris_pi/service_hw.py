@@ -1,0 +1,212 @@
+"""The service's hardware ends, each in a slot that survives faults and retries with backoff.
+
+``morris_pi.hw.factory`` builds the sensors, LEDs and buttons from the config.
+Here each sits in a slot the session holds on to, so a part that could not be
+built, or that fails later, is rebuilt or retried behind the session's back:
+
+- ``SensorSlot.read`` raises ``SensorError`` while the sensors are missing;
+  the service then shows the ``sensors`` pattern and calls ``retry`` on a
+  backoff schedule (0.5 s doubling to 10 s), which rebuilds the backend if it
+  was never built. The MCP23017 backend sets its chips up again by itself on
+  the next read, so a read error needs no rebuild.
+- ``LedSlot.show`` never raises: a failed write is remembered and written again
+  on the backoff schedule, so the game goes on while the LED chain is out.
+- ``ButtonSlot.pressed`` never raises either: a board whose buttons cannot be
+  set up plays on without them (and says so).
+
+Each fault is logged once when it starts (ERROR) and once when it ends (INFO),
+never on every scan.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from morris_pi.board.config_types import Config
+from morris_pi.board.ports import RGB, Clock
+from morris_pi.hw import factory
+from morris_pi.hw.errors import HardwareError, SensorError
+
+log = logging.getLogger("morris_pi.service")
+
+FIRST_RETRY_S = 0.5
+MAX_RETRY_S = 10.0
+
+
+class Backoff:
+    """One fault's episode: when to try again, and logging at its start and end only.
+
+    >>> b = Backoff("sensors", "the sensor board")
+    >>> b.failed(RuntimeError("no answer"), 10.0); b.failing, b.retry_at
+    (True, 10.5)
+    >>> b.failed(RuntimeError("no answer"), 10.5); b.retry_at
+    11.5
+    >>> b.recovered(12.0); b.failing
+    False
+    """
+
+    def __init__(self, kind: str, what: str) -> None:
+        self.kind = kind
+        self.what = what
+        self.failing = False
+        self.message = ""
+        self.retry_at = 0.0
+        self.delay = FIRST_RETRY_S
+        self.since = 0.0
+
+    def due(self, now: float) -> bool:
+        return self.failing and now >= self.retry_at
+
+    def failed(self, exc: BaseException, now: float) -> None:
+        message = str(exc) or type(exc).__name__
+        if not self.failing:
+            self.failing, self.since, self.delay = True, now, FIRST_RETRY_S
+            log.error("%s failed: %s; retrying", self.what, message)
+        else:
+            if message != self.message:
+                log.warning("%s still failing: %s", self.what, message)
+            self.delay = min(self.delay * 2, MAX_RETRY_S)
+        self.message = message
+        self.retry_at = now + self.delay
+
+    def recovered(self, now: float) -> None:
+        if self.failing:
+            log.info("%s works again (after %.1f s)", self.what, now - self.since)
+        self.failing, self.message = False, ""
+
+
+class _Slot:
+    def __init__(self, kind: str, what: str, build: Callable[[], Any]) -> None:
+        self.backoff = Backoff(kind, what)
+        self.inner: Any = None
+        self._build = build
+
+    def open(self, now: float) -> bool:
+        """Build the backend; on failure the slot is failing and retries later."""
+        try:
+            self.inner = self._build()
+        except HardwareError as exc:
+            self.inner = None
+            self.backoff.failed(exc, now)
+            return False
+        return True
+
+    def close(self) -> None:
+        inner, self.inner = self.inner, None
+        if inner is not None:
+            try:
+                inner.close()
+            except Exception as exc:  # closing down: report, close the rest
+                log.warning("closing the %s: %s", self.backoff.what, exc)
+
+
+class SensorSlot(_Slot):
+    """The sensors; ``read`` raises ``SensorError`` while they are missing or failing."""
+
+    def read(self) -> frozenset[str]:
+        if self.inner is None:
+            raise SensorError(self.backoff.message or "the sensors are not set up")
+        return self.inner.read()
+
+    def retry(self, now: float) -> bool:
+        """Rebuild if never built; whether the sensors are there to be read again."""
+        if self.inner is None:
+            return self.open(now)
+        return True
+
+
+class LedSlot(_Slot):
+    """The LED chain; a failed write is retried on the backoff schedule, never raised."""
+
+    def __init__(self, kind: str, what: str, build: Callable[[], Any], clock: Clock) -> None:
+        super().__init__(kind, what, build)
+        self.clock = clock
+        self._frame: tuple[Mapping[str, RGB], Mapping[str, RGB]] | None = None
+        self.writes = 0
+
+    def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:
+        self._frame = (points, status)
+        if not self.backoff.failing:
+            self._write(self.clock.now())
+
+    def retry(self, now: float) -> None:
+        if self.backoff.due(now):
+            if self.inner is None and not self.open(now):
+                return
+            self._write(now)
+
+    def _write(self, now: float) -> None:
+        if self.inner is None or self._frame is None:
+            return
+        try:
+            self.inner.show(*self._frame)
+        except HardwareError as exc:
+            self.backoff.failed(exc, now)
+            return
+        self.writes += 1
+        self.backoff.recovered(now)
+
+    def close(self) -> None:
+        super().close()
+
+
+class ButtonSlot(_Slot):
+    """The buttons; a failing input gives no presses until it works again."""
+
+    def __init__(self, kind: str, what: str, build: Callable[[], Any], clock: Clock) -> None:
+        super().__init__(kind, what, build)
+        self.clock = clock
+
+    def pressed(self) -> list[str]:
+        if self.inner is None:
+            return []
+        try:
+            return self.inner.pressed()
+        except HardwareError as exc:
+            self.backoff.failed(exc, self.clock.now())
+            return []
+
+    def retry(self, now: float) -> None:
+        if self.backoff.due(now):
+            self.close()
+            if self.open(now):
+                self.backoff.recovered(now)
+
+
+class BoardHardware:
+    """Sensors, LEDs and buttons from the config, over injectable low-level objects.
+
+    ``pin_factory``, ``bus``, ``spi`` and ``pixels`` go to ``morris_pi.hw.factory``
+    (gpiozero's MockFactory and the fakes in tests and benchmarks; ``None`` opens
+    the real hardware).
+    """
+
+    def __init__(self, config: Config, clock: Clock, *, pin_factory: Any = None, bus: Any = None,
+                 spi: Any = None, pixels: Any = None) -> None:
+        pins = factory._pins(config, pin_factory)  # one lazily created pin factory for all three
+        self.clock = clock
+        self.sensors = SensorSlot("sensors", "the sensor board", lambda: factory.build_sensors(
+            config, pin_factory=pins, bus=bus, clock=clock))
+        self.leds = LedSlot("leds", "the LED chain", lambda: factory.build_leds(
+            config, spi=spi, pixels=pixels), clock)
+        self.buttons = ButtonSlot("buttons", "the buttons", lambda: factory.build_buttons(
+            config, pin_factory=pins, clock=clock), clock)
+
+    def open(self) -> None:
+        """Build all three; a part that fails is retried later (the LEDs first, to show faults)."""
+        now = self.clock.now()
+        self.leds.open(now)
+        self.sensors.open(now)
+        self.buttons.open(now)
+
+    def faults(self) -> dict[str, str]:
+        """The fault kinds failing now, with their messages (the buttons have no pattern)."""
+        return {slot.backoff.kind: slot.backoff.message for slot in (self.sensors, self.leds)
+                if slot.backoff.failing}
+
+    def close(self) -> None:
+        """Close all; the LEDs last, so they go dark even after a sensor fault."""
+        for slot in (self.sensors, self.buttons, self.leds):
+            slot.close()
