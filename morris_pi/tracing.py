@@ -140,7 +140,7 @@ def game_trace(
         else:
             t += rng.uniform(*think)
         t = _lift_and_replace(hands, replay, turn, t)
-        _nudge(hands, turn, t)
+        t = _nudge(hands, turn, t)
         nxt = turns[i + 1] if i + 1 < len(turns) else None
         if (
             computer is None
@@ -182,14 +182,19 @@ def _lift_and_replace(hands: _Hands, game: Game, turn: Turn, t: float) -> float:
     return t + rng.uniform(0.3, 0.6)
 
 
-def _nudge(hands: _Hands, turn: Turn, t: float) -> None:
+def _nudge(hands: _Hands, turn: Turn, t: float) -> float:
+    """A hand brushes a man: its switch opens for a moment. Done before the turn's own moves,
+    so the same man is never nudged back onto a point while it is being lifted."""
     rng = hands.rng
     if rng.random() >= hands.mess.nudge:
-        return
+        return t
     others = sorted(hands.men - {turn.origin, turn.removal}, key=point_index)
-    if others:
-        hands.stats["nudge"] += 1
-        hands.pulse(rng.choice(others), t + rng.uniform(0.0, 0.2), rng.uniform(0.005, 0.15), closed=False)
+    if not others:
+        return t
+    hands.stats["nudge"] += 1
+    length = rng.uniform(0.005, 0.15)
+    hands.pulse(rng.choice(others), t, length, closed=False)
+    return t + length + rng.uniform(0.02, 0.2)
 
 
 def _play(hands: _Hands, turn: Turn, t: float) -> float:
