@@ -98,7 +98,7 @@ class RepeatFilter(logging.Filter):
             dropped = self._dropped.pop(record.name, 0)
             self._last[record.name] = key
         if dropped:
-            record.msg = f"{record.getMessage()} (the previous message was repeated {dropped} more times)"
+            record.msg = f"[the previous message repeated {dropped} more times] {record.getMessage()}"
             record.args = None
         return True
 
