@@ -167,6 +167,7 @@ class Controller:
             self._follow_game()
             if not self._drive_opponent(now):
                 break
+        self._follow_game()
         self._show(now)
         snap = self.snapshot()
         if self.on_change is not None and not snap.same_as(self._snapshot):
