@@ -24,6 +24,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.replay",
     "morris_pi.commands.sim",
     "morris_pi.commands.run",
+    "morris_pi.commands.hwtest",
 )
 
 

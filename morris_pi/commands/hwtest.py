@@ -1,0 +1,128 @@
+"""``morris-pi hwtest [--config PATH] [--learn] [--sim]``: test the LEDs and every reed switch."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_FAULTS, EXIT_USAGE, EXIT_HARDWARE = 0, 1, 2, 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "hwtest",
+        help="self-test of the board: LED sweep, then a man on every point in turn",
+        description="Test the board: an LED sweep in each colour, then put a man on each lit point and take it "
+        "off again. Reports swapped inputs, dead switches and switches stuck closed. Stop the service first "
+        "(sudo systemctl stop morris-pi): both would drive the same LEDs. Exit code 0 when every point is "
+        "OK, 1 when faults were found, 2 for a bad config or options, 3 when the hardware cannot be opened.",
+    )
+    parser.add_argument("--config", metavar="PATH", help="TOML config (default /etc/morris-pi/config.toml)")
+    parser.add_argument("--learn", action="store_true",
+                        help="write the switch map found into the config file (only the map table changes)")
+    parser.add_argument("--sim", action="store_true", help="run the self-test in the simulator window")
+    parser.add_argument("--no-sweep", action="store_true", help="skip the LED sweep")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                        help="seconds to wait for a man on each point before calling its switch dead "
+                        "(default 30; any button skips at once)")
+    parser.set_defaults(func=run)
+
+
+def _test(args: argparse.Namespace) -> Any:
+    from morris_pi.hwtest import HwTest
+
+    if not args.timeout > 0:
+        raise SystemExit("morris-pi hwtest: --timeout must be more than 0 seconds")
+    return HwTest(sweep=not args.no_sweep, point_timeout_s=args.timeout)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.sim:
+        return _run_sim(args)
+    from morris_pi.board.config import DEFAULT_PATH, ConfigError, load_config
+    from morris_pi.board.ports import MonotonicClock
+    from morris_pi.hw.errors import HardwareError
+    from morris_pi.hw.factory import build_hardware
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"morris-pi hwtest: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    clock = MonotonicClock()
+    try:
+        hardware = build_hardware(config, clock=clock)
+    except HardwareError as exc:
+        print(f"morris-pi hwtest: cannot open the hardware: {exc}", file=sys.stderr)
+        return EXIT_HARDWARE
+    path = Path(args.config) if args.config else DEFAULT_PATH
+    try:
+        return selftest(config, hardware, clock=clock, sleep=time.sleep, test=_test(args),
+                        learn_to=path if args.learn else None, scan_hz=config.sensors.scan_hz)
+    except KeyboardInterrupt:
+        print("\nmorris-pi hwtest: stopped", file=sys.stderr)
+        return 130
+    finally:
+        try:
+            hardware.close()
+        except HardwareError as exc:
+            print(f"morris-pi hwtest: closing the hardware: {exc}", file=sys.stderr)
+
+
+def selftest(config: Any, hardware: Any, *, clock: Any, sleep: Any, test: Any = None, learn_to: Path | None = None,
+             say: Any = print, scan_hz: float = 100.0) -> int:
+    """The self-test over built hardware, the report, and ``--learn``; returns the exit code."""
+    from morris_pi.hw.errors import HardwareError
+    from morris_pi.hwtest import run_selftest
+    from morris_pi.hwtest_learn import LearnError, learn
+
+    try:
+        report = run_selftest(hardware.sensors, hardware.leds, hardware.buttons, clock=clock, sleep=sleep,
+                              say=say, test=test, scan_hz=scan_hz)
+    except HardwareError as exc:
+        say(f"morris-pi hwtest: the hardware failed during the test: {exc}")
+        return EXIT_HARDWARE
+    if learn_to is not None:
+        try:
+            changes = learn(learn_to, config, report)
+        except (LearnError, OSError) as exc:
+            say(f"--learn: nothing written: {exc}")
+            return EXIT_FAULTS
+        if changes:
+            say(f"--learn: wrote the switch map to {learn_to}:")
+            for change in changes:
+                say(f"  {change}")
+            say("Run 'morris-pi hwtest' again to check, then restart the service.")
+        else:
+            say("--learn: the switch map is already right; the config is unchanged.")
+    return EXIT_OK if report.ok else EXIT_FAULTS
+
+
+def _run_sim(args: argparse.Namespace) -> int:
+    if args.learn:
+        print("morris-pi hwtest: --learn writes the switch map of a real board; the simulator has none to fix",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if importlib.util.find_spec("pygame") is None:
+        print("morris-pi hwtest: --sim needs pygame: pip install 'morris-pi[sim]'", file=sys.stderr)
+        return EXIT_USAGE
+    from morris_pi.hwtest import run_selftest
+    from morris_pi.sim.script import run_in_window
+
+    test = _test(args)
+    reports: list[Any] = []
+
+    def program(board: Any) -> int:
+        report = run_selftest(board.sensors, board.leds, board.buttons, clock=board.clock, sleep=time.sleep,
+                              say=board.say, test=test)
+        reports.append(report)
+        return EXIT_OK if report.ok else EXIT_FAULTS
+
+    code = run_in_window(program, title="morris-pi hwtest")
+    if reports:
+        print(reports[0].text())
+    return int(code) if isinstance(code, int) else EXIT_FAULTS
