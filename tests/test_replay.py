@@ -169,3 +169,15 @@ def test_clean_traces_of_every_profile_end_with_the_game_record():
         game = random_game(profile, random.Random(3), max_turns=60)
         _, rows, _ = run(game_trace(game, seed=3, mess=CLEAN))
         assert rows[-1]["record"] == game.record
+
+
+def test_a_level_in_the_header_brings_the_engine_and_replays_the_same_every_time():
+    pytest.importorskip("morris_pi.engine.player")
+    from morris_pi.rules import Game
+
+    lines = [{"profile": "standard", "white": "human", "black": "computer", "level": 2, "seed": 5},
+             {"t": 1.0, "on": "d6"}, {"t": 2.0}]
+    first = run(lines)[1]
+    assert first == run(lines)[1]
+    prompt = first[-1]["computer"]
+    assert prompt in [str(t) for t in Game.from_record("d6").legal_turns()]
