@@ -159,11 +159,13 @@ def run_service(
         while not stop():
             now = clock.now()
             if now >= loop.next_scan or (loop.wake is not None and now >= loop.wake):
+                seen = session.version, tuple(session.faults)
                 loop.scan()
-                text = session.status()
-                if text != status:
-                    status = text
-                    notifier.status(status)
+                if (session.version, tuple(session.faults)) != seen:
+                    text = session.status()
+                    if text != status:
+                        status = text
+                        notifier.status(status)
             if now >= next_ping:
                 notifier.watchdog()
                 next_ping = now + interval  # type: ignore[operator]
@@ -198,23 +200,25 @@ class _Loop:
         hw.buttons.retry(now)
         sensors = hw.sensors.backoff
         session = self.session
+        self._sync_faults()
         if sensors.failing and not (sensors.due(now) and hw.sensors.retry(now)):
-            self._sync_faults()
-            session.refresh()
+            session.refresh()  # the fault pattern blinks on
+            self.wake = session.next_wakeup()
         else:
             try:
-                session.step(write=False)
+                session.step()
             except HardwareError as exc:
                 sensors.failed(exc, now)
+                self._sync_faults()
+                session.refresh()
+                self.wake = session.next_wakeup()
             else:
                 sensors.recovered(now)
-            self._sync_faults()
-            session.refresh()
+                self.wake = session.due
         if now >= self.next_scan:  # a scan at a deadline in between keeps the scan grid
             self.next_scan += self.period
             if self.next_scan <= now:  # late (a slow step): no burst of scans to catch up
                 self.next_scan = now + self.period
-        self.wake = session.next_wakeup()
 
     def _sync_faults(self) -> None:
         faults = self.hardware.faults()

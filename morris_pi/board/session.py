@@ -103,6 +103,19 @@ class _Capture:
         pass
 
 
+class _Reading:
+    """The controller's sensors: the reading the session took this scan (one bus read per scan)."""
+
+    def __init__(self) -> None:
+        self.raw: frozenset[str] = frozenset()
+
+    def read(self) -> frozenset[str]:
+        return self.raw
+
+    def close(self) -> None:
+        pass
+
+
 class _Relay:
     """The controller's buttons: the presses the session passes on."""
 
@@ -162,6 +175,13 @@ class Session:
         self.meta: dict[str, Any] = {}
         self._capture = _Capture()
         self._relay = _Relay()
+        self._reading = _Reading()
+        self._raw: frozenset[str] | None = None
+        self._wake: float | None = None
+        self._dirty = True
+        self._pending: list[tuple[str, Callable[[Any], Any]]] = []
+        #: Bumped by every step that did something: the owner refreshes its status only then.
+        self.version = 0
         self._opponent: Opponent | None = None
         self._opponent_level: int | None = None
         self._game: Game | None = None
@@ -177,6 +197,11 @@ class Session:
         if self._started:
             raise RuntimeError("the session has already started")
         self._started = True
+        how = self._begin()
+        self.flush()
+        return how
+
+    def _begin(self) -> str:
         _, loaded = self._storage_call("load the saved game", lambda s: s.load_current())
         if loaded:
             game, meta = loaded
@@ -211,6 +236,7 @@ class Session:
         if controller is not None and controller.waiting and controller.opponent is not None:
             controller.opponent.cancel()
         self.menu = Menu(settings or self.settings, hold_s=self.settle_s + self.hold_s)
+        self._dirty = True
         log.info("set-up menu: %s", self.menu.describe())
 
     # -- the loop ---------------------------------------------------------------------
@@ -223,16 +249,25 @@ class Session:
         return "game" if self.controller is not None else "idle"
 
     def step(self, *, write: bool = True) -> None:
-        """One scan: sensors and buttons to the menu or the controller, then the LEDs.
+        """One scan: sensors and buttons to the menu or the controller, the LEDs, then the saves.
 
-        Errors of the ends (a sensor read, an LED write) propagate to the owner,
-        which reports them with ``set_fault`` and retries; ``write=False`` skips
-        the LED write (while the owner waits to retry a failed strip).
+        A scan in which no switch changed, no button was pressed and nothing is
+        due (``next_wakeup``) does nothing more: an idle board costs one read.
+        The game is saved after the LEDs are written, so a slow SD card never
+        delays what the player sees. Errors of the ends (a sensor read, an LED
+        write) propagate to the owner, which reports them with ``set_fault`` and
+        retries; ``write=False`` skips the LED write.
         """
         now = self.clock.now()
+        raw = frozenset(self.sensors.read())
         presses = self.buttons.pressed() if self.buttons is not None else []
+        if not (self._dirty or presses or raw != self._raw or (self._wake is not None and now >= self._wake)):
+            return
+        self._dirty = False
+        self._raw = self._reading.raw = raw
+        self.version += 1
         if self.menu is not None:
-            self.menu.update(self.sensors.read(), now)
+            self.menu.update(raw, now)
         for name in presses:
             self.press(name)
         if self.menu is not None and self.menu.done:
@@ -243,9 +278,23 @@ class Session:
             self.controller.step()
         if write:
             self.refresh()
+        self.flush()
+        self._wake = self.next_wakeup()
+
+    @property
+    def due(self) -> float | None:
+        """``next_wakeup`` as of the last step that did something (cheap: for the loop's sleep)."""
+        return self._wake
+
+    def flush(self) -> None:
+        """Do the storage work the last turns asked for (saves, records), in order."""
+        pending, self._pending = self._pending, []
+        for doing, call in pending:
+            self._storage_call(doing, call)
 
     def press(self, name: str) -> None:
         """A button, from the board's ``Buttons`` or from code."""
+        self._dirty = True
         if self.menu is not None:
             self.menu.press(name)
             return
@@ -286,10 +335,13 @@ class Session:
         """Show fault ``kind`` (a key of ``ERROR_PATTERNS``) until ``clear_fault``."""
         if kind not in ERROR_PATTERNS:
             raise ValueError(f"unknown fault kind {kind!r}: kinds are {', '.join(ERROR_PATTERNS)}")
-        self.faults[kind] = message
+        if self.faults.get(kind) != message:
+            self.faults[kind] = message
+            self._dirty = True
 
     def clear_fault(self, kind: str) -> None:
-        self.faults.pop(kind, None)
+        if self.faults.pop(kind, None) is not None:
+            self._dirty = True
 
     def _faults(self) -> dict[str, str]:
         faults = dict(self.faults)
@@ -364,7 +416,7 @@ class Session:
         opponent = self._opponent_for(settings)
         if self.controller is None:
             self.controller = Controller(
-                sensors=self.sensors, leds=self._capture, clock=self.clock, buttons=self._relay,
+                sensors=self._reading, leds=self._capture, clock=self.clock, buttons=self._relay,
                 profile=settings.profile, computer=settings.computer, opponent=opponent,
                 palette=self.palette, settle_s=self.settle_s, hold_s=self.hold_s, game=game,
                 on_turn=self._on_turn,
@@ -390,7 +442,7 @@ class Session:
         self._archived = False
         started = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.meta = {"id": self._new_id(), **self.settings.meta(), "started": started}
-        self._storage_call("clear the old save", lambda s: s.clear_current())
+        self._pending.append(("clear the old save", lambda s: s.clear_current()))
 
     def _on_turn(self, game: Game) -> None:
         if game is not self._game:
@@ -407,13 +459,19 @@ class Session:
                 self._archived = self._archive(game, self.meta)
             return
         self._archived = False  # a takeback past the end reopens the game (its record is replaced later)
+        meta = dict(self.meta)
         if game.history or game.pending is not None:
-            self._storage_call("save the game", lambda s: s.save_current(game, self.meta))
+            self._pending.append(("save the game", lambda s: s.save_current(game, meta)))
         else:
-            self._storage_call("clear the save", lambda s: s.clear_current())
+            self._pending.append(("clear the save", lambda s: s.clear_current()))
 
     def _archive(self, game: Game, meta: Mapping[str, Any]) -> bool:
-        return self._storage_call("archive the game", lambda s: s.finish(game, meta))[0]
+        """Queue the record of ``game`` (written at the end of the step)."""
+        if self.storage is None:
+            return False
+        meta = dict(meta)
+        self._pending.append(("archive the game", lambda s: s.finish(game, meta)))
+        return True
 
     def _storage_call(self, doing: str, call: Callable[[Any], Any]) -> tuple[bool, Any]:
         """Run a storage call: (whether it worked, its value). A failure is logged once
