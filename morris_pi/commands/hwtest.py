@@ -26,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="write the switch map found into the config file (only the map table changes)")
     parser.add_argument("--sim", action="store_true", help="run the self-test in the simulator window")
     parser.add_argument("--no-sweep", action="store_true", help="skip the LED sweep")
+    parser.add_argument("--show", type=float, default=10.0, metavar="S",
+                        help="seconds the result stays lit on the board (OK points green, faults red; default 10)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
                         help="seconds to wait for a man on each point before calling its switch dead "
                         "(default 30; any button skips at once)")
@@ -62,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.config) if args.config else DEFAULT_PATH
     try:
         return selftest(config, hardware, clock=clock, sleep=time.sleep, test=_test(args),
-                        learn_to=path if args.learn else None, scan_hz=config.sensors.scan_hz)
+                        learn_to=path if args.learn else None, scan_hz=config.sensors.scan_hz,
+                        show_s=max(0.0, args.show))
     except KeyboardInterrupt:
         print("\nmorris-pi hwtest: stopped", file=sys.stderr)
         return 130
@@ -74,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def selftest(config: Any, hardware: Any, *, clock: Any, sleep: Any, test: Any = None, learn_to: Path | None = None,
-             say: Any = print, scan_hz: float = 100.0) -> int:
+             say: Any = print, scan_hz: float = 100.0, show_s: float = 0.0) -> int:
     """The self-test over built hardware, the report, and ``--learn``; returns the exit code."""
     from morris_pi.hw.errors import HardwareError
     from morris_pi.hwtest import run_selftest
@@ -86,6 +89,9 @@ def selftest(config: Any, hardware: Any, *, clock: Any, sleep: Any, test: Any = 
     except HardwareError as exc:
         say(f"morris-pi hwtest: the hardware failed during the test: {exc}")
         return EXIT_HARDWARE
+    if show_s > 0:
+        say(f"The result stays lit for {show_s:g} s: OK points green, faulty points red.")
+        sleep(show_s)
     if learn_to is not None:
         try:
             changes = learn(learn_to, config, report)
