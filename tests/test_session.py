@@ -268,3 +268,17 @@ def test_a_storage_failure_is_logged_once_and_shown_and_play_goes_on(tmp_path, c
 @pytest.mark.parametrize("settle_ms, expected", [(200, (0.08, 0.12)), (0, (0.0, 0.0)), (500, (0.08, 0.42))])
 def test_settle_ms_is_the_time_before_a_turn_is_read(settle_ms, expected):
     assert timings(settle_ms) == pytest.approx(expected)
+
+
+def test_menu_button_after_the_game_has_ended_opens_the_menu(tmp_path):
+    rig = Rig(tmp_path, menu=False)
+    rig.play("d6")
+    rig.press("menu")
+    rig.press("menu")                 # resigned
+    assert rig.snap.outcome is not None
+    rig.press("menu")
+    assert rig.session.state == "menu"
+    rig.tap(PROFILE_POINTS[1])
+    rig.tap(START_POINT)
+    assert rig.snap.profile == "move-this" and rig.snap.leds == {"d6": "extra"}
+    assert len(rig.storage.list_records()) == 1
