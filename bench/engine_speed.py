@@ -91,7 +91,7 @@ def cancel_latency(trials: int, game: Game) -> None:
     rng = random.Random(5)
     for _ in range(trials):
         player = EnginePlayer(10, threaded=True)
-        player.level = Level(10, 10**9, 3600.0, None, 0, True, "endless")
+        player.level = Level(10, 10**9, 3600.0, None, 0, "endless")
         player.start(game)
         # the controller's loop: wants to run every 10 ms while the engine thinks
         last = time.perf_counter()

@@ -43,6 +43,8 @@ def test_level_budget_is_repeatable(capsys):
 
 
 def test_known_win_is_given_as_win_in(capsys):
+    # 75 quiet turns so far: 27 turns to mate would pass the N-move limit, but the capture
+    # that restarts the counter comes in time (the tables' distance to conversion)
     code, out, _ = analyze(capsys, "--depth", "2", *ENDGAME_B.split())
     data = json.loads(out)
     assert code == 0

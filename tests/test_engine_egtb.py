@@ -40,19 +40,29 @@ def random_position(rng, profile, k, j):
     return Position(tables_for(get_profile(profile)), men, (0, 0), side, 0)
 
 
-def probe(tables, pos):
-    return tables.probe(pos.men[pos.side], pos.men[pos.side ^ 1])
+def probe(tables, pos, metric="dtm"):
+    lookup = tables.probe if metric == "dtm" else tables.conversion
+    return lookup(pos.men[pos.side], pos.men[pos.side ^ 1])
 
 
-def one_turn_value(tables, pos):
-    """The value a position must have given its children's table values (retrograde step)."""
+def one_turn_value(tables, pos, metric="dtm"):
+    """The value a position must have given its children's table values (retrograde step).
+
+    ``dtc``: a capture ends the line (distance 1), whatever the smaller table says after it.
+    """
     turns = pos.turns()
     if not turns:
         return ("loss", 0)
     best_win, draw, longest = None, False, -1
     for turn in turns:
         child = pos.play(turn)
-        r = ("loss", 0) if child.count(child.side) < 3 else verdict(probe(tables, child))
+        if child.count(child.side) < 3:
+            r = ("loss", 0)
+        elif turn[2] >= 0 and metric == "dtc":
+            r = verdict(probe(tables, child))
+            r = r and (r[0], 0)
+        else:
+            r = verdict(probe(tables, child, metric))
         if r is None:
             draw = True
         elif r[0] == "loss":
@@ -128,15 +138,18 @@ def test_symmetries_preserve_the_board():
 
 @pytest.mark.parametrize("profile", ["standard", "move-this"])
 @pytest.mark.parametrize("men", [(3, 3), (3, 4), (4, 3)])
-def test_values_follow_from_the_children(profile, men):
+@pytest.mark.parametrize("metric", ["dtm", "dtc"])
+def test_values_follow_from_the_children(profile, men, metric):
     tables = tables_for_profile(profile)
-    rng = random.Random(hash((profile, men)) & 0xFFFF)
+    rng = random.Random(hash((profile, men, metric)) & 0xFFFF)
     seen = set()
-    for _ in range(150):
+    for _ in range(120):
         pos = random_position(rng, profile, *men)
-        value = verdict(probe(tables, pos))
+        value = verdict(probe(tables, pos, metric))
         seen.add(value[0] if value else "draw")
-        assert value == one_turn_value(tables, pos), pos
+        assert value == one_turn_value(tables, pos, metric), pos
+        mate = verdict(probe(tables, pos))
+        assert (value and value[0]) == (mate and mate[0])  # same results, other distances
     assert "win" in seen
 
 
@@ -192,6 +205,10 @@ def test_search_uses_tables_for_a_known_win():
     assert score_form(result.score) == {"win_in": value[1]}
     child = pos.play(result.turn)
     assert verdict(probe(tables, child)) == ("loss", value[1] - 1)
+    # the same men, but the N-move rule would end the game first: no claim of a win
+    late = Position(pos.tables, pos.men, pos.hand, pos.side, 100 - value[1] + 1)
+    result = Searcher("standard").search(late, limits=Limits(depth=2))
+    assert not isinstance(score_form(result.score), dict)
 
 
 def test_loader_caches_one_copy():

@@ -108,7 +108,7 @@ def test_threaded_search_does_not_block_and_cancel_stops_it():
     game = Game.from_record(MIDGAME)
     player = EnginePlayer(10, threaded=True)
     # a budget far beyond a test's patience: only cancel can end it
-    player.level = Level(10, 10**9, 3600.0, None, 0, True, "endless")
+    player.level = Level(10, 10**9, 3600.0, None, 0, "endless")
     player.start(game)
     assert player.thinking
     assert player.result() is None
@@ -131,7 +131,7 @@ def test_threaded_search_delivers_a_legal_turn():
 def test_restart_supersedes_the_running_search():
     game = Game.from_record(MIDGAME)
     player = EnginePlayer(3, seed=1, threaded=True)
-    player.level = Level(3, 10**9, 3600.0, None, 0, True, "endless")
+    player.level = Level(3, 10**9, 3600.0, None, 0, "endless")
     player.start(game)
     player.level = LEVELS[2]
     game.play(game.legal_turns()[0])  # the human took back and played something else

@@ -11,8 +11,11 @@ outer and inner ring) to a canonical set; the opponent's men are then ranked
 among the ``24 - k`` points left. One byte per position: ``0`` for a draw,
 else ``1 + d`` where ``d`` is the number of turns to the end of the game with
 best play (distance to mate): odd ``d`` wins for the side to move, even ``d``
-loses. Repetitions are not part of the tables; the N-move rule is applied by
-the search (a result is used only when it comes within the limit).
+loses. 3 v 4 and 4 v 3 also come with the distance to conversion (turns to
+the next capture or the end, with the winner hurrying to it): the N-move
+counter restarts at a capture, so a win is certain when ``quiet`` plus that
+distance stays within the limit, and the search uses a table result only
+then. Repetitions are not part of the tables.
 
 Validity. The values depend on the profile settings that act in these
 endgames: the standard board's lines, flying at three men, and what happens
@@ -146,15 +149,25 @@ class EndgameTables:
     ``0`` for a draw, else ``1 + d`` (``d`` turns to mate; odd wins for the side to move).
     """
 
-    def __init__(self, tables: dict[tuple[int, int], bytes], all_in_mills: str) -> None:
+    def __init__(self, tables: dict[tuple[int, int], bytes], all_in_mills: str,
+                 conversion: "dict[tuple[int, int], bytes] | None" = None) -> None:
         self.data = tables
+        # 3 v 3: every capture ends the game, so conversion and mate coincide
+        self.conversion_data = {(3, 3): tables.get((3, 3)), **(conversion or {})}
         self.all_in_mills = all_in_mills
         self._canon = {k: canonical_sets(k) for k in (3, 4)}
         self._per_rep = {(k, j): comb(24 - k, j) for k, j in tables}
 
     def probe(self, me: int, op: int) -> int | None:
+        return self._lookup(self.data, me, op)
+
+    def conversion(self, me: int, op: int) -> int | None:
+        """Like ``probe``, but ``1 + turns`` to the next capture (or the end) instead of to mate."""
+        return self._lookup(self.conversion_data, me, op)
+
+    def _lookup(self, tables, me: int, op: int) -> int | None:
         k, j = me.bit_count(), op.bit_count()
-        data = self.data.get((k, j))
+        data = tables.get((k, j))
         if data is None:
             return None
         reps, pick = self._canon[k]
@@ -178,17 +191,17 @@ class EndgameTables:
             payload = lzma.decompress(raw[header_end + 1:])
         except lzma.LZMAError as exc:
             raise TableDataError(f"{path}: corrupt payload: {exc}") from None
-        tables = {}
+        tables: dict = {"dtm": {}, "dtc": {}}
         offset = 0
         for entry in header["tables"]:
             k, j, size = entry["men"][0], entry["men"][1], entry["size"]
             if size != table_size(k, j):
                 raise TableDataError(f"{path}: table {k}v{j} has {size} entries, expected {table_size(k, j)}")
-            tables[(k, j)] = payload[offset:offset + size]
+            tables[entry.get("metric", "dtm")][(k, j)] = payload[offset:offset + size]
             offset += size
         if offset != len(payload):
             raise TableDataError(f"{path}: payload has {len(payload)} bytes, tables need {offset}")
-        return cls(tables, header["all_in_mills"])
+        return cls(tables["dtm"], header["all_in_mills"], tables["dtc"])
 
 
 def file_name(all_in_mills: str) -> str:

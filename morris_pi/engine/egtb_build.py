@@ -15,7 +15,10 @@ grow one turn at a time: positions lost in ``n`` make their predecessors
 (found by un-moving) won in ``n + 1``; positions won in ``n`` decrement their
 predecessors' counters, and a predecessor whose every turn leads to a win for
 the opponent is lost (distance: its longest line). What stays undecided is a
-draw. Distances count turns to the end of the game (distance to mate).
+draw. Distances count turns to the end of the game (distance to mate). A
+second pass over 3 v 4 and 4 v 3 counts turns to the next capture instead
+(distance to conversion): the N-move counter restarts there, so the search
+uses it to decide whether a win comes in time.
 """
 
 from __future__ import annotations
@@ -112,8 +115,12 @@ class Table:
         return self.geo.rank[self.k][me].astype(np.int64) * self.nb + self.geo.rank[self.j][op]
 
 
-def forward(table: Table, any_rule: bool, t33: Table | None, chunk: int = 1 << 21) -> None:
-    """Count quiet turns and settle capturing turns of every position."""
+def forward(table: Table, any_rule: bool, t33: Table | None, dtc: bool = False, chunk: int = 1 << 21) -> None:
+    """Count quiet turns and settle capturing turns of every position.
+
+    ``dtc``: count a capture as the end of the line (distance to conversion, what
+    the N-move rule cares about) instead of adding the 3 v 3 table's distance.
+    """
     geo = table.geo
     k, j = table.k, table.j
     for lo in range(0, table.dtm.size, chunk):
@@ -157,9 +164,10 @@ def forward(table: Table, any_rule: bool, t33: Table | None, chunk: int = 1 << 2
                     child = t33.index(op[s2] & ~rb[ok], rest[s2] | np.left_shift(1, tt[s2]))
                     d = t33.dtm[child]
                     win = (d >= 0) & (d % 2 == 0)
-                    np.minimum.at(wincap, s2[win], (d[win] + 1).astype(np.int16))
+                    step = np.ones_like(d) if dtc else d + 1
+                    np.minimum.at(wincap, s2[win], step[win].astype(np.int16))
                     loss = (d >= 0) & (d % 2 == 1)
-                    np.maximum.at(losscap, s2[loss], (d[loss] + 1).astype(np.int16))
+                    np.maximum.at(losscap, s2[loss], step[loss].astype(np.int16))
                     drawcap[s2[d < 0]] = True
         sl = slice(lo, lo + idx.size)
         table.dtm[sl] = np.where(valid, UNKNOWN, INVALID)
@@ -277,14 +285,22 @@ def build(any_rule: bool, geo: Geometry, log) -> tuple[bytes, dict]:
     forward(t43, any_rule, t33)
     solve({(3, 4): t34, (4, 3): t43}, any_rule, log)
     log(f"[{rule}] 3v4 and 4v3 solved in {time.perf_counter() - t0:.1f} s")
+    c34, c43 = Table(geo, 3, 4), Table(geo, 4, 3)
+    forward(c34, any_rule, t33, dtc=True)
+    forward(c43, any_rule, t33, dtc=True)
+    solve({(3, 4): c34, (4, 3): c43}, any_rule, log)
+    for tb, c in ((t34, c34), (t43, c43)):
+        assert ((tb.dtm >= 0) == (c.dtm >= 0)).all() and ((tb.dtm % 2) == (c.dtm % 2)).all()
+    log(f"[{rule}] distances to conversion solved in {time.perf_counter() - t0:.1f} s")
     parts = []
     header_tables = []
-    for key, tb in (((3, 3), t33), ((3, 4), t34), ((4, 3), t43)):
+    for key, metric, tb in (((3, 3), "dtm", t33), ((3, 4), "dtm", t34), ((4, 3), "dtm", t43),
+                            ((3, 4), "dtc", c34), ((4, 3), "dtc", c43)):
         data = canonical_bytes(tb)
         parts.append(data)
-        header_tables.append({"men": list(key), "size": len(data)})
+        header_tables.append({"men": list(key), "metric": metric, "size": len(data)})
         d = tb.dtm[tb.dtm != INVALID]
-        stats[f"{key[0]}v{key[1]}"] = {
+        stats[f"{key[0]}v{key[1]}" + ("" if metric == "dtm" else " conversion")] = {
             "positions": int(d.size),
             "stored": len(data),
             "wins": int(((d >= 0) & (d % 2 == 1)).sum()),
@@ -329,7 +345,8 @@ def main(argv=None) -> int:
                                    "tables": [f"{k}v{j}" for k, j in TABLES], "stats": stats}
         log(json.dumps(stats))
     manifest["format"] = MAGIC.decode().strip()
-    manifest["value"] = "byte 0 = draw; else 1 + turns to mate with best play (odd: side to move wins)"
+    manifest["value"] = ("byte 0 = draw; else 1 + turns with best play (odd: side to move wins); "
+                         "dtm: to mate, dtc: to the next capture or the end")
     manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
     return 0
 

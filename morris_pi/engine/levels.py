@@ -30,23 +30,22 @@ class Level:
     seconds: float  # cap without a seed; with a seed only ``nodes`` bounds the search
     depth: int | None
     noise: int  # standard deviation of the noise on root scores, centi-men
-    quiescence: bool
     description: str
 
 
 LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
-        Level(1, 400, 0.5, 1, 150, False, "looks one turn ahead, misses threats: a beginner can win"),
-        Level(2, 800, 0.5, 1, 90, True, "one turn ahead, sees captures, often careless"),
-        Level(3, 1500, 0.5, 2, 60, True, "two turns ahead, noisy"),
-        Level(4, 3000, 0.6, 3, 35, True, "three turns ahead, a little noisy"),
-        Level(5, 3000, 0.6, None, 15, True, "short search, slight noise"),
-        Level(6, 5000, 0.8, None, 0, True, "short search, no noise"),
-        Level(7, 12000, 1.2, None, 0, True, "club player"),
-        Level(8, 30000, 2.0, None, 0, True, "strong"),
-        Level(9, 60000, 3.0, None, 0, True, "stronger"),
-        Level(10, 120000, 5.0, None, 0, True, "full strength within about a second here"),
+        Level(1, 400, 0.5, 1, 150, "looks one turn ahead, noisy: a beginner can win"),
+        Level(2, 800, 0.5, 1, 90, "one turn ahead, often careless"),
+        Level(3, 1500, 0.5, 2, 60, "two turns ahead, noisy"),
+        Level(4, 3000, 0.6, 3, 35, "three turns ahead, a little noisy"),
+        Level(5, 3000, 0.6, None, 15, "short search, slight noise"),
+        Level(6, 5000, 0.8, None, 0, "short search, no noise"),
+        Level(7, 12000, 1.2, None, 0, "club player"),
+        Level(8, 30000, 2.0, None, 0, "strong"),
+        Level(9, 60000, 3.0, None, 0, "stronger"),
+        Level(10, 120000, 5.0, None, 0, "full strength within about a second here"),
     )
 }
 

@@ -61,7 +61,7 @@ class EnginePlayer:
             self._stop = threading.Event()
         level = self.hint_level if hint else self.level
         if hint:
-            level = Level(level.number, level.nodes, level.seconds, level.depth, 0, True, level.description)
+            level = Level(level.number, level.nodes, level.seconds, level.depth, 0, level.description)
         position = game.position
         history = game.positions
         pending = game.pending
@@ -105,11 +105,10 @@ class EnginePlayer:
 
     # -- work ---------------------------------------------------------------------------
 
-    def _searcher(self, profile, quiescence: bool) -> Searcher:
-        key = (profile.name, quiescence)
-        searcher = self._searchers.get(key)
+    def _searcher(self, profile) -> Searcher:
+        searcher = self._searchers.get(profile.name)
         if searcher is None:
-            searcher = self._searchers[key] = Searcher(profile, quiescence=quiescence)
+            searcher = self._searchers[profile.name] = Searcher(profile)
         return searcher
 
     def _run(self, previous, job, stop, level, position, history, restrict, over, profile) -> None:
@@ -124,7 +123,7 @@ class EnginePlayer:
         else:
             rng = random.Random()
         with self._lock:
-            searcher = self._searcher(profile, level.quiescence)
+            searcher = self._searcher(profile)
             if seeded:
                 searcher.clear()
             raw, result = think(searcher, position, history, level, rng, seeded=seeded, stop_flag=stop, restrict=restrict)

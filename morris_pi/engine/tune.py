@@ -60,9 +60,9 @@ def _choose(spec, game: Game, searchers: dict, rng: random.Random) -> Turn:
         return Turn.from_raw(greedy_turn(pos, searchers, rng))
     if kind == "level":
         level = get_level(spec[1])
-        key = ("level", level.quiescence)
+        key = ("level",)
         if key not in searchers:
-            searchers[key] = Searcher(game.profile, quiescence=level.quiescence)
+            searchers[key] = Searcher(game.profile)
         s = searchers[key]
         s.clear()
         limits = Limits(depth=level.depth, nodes=level.nodes)
@@ -143,7 +143,7 @@ def tune(nodes: int, n_openings: int, rounds: int, jobs: int, accept: float, log
                 candidate = {p: dict(weights[p]) for p in PHASES}
                 candidate[phase][term] = value
                 started = time.perf_counter()
-                scores = match(("weights", candidate, nodes, True), ("weights", weights, nodes, True), book, jobs)
+                scores = match(("weights", candidate, nodes, False), ("weights", weights, nodes, False), book, jobs)
                 s = sum(scores) / len(scores)
                 log({"round": rnd, "phase": phase, "term": term, "from": current, "to": value,
                      "score": round(s, 3), "games": len(scores), "seconds": round(time.perf_counter() - started, 1),
@@ -161,6 +161,9 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--accept", type=float, default=0.56)
+    parser.add_argument("--candidate", metavar="JSON",
+                        help='instead of tuning: match these overrides against the current weights, '
+                             'e.g. \'{"placing": {"mobility": 5}}\'')
     parser.add_argument("--quiescence-test", action="store_true",
                         help="instead of tuning: match quiescence on against off at the same node budget")
     args = parser.parse_args(argv)
@@ -172,6 +175,16 @@ def main(argv=None) -> int:
         s = sum(scores) / len(scores)
         d, margin = elo(s, len(scores))
         log({"quiescence_on_vs_off": round(s, 3), "games": len(scores), "elo": round(d), "margin": round(margin)})
+        return 0
+    if args.candidate:
+        book = openings(args.openings)
+        candidate = merged({p: {**DEFAULT_WEIGHTS[p], **json.loads(args.candidate).get(p, {})} for p in PHASES})
+        scores = match(("weights", candidate, args.nodes, False), ("weights", merged(None), args.nodes, False),
+                       book, args.jobs)
+        s = sum(scores) / len(scores)
+        d, margin = elo(s, len(scores))
+        log({"candidate": json.loads(args.candidate), "score": round(s, 3), "games": len(scores),
+             "elo": round(d), "margin": round(margin)})
         return 0
     weights = tune(args.nodes, args.openings, args.rounds, args.jobs, args.accept, log)
     changed = {p: {k: v for k, v in weights[p].items() if v != DEFAULT_WEIGHTS[p][k]} for p in PHASES}
