@@ -260,7 +260,7 @@ def test_a_storage_failure_is_logged_once_and_shown_and_play_goes_on(tmp_path, c
         rig.play("d6")
         rig.play("a1")
     assert rig.record == "d6 a1"
-    assert "storage" in rig.session.faults
+    assert "storage" in rig.session.all_faults()
     mine = [r for r in caplog.records if r.name == "morris_pi.board.session"]
     assert len(mine) == 1 and "the game goes on unsaved" in mine[0].getMessage()
 

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from datetime import datetime, timezone
 from typing import Any
 
 from morris_pi.rules import Game
@@ -51,6 +50,7 @@ from morris_pi.tracker import guidance
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 
 from .controller import Controller, Snapshot
+from .keeper import GameKeeper
 from .menu import GameSettings, Menu
 from .ports import RGB, Buttons, Clock, LedStrip, Opponent, SensorSource
 
@@ -62,13 +62,6 @@ ERROR_PATTERNS: dict[str, tuple[str, ...]] = {
     "leds": RINGS[1],                    # middle ring: the LED chain could not be written
     "engine": RINGS[2],                  # inner ring: the computer player failed
     "storage": ("a7", "g7", "g1", "a1"),  # outer corners: the game cannot be saved
-}
-#: What each fault kind means, for logs and docs.
-FAULTS: dict[str, str] = {
-    "sensors": "sensor board missing or not answering (I2C/GPIO error)",
-    "leds": "writing the LED chain failed",
-    "engine": "the computer player failed",
-    "storage": "the game cannot be saved",
 }
 
 
@@ -159,7 +152,7 @@ class Session:
         self.leds = leds
         self.clock = clock
         self.buttons = buttons
-        self.storage = storage
+        self.keeper = GameKeeper(storage)
         self.defaults = defaults or GameSettings()
         self.menu_at_start = menu
         self.opponent_factory = opponent_factory
@@ -171,21 +164,16 @@ class Session:
         self.menu: Menu | None = None
         #: Faults reported by the owner (``set_fault``): kind -> message.
         self.faults: dict[str, str] = {}
-        #: The running game's meta data as saved: id, settings, start time.
-        self.meta: dict[str, Any] = {}
         self._capture = _Capture()
         self._relay = _Relay()
         self._reading = _Reading()
         self._raw: frozenset[str] | None = None
         self._wake: float | None = None
         self._dirty = True
-        self._pending: list[tuple[str, Callable[[Any], Any]]] = []
         #: Bumped by every step that did something: the owner refreshes its status only then.
         self.version = 0
         self._opponent: Opponent | None = None
         self._opponent_level: int | None = None
-        self._game: Game | None = None
-        self._archived = False
         self._written: tuple[dict[str, RGB], dict[str, RGB]] | None = None
         self._started = False
 
@@ -202,33 +190,27 @@ class Session:
         return how
 
     def _begin(self) -> str:
-        _, loaded = self._storage_call("load the saved game", lambda s: s.load_current())
-        if loaded:
-            game, meta = loaded
-            settings = GameSettings.from_meta(meta, self.defaults)
-            if settings.profile != game.profile.name:
-                settings = GameSettings.from_meta({"profile": game.profile.name}, settings)
-            meta = dict(meta)
-            if game.outcome is not None:
-                log.info("the saved game had already ended (%s); archiving it", game.outcome)
-                self._archive(game, meta)
-            elif game.history or game.pending is not None:
-                if not isinstance(meta.get("id"), str):
-                    meta["id"] = self._new_id()
-                self.meta = {**meta, **settings.meta()}
-                self._game = game
-                self._start_game(settings, game=game)
-                log.info("resuming the saved game %s: %d turns, %s to move (%s); "
-                         "put the board back as the lights show",
-                         self.meta["id"], len(game.history), game.turn, self._describe(settings))
-                return "resumed"
-            else:
-                self._storage_call("clear the empty save", lambda s: s.clear_current())
+        resumed = self.keeper.load(self.defaults)
+        if resumed is not None:
+            game, settings = resumed
+            self._start_game(settings, game=game)
+            log.info("resuming the saved game %s: %d turns, %s to move (%s); put the board back as the lights show",
+                     self.meta["id"], len(game.history), game.turn, self._describe(settings))
+            return "resumed"
         if self.menu_at_start:
             self.open_menu(self.defaults)
             return "menu"
         self._start_game(self.defaults)
         return "new"
+
+    @property
+    def storage(self) -> Any:
+        return self.keeper.storage
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The running game's meta data as saved: id, settings, start time."""
+        return self.keeper.meta
 
     def open_menu(self, settings: GameSettings | None = None) -> None:
         """Show the set-up menu (the running game must not need its computer player meanwhile)."""
@@ -288,9 +270,7 @@ class Session:
 
     def flush(self) -> None:
         """Do the storage work the last turns asked for (saves, records), in order."""
-        pending, self._pending = self._pending, []
-        for doing, call in pending:
-            self._storage_call(doing, call)
+        self.keeper.flush()
 
     def press(self, name: str) -> None:
         """A button, from the board's ``Buttons`` or from code."""
@@ -323,7 +303,7 @@ class Session:
             wake = self.controller.next_wakeup()
             if wake is not None:
                 times.append(wake)
-        if self._faults():
+        if self.all_faults():
             edge = guidance.next_edge(["error"], now, self.palette)
             if edge is not None:
                 times.append(edge)
@@ -343,8 +323,11 @@ class Session:
         if self.faults.pop(kind, None) is not None:
             self._dirty = True
 
-    def _faults(self) -> dict[str, str]:
+    def all_faults(self) -> dict[str, str]:
+        """Every fault showing now: the owner's, the computer player's and storage's."""
         faults = dict(self.faults)
+        if self.keeper.fault is not None:
+            faults["storage"] = self.keeper.fault
         if self.controller is not None and self.controller.fault and self.menu is None:
             faults["engine"] = self.controller.fault
         return faults
@@ -357,7 +340,7 @@ class Session:
 
     def status(self) -> str:
         """One line for ``systemctl status`` and the log: menu or side to move, record length, faults."""
-        faults = self._faults()
+        faults = self.all_faults()
         if self.menu is not None:
             text = f"set-up menu: {self.menu.describe()}"
         elif self.controller is not None:
@@ -419,10 +402,10 @@ class Session:
                 sensors=self._reading, leds=self._capture, clock=self.clock, buttons=self._relay,
                 profile=settings.profile, computer=settings.computer, opponent=opponent,
                 palette=self.palette, settle_s=self.settle_s, hold_s=self.hold_s, game=game,
-                on_turn=self._on_turn,
+                on_turn=lambda g: self.keeper.on_turn(g, self.settings),
             )
             if game is None:
-                self._adopt(self.controller.game)
+                self.keeper.adopt(self.controller.game, settings)
         else:
             # the controller's on_turn sees the new game at its next step and adopts it
             self.controller.new_game(profile=settings.profile, computer=settings.computer)
@@ -431,68 +414,8 @@ class Session:
         if game is None:
             log.info("new game: %s", self._describe(settings))
 
-    def _new_id(self) -> str | None:
-        if self.storage is None:
-            return None
-        return self._storage_call("choose a game id", lambda s: s.new_game_id())[1]
-
-    def _adopt(self, game: Game) -> None:
-        """A new game object: give it an id and the settings it is played with."""
-        self._game = game
-        self._archived = False
-        started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        self.meta = {"id": self._new_id(), **self.settings.meta(), "started": started}
-        self._pending.append(("clear the old save", lambda s: s.clear_current()))
-
-    def _on_turn(self, game: Game) -> None:
-        if game is not self._game:
-            old = self._game
-            if old is not None and not self._archived and old.outcome is None and old.history:
-                log.info("the game %s was abandoned after %d turns; archiving it as unfinished",
-                         self.meta.get("id"), len(old.history))
-                self._archive(old, self.meta)
-            self._adopt(game)
-            return
-        if game.outcome is not None:
-            if not self._archived:
-                log.info("game over: %s after %d turns", game.outcome, len(game.history))
-                self._archived = self._archive(game, self.meta)
-            return
-        self._archived = False  # a takeback past the end reopens the game (its record is replaced later)
-        meta = dict(self.meta)
-        if game.history or game.pending is not None:
-            self._pending.append(("save the game", lambda s: s.save_current(game, meta)))
-        else:
-            self._pending.append(("clear the save", lambda s: s.clear_current()))
-
-    def _archive(self, game: Game, meta: Mapping[str, Any]) -> bool:
-        """Queue the record of ``game`` (written at the end of the step)."""
-        if self.storage is None:
-            return False
-        meta = dict(meta)
-        self._pending.append(("archive the game", lambda s: s.finish(game, meta)))
-        return True
-
-    def _storage_call(self, doing: str, call: Callable[[Any], Any]) -> tuple[bool, Any]:
-        """Run a storage call: (whether it worked, its value). A failure is logged once
-        per episode and shown as a fault; the game goes on."""
-        if self.storage is None:
-            return False, None
-        try:
-            out = call(self.storage)
-        except (OSError, ValueError) as exc:
-            message = f"cannot {doing}: {exc}"
-            if "storage" not in self.faults:
-                log.error("%s (state directory %s); the game goes on unsaved",
-                          message, getattr(self.storage, "state_dir", "?"))
-            self.faults["storage"] = message
-            return False, None
-        if self.faults.pop("storage", None) is not None:
-            log.info("saving works again")
-        return True, out
-
     def _compose(self, now: float) -> tuple[dict[str, RGB], dict[str, RGB]]:
-        faults = self._faults()
+        faults = self.all_faults()
         if "sensors" in faults:
             points: dict[str, RGB] = {}  # nothing the board showed can be trusted now
             status: dict[str, RGB] = {}
