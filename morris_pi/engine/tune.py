@@ -7,7 +7,7 @@ incumbent weights play a candidate with that one weight raised and one with
 it lowered (x1.6 / x0.6), each over ``--openings`` varied openings with both
 colours, every side searching a fixed node budget (so results do not depend
 on the machine). A candidate replaces the incumbent when it scores at least
-``--accept`` (default 0.56). The log and the final weights print as JSON; the
+``--accept`` (default 0.545). The log and the final weights print as JSON; the
 engine notes record the run that produced the shipped weights.
 
 The match helpers here also serve ``bench/match.py``.
@@ -30,10 +30,13 @@ from .levels import get_level, pick
 from .search import Limits, Searcher
 
 #: The terms tuned (material stays the unit: 100 per man).
+#: Flying-phase terms were tried in the first runs and never changed a game (the endgame
+#: tables decide 3 v 3 and 3 v 4), so later runs leave them out.
 TUNED: tuple[tuple[str, str], ...] = (
+    ("placing", "mobility"), ("placing", "two"), ("placing", "threat"), ("placing", "closed"),
+    ("placing", "closable"), ("placing", "double"), ("placing", "blocked"),
     ("moving", "closable"), ("moving", "double"), ("moving", "mobility"), ("moving", "blocked"),
-    ("moving", "threat"), ("moving", "closed"), ("placing", "two"), ("placing", "double"),
-    ("placing", "mobility"), ("placing", "threat"), ("flying", "closable"), ("flying", "threat"),
+    ("moving", "threat"), ("moving", "closed"), ("moving", "two"),
 )
 
 
@@ -160,7 +163,7 @@ def main(argv=None) -> int:
     parser.add_argument("--openings", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--accept", type=float, default=0.56)
+    parser.add_argument("--accept", type=float, default=0.545)
     parser.add_argument("--candidate", metavar="JSON",
                         help='instead of tuning: match these overrides against the current weights, '
                              'e.g. \'{"placing": {"mobility": 5}}\'')
