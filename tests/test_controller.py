@@ -199,6 +199,17 @@ def test_a_failing_computer_player_shows_an_error_and_is_asked_again():
     assert table.snap.computer == "a7"
 
 
+def test_the_error_status_led_blinks_while_the_computer_player_fails():
+    table = Table(computer="white", opponent=BrokenOpponent())
+    lit = []
+    while table.clock.now() < 0.9:    # the player is asked again after a second
+        table.clock.set(table.controller.next_wakeup() + 0.001)  # a real loop wakes a little late
+        table.controller.step()
+        lit.append("error" in table.strip.status)
+    # a loop that sleeps until next_wakeup() shows the double blink, not one steady flash
+    assert lit[:3] == [False, True, False]
+
+
 def test_new_game_can_change_sides_and_profile():
     clock = ManualClock()
     c = Controller(sensors=VirtualSensors(), leds=RecordingStrip(), clock=clock)

@@ -250,6 +250,13 @@ def test_a_failing_computer_player_shows_the_engine_pattern(tmp_path):
     lit = {p for p, c in rig.strip.points.items() if c == ERROR}
     assert lit == set(ERROR_PATTERNS["engine"])
     assert "computer player failed" in rig.session.status()
+    # the pattern blinks: the session wakes at its edges, well before the player is asked again
+    shown = []
+    for _ in range(3):
+        rig.clock.set(rig.session.next_wakeup() + 0.001)  # a real loop wakes a little late
+        rig.session.step()
+        shown.append(set(ERROR_PATTERNS["engine"]) <= set(rig.strip.points))
+    assert shown == [False, True, False]
 
 
 def test_a_storage_failure_is_logged_once_and_shown_and_play_goes_on(tmp_path, caplog):

@@ -188,7 +188,10 @@ class Controller:
             times.append(self._retry_at)
         if blink:
             f = self._current_frame()
-            edge = guidance.next_edge([*f.points.values(), *f.status.values()], self._now, self.palette)
+            roles = [*f.points.values(), *f.status.values()]
+            if self.fault:
+                roles.append("error")  # the status LED ``_show`` adds while the computer player fails
+            edge = guidance.next_edge(roles, self._now, self.palette)
             if edge is not None:
                 times.append(edge)
         return min(times) if times else None

@@ -303,7 +303,8 @@ class Session:
             wake = self.controller.next_wakeup()
             if wake is not None:
                 times.append(wake)
-        if self.all_faults():
+        if self.faults or self.keeper.fault:
+            # the patterns composed here; the controller's own wake-ups cover the computer player's
             edge = guidance.next_edge(["error"], now, self.palette)
             if edge is not None:
                 times.append(edge)
