@@ -32,24 +32,41 @@ from .hand import Hand
 
 
 class TraceRecorder:
-    """Collects the session's sensor trace in the ``morris-pi replay`` format.
+    """Collects the sensor trace of the games played, in the ``morris-pi replay`` format.
 
-    The trace starts (``t`` = 0) at the first sensor reading, with a
-    ``snapshot`` of the board as it stands then: ``replay`` takes what is
-    there at ``t`` = 0 as the starting board, as the controller did. Every
-    later event is stamped after it, in seconds rounded to milliseconds, so a
-    glitch seen in the window replays headless with the same timing.
+    A trace starts (``t`` = 0) at the first sensor reading, with a ``snapshot``
+    of the board as it stands then: ``replay`` takes what is there at ``t`` = 0
+    as the starting board, as the controller did. Every later event is stamped
+    after it, in seconds rounded to milliseconds, so a glitch seen in the window
+    replays headless with the same timing.
+
+    Whoever runs the game decides what ``replay`` can follow: ``stop`` ends the
+    trace (while the set-up menu is up, men put on the points are choices, not
+    turns) and ``restart`` begins a new one with its own header and starting
+    board. Finished traces are kept and saved beside the latest one.
+
+    >>> from morris_pi.board.ports import ManualClock
+    >>> rec = TraceRecorder(ManualClock(5.0), {"profile": "standard"})
+    >>> rec.begin(frozenset({"d6"})); rec.switch("a1", True, when=5.5); rec.stop()
+    >>> rec.switch("a4", True)               # not recorded: no trace runs
+    >>> rec.restart({"profile": "club"}, frozenset(), when=7.0); rec.button("undo")
+    >>> [t.header["profile"] for t in rec.traces()], rec.events
+    (['standard', 'club'], [{'t': 0.0, 'snapshot': []}, {'t': 0.001, 'button': 'undo'}])
     """
 
-    def __init__(self, clock: Clock, header: Mapping[str, object] | None = None) -> None:
+    def __init__(self, clock: Clock, header: Mapping[str, object] | None = None, *, recording: bool = True) -> None:
         self.clock = clock
         self.start: float | None = None
         self.header: dict[str, object] = dict(header or {})
         self.events: list[dict[str, object]] = []
+        #: Whether events are recorded now (``stop`` / ``restart``).
+        self.recording = recording
+        #: Earlier traces of this run, oldest first.
+        self.finished: list[Trace] = []
 
     def begin(self, closed: frozenset[str], when: float | None = None) -> None:
         """The first reading: the board the controller starts from."""
-        if self.start is None:
+        if self.recording and self.start is None:
             self.start = self.clock.now() if when is None else when
             self.events.append({"t": 0.0, "snapshot": sorted(closed)})
 
@@ -62,26 +79,82 @@ class TraceRecorder:
         return t if t > 0 or not self.events else 0.001
 
     def switch(self, point: str, closed: bool, when: float | None = None) -> None:
-        self.events.append({"t": self.stamp(when), "on" if closed else "off": point})
+        if self.recording:
+            self.events.append({"t": self.stamp(when), "on" if closed else "off": point})
 
     def button(self, name: str) -> None:
-        self.events.append({"t": self.stamp(), "button": name})
+        if self.recording:
+            self.events.append({"t": self.stamp(), "button": name})
+
+    # -- traces -------------------------------------------------------------------------
+
+    def stop(self, *, drop_last: str | None = None) -> None:
+        """End the running trace (kept for ``save``); nothing is recorded until ``restart``.
+
+        ``drop_last`` names a button whose last press is left out: the press
+        that opened the set-up menu belongs to the menu, not to the game.
+        """
+        if drop_last is not None:
+            for i in range(len(self.events) - 1, -1, -1):
+                if self.events[i].get("button") == drop_last:
+                    del self.events[i]
+                    break
+        self._keep()
+        self.recording = False
+        self.start = None
+        self.events = []
+
+    def restart(self, header: Mapping[str, object], closed: frozenset[str], when: float | None = None) -> None:
+        """End the running trace and start a new one: ``header``, and ``closed`` as the board at ``t`` = 0."""
+        self.stop()
+        self.header = dict(header)
+        self.recording = True
+        self.begin(closed, when)
+
+    def _keep(self) -> None:
+        if any("snapshot" not in event for event in self.events):  # a bare starting board shows nothing
+            self.finished.append(Trace(dict(self.header), list(self.events), self.stamp()))
+
+    def traces(self) -> list[Trace]:
+        """Every trace worth saving, oldest first; the running one (if it has events) last."""
+        out = list(self.finished)
+        if self.recording and self.start is not None:
+            out.append(Trace(dict(self.header), list(self.events), self.stamp()))
+        return out
 
     def write(self, out: IO[str]) -> int:
-        """Write header and events as JSON Lines; returns the number of event lines."""
+        """Write the running trace's header and events as JSON Lines; returns the number of event lines."""
+        return Trace(self.header, self.events, None).write(out)
+
+    def save(self, path: str | Path) -> list[tuple[Path, int]]:
+        """Save the traces: the latest to ``path``, earlier ones to ``path``'s name with ``-1``, ``-2``...
+        (oldest first). Returns each file written with its number of events."""
+        path = Path(path)
+        traces = self.traces()
+        written = []
+        for i, trace in enumerate(traces, start=1):
+            target = path if i == len(traces) else path.with_name(f"{path.stem}-{i}{path.suffix}")
+            with open(target, "w", encoding="utf-8") as out:
+                written.append((target, trace.write(out)))
+        return written
+
+
+class Trace:
+    """One finished trace: its header, its events and the time mark that ends it."""
+
+    def __init__(self, header: Mapping[str, object], events: list[dict[str, object]], end: float | None) -> None:
+        self.header = dict(header)
+        self.events = events
+        self.end = end
+
+    def write(self, out: IO[str]) -> int:
         if self.header:
             out.write(json.dumps(self.header) + "\n")
         for event in self.events:
             out.write(json.dumps(event) + "\n")
+        if self.end is not None:
+            out.write(json.dumps({"t": self.end}) + "\n")
         return len(self.events)
-
-    def save(self, path: str | Path) -> int:
-        """Save the trace to ``path`` with a final time mark; returns the number of events."""
-        events = len(self.events)
-        with open(path, "w", encoding="utf-8") as out:
-            self.write(out)
-            out.write(json.dumps({"t": self.stamp()}) + "\n")
-        return events
 
 
 class SimSensors:
@@ -115,7 +188,7 @@ class SimSensors:
                 self._last = self._last - {point}
         self.hand.expire(now)
         current = self.hand.closed(now)
-        if self.recorder and self.recorder.start is None:
+        if self.recorder and self.recorder.recording and self.recorder.start is None:
             self.recorder.begin(current, now)
             self._last = current
         for point in POINTS:
@@ -123,6 +196,11 @@ class SimSensors:
                 self._log(point, point in current, now)
         self._last = current
         return current
+
+    @property
+    def last(self) -> frozenset[str]:
+        """The switches closed at the last reading."""
+        return self._last
 
     def _log(self, point: str, closed: bool, when: float) -> None:
         if self.recorder:
