@@ -110,6 +110,8 @@ def main() -> int:
     times.sort()
     print(f"draw:     median {statistics.median(times):.2f} ms, p99 {times[int(len(times) * 0.99) - 1]:.2f} ms per frame "
           f"({1000 / statistics.median(times):.0f} fps possible)")
+    if hasattr(session, "close"):
+        session.close()
     app.close()
     return 0
 

@@ -35,13 +35,18 @@ from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
 LEVEL, SEED = 1, 7
 
 
+def engine(level: int) -> EnginePlayer:
+    """The seeded engine searching in step with the manual clock (as ``morris-pi replay`` runs it)."""
+    return EnginePlayer(level, seed=SEED, threaded=False)
+
+
 class Script:
     def __init__(self, out: Path) -> None:
         self.out = out
         self.clock = ManualClock()
         self.board = SimBoard(clock=self.clock)
         settings = SimSettings(mode="computer", human="black", level=LEVEL, seed=SEED)
-        self.session = GameSession(self.board, settings, opponent=EnginePlayer(LEVEL, seed=SEED, threaded=False))
+        self.session = GameSession(self.board, settings, opponent_factory=engine)
         self.app = SimApp(self.board, self.session, size=(1100, 760))
         self.app.update()
         self.game = Game()

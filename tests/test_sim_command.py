@@ -21,7 +21,7 @@ from morris_pi.sim.session import GameSession, SimSettings, settings_from  # noq
 
 
 def args(**given) -> argparse.Namespace:
-    base = dict(config=None, mode=None, human=None, level=None, profile=None, seed=None)
+    base = dict(config=None, mode=None, human=None, level=None, profile=None, seed=None, menu=None, state_dir=None)
     return argparse.Namespace(**{**base, **given})
 
 
@@ -34,6 +34,22 @@ def test_the_command_line_overrides_the_config_files_game_and_palette(tmp_path):
     assert settings.palette["legal-target"].colour == (0, 255, 0)
     settings = settings_from(args(config=str(config), mode="computer", human="black", seed=4))
     assert settings.header() == {"profile": "club", "white": "computer", "black": "human", "level": 7, "seed": 4}
+
+
+def test_the_menu_opens_when_asked_or_when_the_config_wants_it_and_no_game_was_given(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nlevel = 4\n')           # [game] menu defaults to true, as on the board
+    quiet = tmp_path / "quiet.toml"
+    quiet.write_text('[game]\nmenu = false\n')
+    assert settings_from(args()).menu is False          # no config: play at once
+    assert settings_from(args(config=str(config))).menu is True
+    assert settings_from(args(config=str(config), profile="club")).menu is False   # the game was chosen
+    assert settings_from(args(config=str(config), seed=3)).menu is True           # a seed chooses no game
+    assert settings_from(args(config=str(config), menu=False)).menu is False
+    assert settings_from(args(config=str(quiet))).menu is False
+    assert settings_from(args(mode="two-player", menu=True)).menu is True
+    assert settings_from(args(state_dir=str(tmp_path / "s"))).state_dir == tmp_path / "s"
+    assert settings_from(args()).state_dir is None                                 # no saves unless asked
 
 
 def test_a_bad_config_is_refused_with_its_file_and_line(tmp_path, capsys):
@@ -68,4 +84,5 @@ def test_twelve_mens_morris_has_twelve_men_a_side_and_diagonal_lines():
             app.update()
         assert session.snapshot().record == "b6"
     finally:
+        session.close()
         app.close()

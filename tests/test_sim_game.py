@@ -1,14 +1,13 @@
 """A whole game in the simulator window, played with the mouse against the computer.
 
 The human's turns and the computer's prompted turns are both made by mouse
-gestures on the window; the real controller and tracker decide what
-happened. The session's sensor trace then replays headless to the same game.
+gestures on the window; the board's own session (``morris_pi.board.session``,
+started without the set-up menu) with its controller and tracker decides what
+happened. The window's sensor trace then replays headless to the same game.
 """
 
 from __future__ import annotations
 
-import io
-import json
 import os
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -18,51 +17,13 @@ import pytest  # noqa: E402
 
 pygame = pytest.importorskip("pygame")
 
-from morris_pi import replay  # noqa: E402
 from morris_pi.board.ports import ManualClock  # noqa: E402
-from morris_pi.engine.player import EnginePlayer  # noqa: E402
 from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.app import SimApp  # noqa: E402
 from morris_pi.sim.backends import SimBoard  # noqa: E402
 from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
 from morris_pi.tracker.guidance import DEFAULT_PALETTE  # noqa: E402
-
-LEVEL, SEED = 1, 7
-
-
-def hue(colour) -> tuple[int, ...]:
-    """A colour at full brightness: the window shows an LED's brightness as the glow's strength."""
-    peak = max(colour)
-    return tuple(round(c * 255 / peak) for c in colour)
-
-
-def settle(app: SimApp, seconds: float = 0.6) -> None:
-    """Let time pass in small steps, as the window's loop would."""
-    clock = app.board.clock
-    for _ in range(round(seconds / 0.05)):
-        clock.advance(0.05)
-        app.update()
-
-
-def make_turn(app: SimApp, turn: Turn, side: str) -> None:
-    """Make a whole turn on the board with the mouse, as a person would."""
-    hand = app.board.hand
-    if turn.origin is None:
-        tray = "hand" if hand.in_hand[side] else "removed"
-        app.drag(app.tray_pos(tray, side), app.point_pos(turn.target))
-    else:
-        app.drag(app.point_pos(turn.origin), app.point_pos(turn.target))
-    settle(app)
-    if turn.removal:
-        app.drag(app.point_pos(turn.removal), app.off_board_pos())
-        settle(app)
-
-
-def choose(game: Game) -> Turn:
-    """The human's plan: take a man whenever possible, else the last legal turn."""
-    turns = game.legal_turns()
-    taking = [t for t in turns if t.removal]
-    return (taking or turns)[-1]
+from sim_kit import LEVEL, SEED, choose, engine, hue, make_turn, replayed, settle  # noqa: E402
 
 
 @pytest.fixture
@@ -70,10 +31,11 @@ def window():
     clock = ManualClock()
     board = SimBoard(clock=clock)
     settings = SimSettings(mode="computer", human="black", level=LEVEL, seed=SEED)
-    session = GameSession(board, settings, opponent=EnginePlayer(LEVEL, seed=SEED, threaded=False))
+    session = GameSession(board, settings, opponent_factory=engine)
     app = SimApp(board, session)
     app.update()
     yield app, session
+    session.close()
     app.close()
 
 
@@ -109,9 +71,7 @@ def test_a_whole_game_against_the_computer_by_mouse_replays_to_the_same_game(win
 
     # the window's trace replays headless to exactly this game
     path = app.save_trace(tmp_path / "game.jsonl")
-    out, err = io.StringIO(), io.StringIO()
-    assert replay.run(path.read_text().splitlines(), out, err, as_json=True) == 0, err.getvalue()
-    final = json.loads(out.getvalue().splitlines()[-1])
+    final = replayed(path)
     assert final["record"] == game.record
     assert final["outcome"] == game.outcome.to_dict()
     app.update()

@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play on a simulated board in a window (pygame)",
         description="A window that behaves like the wooden board: drag men with the mouse, the LEDs guide you. "
         "Keys: N new game, U takeback, H hint, M menu, C clear the board, R save the sensor trace, Esc quit; "
-        "hold Shift while dragging to slide a man across the points.",
+        "hold Shift while dragging to slide a man across the points. It runs the board's own session: "
+        "the set-up menu on the points (--menu), saves and resume (--state-dir).",
     )
     parser.add_argument("--mode", choices=("computer", "two-player"), help="play the computer or a friend")
     parser.add_argument("--human", choices=("white", "black"), help="your colour against the computer")
@@ -43,6 +44,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profile", choices=sorted(PROFILES), help="rule profile")
     parser.add_argument("--seed", type=int, help="seed for the computer's choices (repeatable games)")
     parser.add_argument("--config", metavar="PATH", help="read [game] and [palette] from this TOML config")
+    parser.add_argument("--menu", action=argparse.BooleanOptionalAction, default=None,
+                        help="open the set-up menu on the points first, as the board does (default: only when "
+                        "--config says [game] menu = true and no --mode/--human/--level/--profile is given)")
+    parser.add_argument("--state-dir", metavar="DIR",
+                        help="save the game after every turn here, resume it at start, keep finished games as "
+                        "records (list them with: morris-pi records --state-dir DIR list); default: no saves")
     parser.add_argument("--record-trace", metavar="PATH", help="save the sensor trace here on exit (R saves it too)")
     parser.add_argument("--size", type=_size, default=(1100, 760), metavar="WxH", help="window size (default 1100x760)")
     parser.set_defaults(func=run)

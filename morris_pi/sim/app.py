@@ -2,13 +2,15 @@
 
 ``SimApp`` owns the pygame window and turns mouse gestures into hand
 movements on a ``SimBoard`` (switches close and open) and clicks on the drawn
-buttons into button presses. Whatever drives the board (a game session with
-the real controller, or the self-test) is a ``Session``: the app only steps it
-and paints what the board's LEDs were last shown.
+buttons into button presses. Whatever drives the board (the board's own
+session with its menu, controller and saves, or the self-test) is a
+``Session``: the app only steps it and paints what the board's LEDs were last
+shown.
 
-The loop sleeps in ``pygame.event.wait`` until the next input, the session's
-next wake-up or a slid magnet's switch opening, so an idle window costs almost
-no CPU; while a man is carried it redraws at up to 60 frames a second.
+The loop naps (a frame at a time, polling for input) until the next input,
+the session's next wake-up or a slid magnet's switch opening, so an idle
+window costs almost no CPU; while a man is carried it redraws at up to 60
+frames a second.
 
 Tests and scripts run it headless (``SDL_VIDEODRIVER=dummy``) on a
 ``ManualClock`` and drive it with ``press``/``release``/``drag``/``key``,
@@ -258,11 +260,22 @@ class SimApp:
     # -- trace --------------------------------------------------------------------------
 
     def save_trace(self, path: str | Path | None = None) -> Path:
-        """Save the session's sensor trace (replay format); the panel says where."""
+        """Save the sensor trace (replay format); the panel says where.
+
+        The latest trace goes to ``path``; traces of earlier games that
+        ``replay`` must start afresh (the set-up menu chose new settings) go
+        beside it as ``NAME-1``, ``NAME-2``... oldest first.
+        """
         target = Path(path) if path else self.trace_path or Path(time.strftime("morris-pi-trace-%Y%m%d-%H%M%S.jsonl"))
         with self.board.lock:
-            count = self.board.recorder.save(target)
-        self.message = f"Trace saved: {target} ({count} events)"
+            written = self.board.recorder.save(target)
+        if not written:
+            self.message = "No trace to save yet: it starts when a game starts."
+        else:
+            last, count = written[-1]
+            self.message = f"Trace saved: {last} ({count} events)"
+            if len(written) > 1:
+                self.message += f", earlier games in {', '.join(p.name for p, _ in written[:-1])}"
         self._dirty = True
         return target
 

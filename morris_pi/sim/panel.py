@@ -35,6 +35,45 @@ def mode_line(mode: str, human: str, level: int, profile: str) -> str:
     return f"Two players, {profile} rules"
 
 
+#: The set-up menu's questions: how ``Menu.options()`` words their answers, and their titles.
+MENU_QUESTIONS = (("mode: ", "Mode"), ("you play ", "Your colour"), ("level ", "Level"), ("rules: ", "Rules"))
+MENU_ANSWERS = {"two-player": "two players", "computer": "against the computer"}
+
+
+def menu_lines(options: Mapping[str, str], chosen: Iterable[str], summary: str) -> Lines:
+    """The set-up menu in words: the choices so far, then each question with its points.
+
+    ``options`` maps each lit point to what choosing it does (``Menu.options()``);
+    the ``chosen`` points' answers are shown in brackets.
+
+    >>> lines = menu_lines({"b2": "mode: two-player", "f2": "mode: computer", "a4": "rules: standard",
+    ...                     "d1": "start the game"}, ["f2", "a4"], "you play white")
+    >>> [text.replace("\u00a0", " ") for _, text in lines[4:]]
+    ['Mode: b2 two players   f2 [against the computer]', 'Rules: a4 [standard]', 'Start: d1, or New game / Menu']
+    """
+    chosen = set(chosen)
+    lines: Lines = [
+        ("head", "Set-up menu on the board"),
+        ("text", summary[:1].upper() + summary[1:] + "."),
+        ("", ""),
+        ("text", "Put a man on a lit point and take it off again to choose. "
+                 "White blinking: chosen; blue: the other answers; fast white: start."),
+    ]
+    for prefix, title in MENU_QUESTIONS:
+        answers = []
+        for point, text in options.items():
+            if text.startswith(prefix):
+                answer = MENU_ANSWERS.get(text[len(prefix):], text[len(prefix):])
+                answer = f"[{answer}]" if point in chosen else answer
+                answers.append(f"{point} {answer}".replace(" ", "\u00a0"))
+        if answers:
+            lines.append(("text", f"{title}: " + "   ".join(answers)))
+    start = [point for point, text in options.items() if not text.startswith(tuple(p for p, _ in MENU_QUESTIONS))]
+    if start:
+        lines.append(("text", f"Start: {', '.join(start)}, or New\u00a0game / Menu"))
+    return lines
+
+
 def numbered(record: str, last: int = RECORD_TURNS) -> str:
     """A record with move numbers, only the last turns when it is long.
 

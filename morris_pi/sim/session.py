@@ -1,30 +1,57 @@
-"""A game on the simulated board: the real controller, wired to the simulator's ends.
+"""A board in the window: the board's own ``Session`` over the simulator's ends.
 
-Nothing here is special to the simulator beyond the ends themselves: the
-controller gets ``SimSensors``, ``SimLeds``, ``SimButtons`` and a clock, just
-as the service gives it the hardware's, and the window paints what it shows.
+The window runs exactly what the wooden board runs: ``morris_pi.board.session.Session``
+(set-up menu on the points -> ``Controller`` -> saves and records) over
+``SimSensors``, ``SimLeds``, ``SimButtons`` and a clock. What is left here is
+what only the simulator has:
+
+- ``SimSettings``: the game, the menu and the state directory from the command
+  line and the ``--config`` file;
+- the sensor trace (``TraceRecorder``): started when a game starts that
+  ``morris-pi replay`` can follow from its first turn, stopped while the
+  set-up menu is up;
+- the trays of men beside the board, refilled when a game starts on an
+  empty board;
+- the panel's words.
+
+>>> from morris_pi.board.ports import FirstLegalOpponent, ManualClock
+>>> board = SimBoard(clock=ManualClock())
+>>> game = GameSession(board, SimSettings(mode="two-player", menu=True),
+...                    opponent_factory=lambda level: FirstLegalOpponent())
+>>> game.started, game.session.state, board.recorder.recording
+('menu', 'menu', False)
+>>> board.buttons.press("new"); game.step()      # start with the choices shown
+>>> game.session.state, board.recorder.header
+('game', {'profile': 'standard', 'white': 'human', 'black': 'human'})
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-from morris_pi.board.controller import Controller, Snapshot
+from morris_pi.board.controller import Snapshot
+from morris_pi.board.menu import GameSettings
 from morris_pi.board.ports import Clock, FirstLegalOpponent, Opponent
-from morris_pi.rules import get_profile
+from morris_pi.board.session import Session
+from morris_pi.rules import Geometry, get_profile
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 
 from . import panel as words
 from .backends import SimBoard
 
+#: The game options of ``morris-pi sim``; giving any of them skips the config's menu.
+GAME_OPTIONS = ("mode", "human", "level", "profile")
+
 
 @dataclass(frozen=True)
 class SimSettings:
-    """How to play: like the config's ``[game]`` table, plus a seed and a palette."""
+    """How the window plays: like the config's ``[game]`` table, plus a seed, a palette,
+    whether the set-up menu opens first and where games are saved (``None``: nowhere)."""
 
     mode: str = "computer"
     human: str = "white"
@@ -32,37 +59,51 @@ class SimSettings:
     profile: str = "standard"
     seed: int | None = None
     palette: Mapping[str, Look] = field(default_factory=lambda: dict(DEFAULT_PALETTE))
+    menu: bool = False
+    state_dir: Path | None = None
 
     def __post_init__(self) -> None:
-        if self.mode not in ("computer", "two-player"):
-            raise ValueError(f"mode must be 'computer' or 'two-player', got {self.mode!r}")
-        if self.human not in ("white", "black"):
-            raise ValueError(f"human must be 'white' or 'black', got {self.human!r}")
-        if not 1 <= self.level <= 10:
-            raise ValueError(f"level must be 1-10, got {self.level}")
-        get_profile(self.profile)
+        self.game  # the board's own checks, with the board's messages
+
+    @property
+    def game(self) -> GameSettings:
+        """The game settings, as the set-up menu starts from them."""
+        return GameSettings(mode=self.mode, human=self.human, level=self.level, profile=self.profile)
 
     @property
     def computer(self) -> str | None:
         """The computer's side, or ``None`` in a two-player game."""
-        if self.mode != "computer":
-            return None
-        return "black" if self.human == "white" else "white"
+        return self.game.computer
 
     def header(self) -> dict[str, object]:
-        """The replay trace header for this game."""
-        sides = {side: ("computer" if side == self.computer else "human") for side in ("white", "black")}
-        head: dict[str, object] = {"profile": self.profile, **sides}
-        if self.computer:
-            head["level"] = self.level
-            if self.seed is not None:
-                head["seed"] = self.seed
-        return head
+        """The replay trace header for a game played with these settings."""
+        return trace_header(self.game, self.seed)
+
+
+def trace_header(settings: GameSettings, seed: int | None) -> dict[str, object]:
+    """The ``morris-pi replay`` header of a game: profile, sides, and the engine's level and seed.
+
+    >>> trace_header(GameSettings(mode="computer", human="black", level=4), 7)
+    {'profile': 'standard', 'white': 'computer', 'black': 'human', 'level': 4, 'seed': 7}
+    """
+    sides = {side: ("computer" if side == settings.computer else "human") for side in ("white", "black")}
+    head: dict[str, object] = {"profile": settings.profile, **sides}
+    if settings.computer:
+        head["level"] = settings.level
+        if seed is not None:
+            head["seed"] = seed
+    return head
 
 
 def settings_from(args: argparse.Namespace) -> SimSettings:
-    """Settings from the command line over the ``--config`` file's ``[game]`` and ``[palette]``."""
+    """Settings from the command line over the ``--config`` file's ``[game]``, ``[engine] seed`` and ``[palette]``.
+
+    The set-up menu opens when ``--menu`` is given, or when the config says
+    ``[game] menu = true`` and no game option (``--mode``, ``--human``,
+    ``--level``, ``--profile``) was given; ``--no-menu`` turns it off.
+    """
     base: dict[str, object] = {}
+    menu = False
     if getattr(args, "config", None):
         from morris_pi.board.config import load_config
 
@@ -70,90 +111,179 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
         game = config.game
         base = {"mode": game.mode, "human": game.human, "level": game.level, "profile": game.profile,
                 "palette": dict(config.palette)}
+        menu = bool(game.menu)
         seed = getattr(getattr(config, "engine", None), "seed", None)
         if seed is not None:
             base["seed"] = seed
-    for key in ("mode", "human", "level", "profile", "seed"):
+    given = False
+    for key in (*GAME_OPTIONS, "seed"):
         value = getattr(args, key, None)
         if value is not None:
             base[key] = value
+            given = given or key in GAME_OPTIONS
+    chosen = getattr(args, "menu", None)
+    base["menu"] = chosen if chosen is not None else (menu and not given)
+    state_dir = getattr(args, "state_dir", None)
+    if state_dir is not None:
+        base["state_dir"] = Path(state_dir)
     return SimSettings(**base)  # type: ignore[arg-type]
 
 
-def make_opponent(settings: SimSettings) -> Opponent:
-    """The engine at the chosen level, or the first-legal player where the engine is missing."""
-    try:
-        from morris_pi.engine.player import EnginePlayer
-    except ImportError:
-        return FirstLegalOpponent()
-    return EnginePlayer(settings.level, seed=settings.seed)
+def engine_opponents(seed: int) -> Callable[[int], Opponent]:
+    """The session's computer player for a level: the engine, always seeded so a trace replays
+    to the same game (``morris-pi replay`` seeds its engine from the trace header)."""
+
+    def make(level: int) -> Opponent:
+        try:
+            from morris_pi.engine.player import EnginePlayer
+        except ImportError:  # the engine package is missing from this install
+            return FirstLegalOpponent()
+        return EnginePlayer(level, seed=seed)
+
+    return make
 
 
 class GameSession:
-    """The controller over a ``SimBoard``, as the window's session."""
+    """The board's ``Session`` over a ``SimBoard``, as the window drives it.
 
-    def __init__(self, board: SimBoard, settings: SimSettings | None = None, opponent: Opponent | None = None) -> None:
+    ``opponent_factory(level)`` makes the computer player (default: the seeded
+    engine); ``storage`` overrides the ``Storage`` made from ``settings.state_dir``.
+    """
+
+    def __init__(
+        self,
+        board: SimBoard,
+        settings: SimSettings | None = None,
+        *,
+        opponent_factory: Callable[[int], Opponent] | None = None,
+        storage: Any = None,
+    ) -> None:
         self.board = board
         settings = settings or SimSettings()
-        if settings.computer and settings.seed is None and opponent is None:
+        if settings.seed is None:
             # a seeded engine plays the same turns in `morris-pi replay`, so a saved trace replays faithfully
             settings = replace(settings, seed=random.randrange(1, 2**31))
         self.settings = settings
-        self.profile = get_profile(self.settings.profile)
-        self.geometry = self.profile.board
-        if board.hand.men != self.profile.men:
-            board.hand.reset(self.profile.men)
-        board.recorder.header.update(self.settings.header())
-        if self.settings.computer and opponent is None:
-            opponent = make_opponent(self.settings)
-        self.opponent = opponent if self.settings.computer else None
-        self.controller = Controller(
-            sensors=board.sensors,
-            leds=board.leds,
-            clock=board.clock,
-            buttons=board.buttons,
-            profile=self.profile.name,
-            computer=self.settings.computer,
-            opponent=self.opponent,
-            palette=self.settings.palette,
+        if storage is None and settings.state_dir is not None:
+            from morris_pi.board.storage import Storage
+
+            storage = Storage(settings.state_dir)
+        self.session = Session(
+            sensors=board.sensors, leds=board.leds, clock=board.clock, buttons=board.buttons,
+            storage=storage, defaults=settings.game, menu=settings.menu,
+            opponent_factory=opponent_factory or engine_opponents(settings.seed),  # type: ignore[arg-type]
+            palette=settings.palette,
         )
+        #: How the board started: ``"new"``, ``"menu"`` or ``"resumed"`` (a saved game).
+        self.started = self.session.start()
+        recorder = board.recorder
+        self._game = self.session.controller.game if self.session.controller is not None else None
+        if self.started == "new":
+            # the trace starts with the first reading, like the controller's game
+            recorder.header = self.header()
+            recorder.recording = True
+        else:
+            # the menu's choices are not turns, and replay cannot start from a saved game
+            recorder.stop()
+        self._state = self.session.state
+        self._filled: object = None  # the game the trays were last filled for
+        self._follow_men()
+
+    # -- what the window drives -----------------------------------------------------------
 
     @property
     def clock(self) -> Clock:
         return self.board.clock
 
-    def step(self) -> None:
-        snap = self.controller.step()
-        if snap.profile != self.profile.name:
-            self._follow_profile(snap.profile)
+    @property
+    def geometry(self) -> Geometry:
+        """The lines to draw: the game's profile, or the one chosen so far in the menu."""
+        return get_profile(self._profile()).board
 
-    def _follow_profile(self, name: str) -> None:
-        """A new game of another profile (from the menu): other lines, maybe another number of men."""
-        self.profile = get_profile(name)
-        self.geometry = self.profile.board
-        hand = self.board.hand
-        if hand.men != self.profile.men and not hand.board and not hand.held:
-            with self.board.lock:
-                hand.reset(self.profile.men)
+    def step(self) -> None:
+        self.session.step()
+        self._follow()
 
     def next_wakeup(self) -> float | None:
-        return self.controller.next_wakeup()
+        return self.session.next_wakeup()
 
     @property
     def busy(self) -> bool:
-        return self.controller.waiting
+        controller = self.session.controller
+        return self.session.menu is None and controller is not None and controller.waiting
 
     def snapshot(self) -> Snapshot:
-        return self.controller.snapshot()
+        """The controller's snapshot (the game's; before the first game a fresh board's)."""
+        snap = self.session.snapshot()
+        if snap is None:
+            raise RuntimeError("no game has started yet: the set-up menu is up")
+        return snap
+
+    def header(self) -> dict[str, object]:
+        """The trace header of the game being played (or about to be)."""
+        return trace_header(self.session.settings, self.settings.seed)
+
+    def close(self) -> None:
+        """Stop the computer player."""
+        self.session.close()
+
+    # -- the simulator's own part -----------------------------------------------------------
+
+    def _follow(self) -> None:
+        session, recorder = self.session, self.board.recorder
+        state = session.state
+        if state == "menu" and self._state != "menu":
+            recorder.stop(drop_last="menu")  # the press that opened the menu is not the game's
+        elif state == "game":
+            game = session.controller.game  # type: ignore[union-attr]
+            if game is not self._game:
+                self._game = game
+                if not recorder.recording:
+                    # a game replay can follow from its start: from the menu, or the next after a resumed game
+                    snap = session.controller.snapshot()  # type: ignore[union-attr]
+                    recorder.restart(self.header(), self.board.sensors.last, when=snap.t)
+        self._state = state
+        self._follow_men()
+
+    def _profile(self) -> str:
+        session = self.session
+        if session.menu is not None:
+            return session.menu.settings.profile
+        return session.controller.game.profile.name if session.controller is not None else session.settings.profile
+
+    def _follow_men(self) -> None:
+        """Full trays for a game starting on an empty board (another profile may need more men)."""
+        hand = self.board.hand
+        game = self.session.controller.game if self.session.controller is not None else None
+        fresh = game is not None and game is not self._filled and not game.history
+        men = get_profile(self._profile()).men
+        if (hand.men != men or fresh) and not hand.board and not hand.held:
+            with self.board.lock:
+                hand.reset(men)
+            self._filled = game
+
+    # -- the panel ----------------------------------------------------------------------------
 
     def panel(self) -> list[tuple[str, str]]:
-        snap = self.controller.snapshot()
-        s = self.settings
-        lines: list[tuple[str, str]] = [
-            ("title", "morris-pi simulator"),
-            ("dim", words.mode_line(s.mode, s.human, s.level, snap.profile)),
-            ("", ""),
-        ]
+        session = self.session
+        lines: list[tuple[str, str]] = [("title", "morris-pi simulator")]
+        if session.menu is not None:
+            menu = session.menu
+            lines += words.menu_lines(menu.options(), menu.chosen(), menu.describe())
+        else:
+            lines += self._game_lines(self.snapshot())
+        faults = session.all_faults()
+        if faults:
+            lines += [("", "")] + [("warn", text) for text in faults.values()]
+        lines += self._save_lines()
+        if session.menu is None:
+            lines += [("", ""), ("head", "Game record"), ("text", words.numbered(self.snapshot().record))]
+        lines += [("", ""), ("dim", words.CONTROLS), ("dim", words.KEYS)]
+        return lines
+
+    def _game_lines(self, snap: Snapshot) -> list[tuple[str, str]]:
+        s = self.session.settings
+        lines: list[tuple[str, str]] = [("dim", words.mode_line(s.mode, s.human, s.level, snap.profile)), ("", "")]
         if snap.outcome:
             lines.append(("good", f"Game over: {snap.outcome}"))
             lines.append(("text", "Clear the board (C) to start a new game."))
@@ -163,30 +293,35 @@ class GameSession:
                 lines.append(("text", f"{snap.pending} closed a mill: take off one of the lit men."))
             elif snap.lifted:
                 lines.append(("text", f"Lifted from {snap.lifted}: put it on a lit point, or back."))
-        if self.opponent is not None:
+        if snap.computer_side is not None:
             lines.append(("text", self._engine_line(snap)))
         if snap.hint:
             lines.append(("text", f"Hint: {snap.hint}"))
         if "confirm" in snap.leds.values() or "confirm" in snap.status.values():
             lines.append(("warn", "Press Menu again within 3 seconds to resign."))
-        if snap.fault:
-            lines.append(("warn", snap.fault))
         problems = words.problem_words(snap.problems, snap.leds)
         if problems:
             lines += [("", ""), ("warn", "Put the board right:")]
             lines += [("warn", f"  {text}") for text in problems]
-        lines += [("", ""), ("head", "Game record"), ("text", words.numbered(snap.record))]
-        lines += [("", ""), ("dim", words.CONTROLS), ("dim", words.KEYS)]
         return lines
 
     def _engine_line(self, snap: Snapshot) -> str:
-        last = getattr(self.opponent, "last", None)
+        opponent = self.session.controller.opponent if self.session.controller is not None else None
+        last = getattr(opponent, "last", None)
         searched = f" (last search: depth {last.depth}, {last.nodes:,} nodes)" if getattr(last, "depth", None) else ""
         if snap.thinking:
             return "Computer: thinking..." + searched
         if snap.computer:
             return f"Computer's turn: {snap.computer}. Make it on the board as the lights show."
         return "Computer: waiting" + searched
+
+    def _save_lines(self) -> list[tuple[str, str]]:
+        if self.settings.state_dir is None:
+            return []
+        lines = [("", ""), ("dim", f"Saving every turn in {self.settings.state_dir}")]
+        if self.started == "resumed" and self._game is not None and not self.board.recorder.recording:
+            lines.append(("dim", "Resumed from the save: the trace starts with the next game."))
+        return lines
 
 
 def play_in_window(
@@ -196,9 +331,10 @@ def play_in_window(
     from .app import SimApp
 
     board = SimBoard(men=get_profile(settings.profile).men)
-    session = GameSession(board, settings)
-    app = SimApp(board, session, size=size, trace_path=trace_path)
+    game = GameSession(board, settings)
+    app = SimApp(board, game, size=size, trace_path=trace_path)
     try:
         return app.run()
     finally:
+        game.close()
         app.close()
