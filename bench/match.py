@@ -2,6 +2,9 @@
 
     python bench/match.py [--pairs greedy-1,1-2,...] [--openings 10] [--jobs 2] [--cap 200]
 
+``greedy`` takes the turn whose result evaluates best (no look-ahead), the
+beginner that level 1 is meant to lose to; ``random`` plays any legal turn.
+
 Every game starts from one of ``--openings`` random openings (2 or 4 placements)
 and is played twice with colours swapped. All players use node budgets with
 fixed seeds, so a rerun gives the same games on any machine. A game still
@@ -27,7 +30,9 @@ DEFAULT_PAIRS = "greedy-1,1-2,2-3,3-4,4-5,5-6,6-7,7-8,8-9,9-10"
 
 
 def spec(name: str):
-    return ("greedy",) if name == "greedy" else ("level", int(name))
+    if name in ("greedy", "random"):
+        return (name,)
+    return ("level", int(name))
 
 
 def main() -> None:

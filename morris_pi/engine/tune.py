@@ -54,13 +54,15 @@ def openings(count: int, seed: int = 2024) -> list[str]:
     return out
 
 
-# -- players: a spec is ("weights", dict, nodes, quiescence) | ("level", n) | ("greedy",) ----------
+# -- players: ("weights", dict, nodes, quiescence) | ("level", n) | ("greedy",) | ("random",) ----------
 
 def _choose(spec, game: Game, searchers: dict, rng: random.Random) -> Turn:
     kind = spec[0]
     pos = game.position
     if kind == "greedy":
         return Turn.from_raw(greedy_turn(pos, searchers, rng))
+    if kind == "random":
+        return Turn.from_raw(rng.choice(pos.turns()))
     if kind == "level":
         level = get_level(spec[1])
         key = ("level",)
