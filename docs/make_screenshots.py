@@ -11,6 +11,12 @@ window. Pictures are taken at these moments:
 - ``sim-computer-prompt.png``: the computer's move prompted on the board (lift here, put there);
 - ``sim-correction.png``: a man put on a point it may not go to; the LEDs and panel say how to fix it;
 - ``sim-game-over.png``: the game is over; the winner's men pulse.
+
+and, on a second board opened with the set-up menu (``--menu``), after choosing
+black, level 5 and the club rules with a man on the points:
+
+- ``sim-menu.png``: the set-up menu on the points, the choices in words in the panel, a man
+  carried towards GO (d1).
 """
 
 from __future__ import annotations
@@ -153,13 +159,49 @@ class Script:
         return None
 
 
+def menu(out: Path) -> None:
+    """The set-up menu, chosen by mouse: a man put on a lit point and taken off again."""
+    clock = ManualClock()
+    board = SimBoard(clock=clock)
+    settings = SimSettings(mode="computer", level=3, seed=SEED, menu=True)
+    session = GameSession(board, settings, opponent_factory=engine)
+    app = SimApp(board, session, size=(1100, 760))
+    app.update()
+
+    def settle(seconds: float) -> None:
+        for _ in range(round(seconds / 0.05)):
+            clock.advance(0.05)
+            app.update()
+
+    for point in ("g1", "d6", "c4"):  # black, level 5, club rules
+        app.drag(app.tray_pos("hand", "white"), app.point_pos(point))
+        settle(0.5)
+        app.drag(app.point_pos(point), app.tray_pos("hand", "white"))
+        settle(0.3)
+    start, end = app.tray_pos("hand", "white"), app.point_pos("d1")
+    app.move(start)
+    app.press(start)
+    app.move(((start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + 30))
+    now = clock.now()
+    clock.set(math.floor(now / 1.2) * 1.2 + 1.2 + 0.06)  # the slow and the fast blink both lit
+    app.update()
+    app.draw()
+    path = out / "sim-menu.png"
+    pygame.image.save(app.screen, str(path))
+    print(f"wrote {path}: {session.session.menu.describe()}")
+    session.close()
+    app.close()
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent
     out.mkdir(parents=True, exist_ok=True)
     script = Script(out)
     script.play()
     print(f"game: {script.game.record}  ({script.game.outcome})")
+    script.session.close()
     script.app.close()
+    menu(out)
     return 0
 
 

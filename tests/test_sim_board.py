@@ -159,6 +159,22 @@ def test_a_trace_from_games_started_in_the_menu_replays_to_the_same_games(window
     assert final["record"] == second.record and final["outcome"] is None and final["problems"] == []
 
 
+def test_menu_pressed_twice_before_the_first_turn_restarts_the_game_and_its_trace(windows, tmp_path):
+    w = windows(SimSettings(mode="two-player"))
+    app = w.app
+    first = w.snap.record, w.game.session.controller.game
+    app.key(pygame.K_m)                              # opens the menu ...
+    app.key(pygame.K_m)                              # ... and starts at once, before the board saw either
+    settle(app, 0.2)
+    assert w.game.session.state == "game" and w.game.session.controller.game is not first[1]
+    assert app.board.recorder.events == [{"t": 0.0, "snapshot": []}]   # no Menu press in the game's trace
+    game = Game()
+    w.play(game, 2)
+    written = app.board.recorder.save(tmp_path / "t.jsonl")
+    assert [p.name for p, _ in written] == ["t.jsonl"]
+    assert replayed(tmp_path / "t.jsonl")["record"] == game.record
+
+
 def test_with_a_state_dir_turns_are_saved_and_the_next_window_resumes_with_corrections(windows, tmp_path):
     state = tmp_path / "state"
     settings = SimSettings(mode="computer", human="white", level=1, seed=SEED, state_dir=state)

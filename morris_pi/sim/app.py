@@ -109,7 +109,7 @@ class SimApp:
         self._base: pygame.Surface | None = None
         self._held_rect: pygame.Rect | None = None
         self.frames = 0
-        self.board.sensors.read()  # the trace starts with the window, from the board as it stands
+        self.board.sensors.read()  # a trace that runs starts with the window, from the board as it stands
 
     # -- geometry -----------------------------------------------------------------------
 

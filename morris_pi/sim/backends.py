@@ -88,17 +88,15 @@ class TraceRecorder:
 
     # -- traces -------------------------------------------------------------------------
 
-    def stop(self, *, drop_last: str | None = None) -> None:
+    def stop(self, *, drop_button: str | None = None, after: int = 0) -> None:
         """End the running trace (kept for ``save``); nothing is recorded until ``restart``.
 
-        ``drop_last`` names a button whose last press is left out: the press
-        that opened the set-up menu belongs to the menu, not to the game.
+        Presses of ``drop_button`` among the events after the first ``after``
+        are left out: the press that opened the set-up menu belongs to the
+        menu, not to the game.
         """
-        if drop_last is not None:
-            for i in range(len(self.events) - 1, -1, -1):
-                if self.events[i].get("button") == drop_last:
-                    del self.events[i]
-                    break
+        if drop_button is not None:
+            self.events[after:] = [e for e in self.events[after:] if e.get("button") != drop_button]
         self._keep()
         self.recording = False
         self.start = None

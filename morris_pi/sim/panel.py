@@ -48,7 +48,7 @@ def menu_lines(options: Mapping[str, str], chosen: Iterable[str], summary: str) 
 
     >>> lines = menu_lines({"b2": "mode: two-player", "f2": "mode: computer", "a4": "rules: standard",
     ...                     "d1": "start the game"}, ["f2", "a4"], "you play white")
-    >>> [text.replace("\u00a0", " ") for _, text in lines[4:]]
+    >>> [text.replace("\u00a0", " ") for _, text in lines[5:]]
     ['Mode: b2 two players   f2 [against the computer]', 'Rules: a4 [standard]', 'Start: d1, or New game / Menu']
     """
     chosen = set(chosen)
@@ -58,6 +58,7 @@ def menu_lines(options: Mapping[str, str], chosen: Iterable[str], summary: str) 
         ("", ""),
         ("text", "Put a man on a lit point and take it off again to choose. "
                  "White blinking: chosen; blue: the other answers; fast white: start."),
+        ("", ""),
     ]
     for prefix, title in MENU_QUESTIONS:
         answers = []

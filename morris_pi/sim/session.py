@@ -143,6 +143,16 @@ def engine_opponents(seed: int) -> Callable[[int], Opponent]:
     return make
 
 
+class _Session(Session):
+    """The board's session, counting the times its set-up menu opens (the trace follows them)."""
+
+    menus = 0
+
+    def open_menu(self, settings: GameSettings | None = None) -> None:
+        super().open_menu(settings)
+        self.menus += 1
+
+
 class GameSession:
     """The board's ``Session`` over a ``SimBoard``, as the window drives it.
 
@@ -168,7 +178,7 @@ class GameSession:
             from morris_pi.board.storage import Storage
 
             storage = Storage(settings.state_dir)
-        self.session = Session(
+        self.session = _Session(
             sensors=board.sensors, leds=board.leds, clock=board.clock, buttons=board.buttons,
             storage=storage, defaults=settings.game, menu=settings.menu,
             opponent_factory=opponent_factory or engine_opponents(settings.seed),  # type: ignore[arg-type]
@@ -185,7 +195,8 @@ class GameSession:
         else:
             # the menu's choices are not turns, and replay cannot start from a saved game
             recorder.stop()
-        self._state = self.session.state
+        self._menus = self.session.menus
+        self._mark = len(recorder.events)  # events recorded before the last step
         self._filled: object = None  # the game the trays were last filled for
         self._follow_men()
 
@@ -231,10 +242,13 @@ class GameSession:
 
     def _follow(self) -> None:
         session, recorder = self.session, self.board.recorder
-        state = session.state
-        if state == "menu" and self._state != "menu":
-            recorder.stop(drop_last="menu")  # the press that opened the menu is not the game's
-        elif state == "game":
+        if session.menus != self._menus:
+            # the set-up menu opened (and may already have started the next game): men put on the
+            # points now are choices, and the Menu press that opened it is not the game's
+            self._menus = session.menus
+            if recorder.recording:
+                recorder.stop(drop_button="menu", after=self._mark)
+        if session.state == "game":
             game = session.controller.game  # type: ignore[union-attr]
             if game is not self._game:
                 self._game = game
@@ -242,7 +256,7 @@ class GameSession:
                     # a game replay can follow from its start: from the menu, or the next after a resumed game
                     snap = session.controller.snapshot()  # type: ignore[union-attr]
                     recorder.restart(self.header(), self.board.sensors.last, when=snap.t)
-        self._state = state
+        self._mark = len(recorder.events)
         self._follow_men()
 
     def _profile(self) -> str:
@@ -286,7 +300,7 @@ class GameSession:
         lines: list[tuple[str, str]] = [("dim", words.mode_line(s.mode, s.human, s.level, snap.profile)), ("", "")]
         if snap.outcome:
             lines.append(("good", f"Game over: {snap.outcome}"))
-            lines.append(("text", "Clear the board (C) to start a new game."))
+            lines.append(("text", "Clear the board (C) to play again, or press Menu to choose another game."))
         else:
             lines.append(("head", f"To move: {words.side_name(snap.turn, s.mode, s.human)}"))
             if snap.pending:
