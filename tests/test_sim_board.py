@@ -237,3 +237,28 @@ def test_a_fault_shows_in_the_panel_and_on_the_board(windows, tmp_path):
             lit.append(pixel(w.app, w.app.point_pos(corner)))
     assert lit and all(hue(colour) == pytest.approx(hue(error), abs=3) for colour in lit)
     assert w.snap.record != "" and not w.snap.problems
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_an_engine_whose_search_thread_dies_shows_the_fault_as_on_the_board(monkeypatch):
+    import morris_pi.engine.player as player
+    from morris_pi.sim.session import engine_opponents
+
+    def think(*args, **kw):
+        raise MemoryError("search blew up")
+
+    monkeypatch.setattr(player, "think", think)
+    board = SimBoard(clock=ManualClock())
+    game = GameSession(board, SimSettings(mode="computer", human="black", seed=SEED),
+                       opponent_factory=engine_opponents(SEED))   # the window's own engine, threaded
+    app = SimApp(board, game)
+    try:
+        app.update()                                 # white (the computer) is asked for its turn
+        assert game.busy
+        assert game.session.controller.opponent.player.join(60)   # its thread ends without a turn
+        settle(app, 0.1)
+        text = "\n".join(t for _, t in game.panel())
+        assert "computer player failed" in text and game.session.all_faults().keys() == {"engine"}
+    finally:
+        game.close()
+        app.close()

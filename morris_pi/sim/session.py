@@ -131,14 +131,17 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
 
 def engine_opponents(seed: int) -> Callable[[int], Opponent]:
     """The session's computer player for a level: the engine, always seeded so a trace replays
-    to the same game (``morris-pi replay`` seeds its engine from the trace header)."""
+    to the same game (``morris-pi replay`` seeds its engine from the trace header), watched as
+    the service watches it, so a search thread that dies shows the engine fault."""
 
     def make(level: int) -> Opponent:
         try:
             from morris_pi.engine.player import EnginePlayer
         except ImportError:  # the engine package is missing from this install
             return FirstLegalOpponent()
-        return EnginePlayer(level, seed=seed)
+        from morris_pi.service import WatchedEngine
+
+        return WatchedEngine(EnginePlayer(level, seed=seed))
 
     return make
 
