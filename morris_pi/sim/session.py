@@ -227,7 +227,7 @@ class GameSession:
         return self.session.menu is None and controller is not None and controller.waiting
 
     def snapshot(self) -> Snapshot:
-        """The controller's snapshot (the game's; before the first game a fresh board's)."""
+        """The controller's snapshot of the game (``RuntimeError`` while no game has started yet)."""
         snap = self.session.snapshot()
         if snap is None:
             raise RuntimeError("no game has started yet: the set-up menu is up")
