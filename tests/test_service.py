@@ -6,11 +6,13 @@ import logging
 
 import pytest
 
+from morris_pi.board.config import parse_config
 from morris_pi.board.menu import LEVEL_POINTS, MODE_POINTS, START_POINT
 from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.board.storage import Storage
 from morris_pi.hw.fakes.i2c import FakeMcp23017
 from morris_pi.rules import Game
+from morris_pi.service import engine_factory
 from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 from service_harness import FakeBoard
@@ -218,9 +220,21 @@ def test_an_engine_crash_shows_its_pattern_and_is_asked_again(tmp_path, boards, 
         return real(*args, **kw)
 
     monkeypatch.setattr(player, "think", think)
-    board = boards(config(tmp_path))
+    text = config(tmp_path)
+    make_engine = engine_factory(parse_config(text, "test.toml"))
+    engines = []
+
+    def factory(level):
+        engines.append(make_engine(level))
+        return engines[-1]
+
+    board = boards(text, opponent_factory=factory)
     person = Person(board)
     person.play_own()
+    board.run(0.5)                            # the turn is read and the engine asked
+    # The search thread runs in real time while the board runs on virtual time:
+    # wait for it to die so the next scan sees the crash, however slow this machine.
+    assert engines and engines[-1].player.join(30)
     board.run(3)
     assert error_points(board) == set(ERROR_PATTERNS["engine"])
     assert "computer player failed" in board.session.status()
