@@ -115,3 +115,16 @@ def test_roles_shown_together_stay_apart_for_red_green_colour_blind_eyes(group):
 
 def test_every_blink_pattern_is_known():
     assert {look.blink for look in DEFAULT_PALETTE.values()} <= set(BLINKS)
+
+
+@pytest.mark.parametrize("role", ["missing", "extra", "computer-from", "error", "confirm"])
+def test_a_loop_woken_exactly_on_a_blink_edge_shows_the_new_level(role):
+    # A manual clock lands exactly on the instants next_edge names; each must change the colour.
+    t = 1000.0
+    for _ in range(40):
+        edge = next_edge([role], t)
+        assert edge is not None and edge > t
+        before = render({"d6": role}, t)
+        after = render({"d6": role}, edge)
+        assert before != after, (role, t, edge)
+        t = edge

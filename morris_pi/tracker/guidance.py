@@ -90,10 +90,15 @@ DEFAULT_PALETTE: dict[str, Look] = {
 }
 
 
+_EDGE_EPS = 1e-9
+
+
 def _level(blink: str, t: float) -> float:
     """Brightness factor 0..1 of a blink pattern at time ``t``."""
     period, duty = BLINKS[blink]
-    phase = (t % period) / period
+    # The same tolerance as next_edge: at the instant it names, the new level must show,
+    # or a loop woken exactly on the edge would keep the old level for a whole period.
+    phase = ((t + _EDGE_EPS) % period) / period
     if blink == "pulse":
         return 0.15 + 0.85 * (0.5 - 0.5 * math.cos(2 * math.pi * phase))
     if blink == "double":
@@ -221,7 +226,7 @@ def next_edge(roles: Iterable[str], t: float, palette: Mapping[str, Look] = DEFA
         start = math.floor(t / period) * period
         for edge in edges:
             when = start + edge * period
-            if when > t + 1e-9:
+            if when > t + _EDGE_EPS:
                 best = min(best, when)
                 break
     return None if best == math.inf else best
