@@ -143,8 +143,8 @@ def test_restart_supersedes_the_running_search():
 def test_hint_is_for_the_side_to_move_and_noise_free():
     game = Game.from_record(MIDGAME)
     weak = EnginePlayer(1, seed=5, threaded=False)
-    weak.hint_level = LEVELS[6]
-    strong = EnginePlayer(6, seed=5, threaded=False)
+    weak.hint_level = LEVELS[7]
+    strong = EnginePlayer(7, seed=5, threaded=False)
     weak.start(game, hint=True)
     strong.start(game)
     assert weak.result() == strong.result()

@@ -34,8 +34,8 @@ PHASES: tuple[str, ...] = ("placing", "moving", "flying")
 #: Weights per phase, in centi-men. Result of ``python -m morris_pi.engine.tune``
 #: (see the engine notes for the runs that produced them).
 DEFAULT_WEIGHTS: dict[str, dict[str, int]] = {
-    "placing": {"men": 100, "closed": 20, "two": 14, "closable": 10, "double": 40,
-                "mobility": 5, "blocked": -5, "threat": 40},
+    "placing": {"men": 100, "closed": 20, "two": 14, "closable": 6, "double": 40,
+                "mobility": 8, "blocked": -5, "threat": 24},
     "moving": {"men": 100, "closed": 12, "two": 6, "closable": 30, "double": 70,
                "mobility": 6, "blocked": -8, "threat": 60},
     "flying": {"men": 100, "closed": 5, "two": 10, "closable": 30, "double": 20,
