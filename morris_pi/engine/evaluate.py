@@ -32,7 +32,7 @@ FEATURES: tuple[str, ...] = ("men", "closed", "two", "closable", "double", "mobi
 PHASES: tuple[str, ...] = ("placing", "moving", "flying")
 
 #: Weights per phase, in centi-men. Result of ``python -m morris_pi.engine.tune``
-#: (see the engine notes for the runs that produced them).
+#: (the README's engine section records the runs that produced them).
 DEFAULT_WEIGHTS: dict[str, dict[str, int]] = {
     "placing": {"men": 100, "closed": 20, "two": 14, "closable": 6, "double": 40,
                 "mobility": 8, "blocked": -5, "threat": 24},

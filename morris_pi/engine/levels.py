@@ -5,7 +5,7 @@ machine), a time cap used only when no seed is given, an optional depth
 limit, and Gaussian noise (centi-men) added to the root turns' scores before
 the best is taken. The node budgets are set from ``bench/engine_speed.py`` so
 that level 10 averages about a second per turn on the development machine
-(three to four on a Raspberry Pi 4); the figures are in the engine notes.
+(three to four on a Raspberry Pi 4); the figures are in the README.
 
 >>> LEVELS[1].noise > LEVELS[4].noise > LEVELS[6].noise > LEVELS[7].noise == 0
 True

@@ -3,7 +3,7 @@
 The search runs in a background thread with a cooperative stop: the searcher
 checks a ``threading.Event`` every few hundred nodes, so ``cancel()``
 returns at once and the thread ends within a few milliseconds (figures in the
-engine notes). A thread rather than a process because the search keeps its
+README). A thread rather than a process because the search keeps its
 transposition table and endgame tables between turns, needs no pickling, and
 Python's switch interval (5 ms) leaves the controller loop its share of the
 interpreter while the engine thinks.

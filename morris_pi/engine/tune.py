@@ -8,7 +8,7 @@ it lowered (x1.6 / x0.6), each over ``--openings`` varied openings with both
 colours, every side searching a fixed node budget (so results do not depend
 on the machine). A candidate replaces the incumbent when it scores at least
 ``--accept`` (default 0.545). The log and the final weights print as JSON; the
-engine notes record the run that produced the shipped weights.
+README records the runs that produced the shipped weights.
 
 The match helpers here also serve ``bench/match.py``.
 """
