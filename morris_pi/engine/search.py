@@ -236,6 +236,8 @@ class Searcher(TurnGenerator):
                 if s > best:
                     best, best_turn = s, turn
                     pv = [turn, *self.pvt[1]]
+                    if i == 0 or not all_scores:
+                        self.root_pv = pv  # usable even if this iteration is cut short
                     if not all_scores:
                         alpha = max(alpha, s)
                     # a move that beat the previous best in an unfinished iteration is still usable
