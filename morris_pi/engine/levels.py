@@ -7,7 +7,7 @@ the best is taken. The node budgets are set from ``bench/engine_speed.py`` so
 that level 10 averages about a second per turn on the development machine
 (three to four on a Raspberry Pi 4); the figures are in the README.
 
->>> LEVELS[1].noise > LEVELS[4].noise > LEVELS[6].noise > LEVELS[7].noise == 0
+>>> LEVELS[1].noise > LEVELS[4].noise > LEVELS[9].noise > LEVELS[10].noise == 0
 True
 >>> [LEVELS[n].nodes < LEVELS[n + 1].nodes for n in range(5, 10)]
 [True, True, True, True, True]
@@ -40,11 +40,11 @@ LEVELS: dict[int, Level] = {
         Level(2, 800, 0.5, 1, 90, "one turn ahead, often careless"),
         Level(3, 1500, 0.5, 2, 60, "two turns ahead, noisy"),
         Level(4, 3000, 0.6, 3, 35, "three turns ahead, a little noisy"),
-        Level(5, 2000, 0.6, None, 25, "short search, some noise"),
-        Level(6, 5000, 0.8, None, 6, "short search, slight noise"),
-        Level(7, 10000, 1.2, None, 0, "club player"),
-        Level(8, 25000, 2.0, None, 0, "strong"),
-        Level(9, 55000, 3.0, None, 0, "stronger"),
+        Level(5, 2000, 0.6, None, 30, "short search, some noise"),
+        Level(6, 5000, 0.8, None, 14, "short search, slight noise"),
+        Level(7, 10000, 1.2, None, 8, "club player"),
+        Level(8, 25000, 2.0, None, 4, "strong"),
+        Level(9, 55000, 3.0, None, 2, "stronger"),
         Level(10, 120000, 5.0, None, 0, "full strength within about a second here"),
     )
 }

@@ -54,7 +54,7 @@ def openings(count: int, seed: int = 2024) -> list[str]:
     return out
 
 
-# -- players: ("weights", dict, nodes, quiescence) | ("level", n) | ("greedy",) | ("random",) ----------
+# -- players: ("weights", dict, nodes, quiescence) | ("level", n) | ("depth", d) | ("greedy",) | ("random",)
 
 def _choose(spec, game: Game, searchers: dict, rng: random.Random) -> Turn:
     kind = spec[0]
@@ -63,6 +63,12 @@ def _choose(spec, game: Game, searchers: dict, rng: random.Random) -> Turn:
         return Turn.from_raw(greedy_turn(pos, searchers, rng))
     if kind == "random":
         return Turn.from_raw(rng.choice(pos.turns()))
+    if kind == "depth":
+        if "depth" not in searchers:
+            searchers["depth"] = Searcher(game.profile)
+        s = searchers["depth"]
+        s.clear()
+        return Turn.from_raw(s.search(pos, game.positions, Limits(depth=spec[1])).turn)
     if kind == "level":
         level = get_level(spec[1])
         key = ("level",)
