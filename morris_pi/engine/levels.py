@@ -40,10 +40,10 @@ LEVELS: dict[int, Level] = {
         Level(2, 800, 0.5, 1, 90, "one turn ahead, often careless"),
         Level(3, 1500, 0.5, 2, 60, "two turns ahead, noisy"),
         Level(4, 3000, 0.6, 3, 35, "three turns ahead, a little noisy"),
-        Level(5, 2000, 0.6, None, 30, "short search, some noise"),
+        Level(5, 2000, 0.6, None, 20, "short search, some noise"),
         Level(6, 5000, 0.8, None, 14, "short search, slight noise"),
         Level(7, 10000, 1.2, None, 8, "club player"),
-        Level(8, 25000, 2.0, None, 4, "strong"),
+        Level(8, 25000, 2.0, None, 5, "strong"),
         Level(9, 55000, 3.0, None, 2, "stronger"),
         Level(10, 120000, 5.0, None, 0, "full strength within about a second here"),
     )
