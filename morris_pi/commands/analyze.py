@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from morris_pi.rules import PROFILES, Game, Turn
+from morris_pi.rules import Turn
+
+from .record_args import add_record_arguments, game_from_args
 
 
 def _positive_int(text: str) -> int:
@@ -52,12 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Search the position after a game record; print the chosen turn, score, depth, "
                     "nodes, time and principal variation as JSON.",
     )
-    parser.add_argument("--profile", default="standard", choices=sorted(PROFILES))
+    add_record_arguments(parser)
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--level", type=_level, help="search with level N's node budget, no noise (default 10)")
     budget.add_argument("--time", type=_seconds, metavar="S", help="search for S seconds")
     budget.add_argument("--depth", type=_positive_int, metavar="D", help="search D turns deep")
-    parser.add_argument("record", nargs="*", help="the turns so far, e.g. d6 a1 f6 a4 b6xa1 ('-' reads stdin)")
     parser.set_defaults(func=run)
 
 
@@ -65,11 +65,8 @@ def run(args: argparse.Namespace) -> int:
     from morris_pi.engine.levels import get_level
     from morris_pi.engine.search import Limits, Searcher, score_form
 
-    text = sys.stdin.read() if args.record == ["-"] else " ".join(args.record)
-    try:
-        game = Game.from_record(text, args.profile)
-    except ValueError as exc:
-        print(f"morris-pi analyze: {exc}", file=sys.stderr)
+    game = game_from_args(args, "analyze")
+    if game is None:
         return 2
     if args.depth is not None:
         limits, described = Limits(depth=args.depth), {"depth": args.depth}

@@ -6,24 +6,24 @@ import argparse
 import sys
 import time
 
-from morris_pi.rules import PROFILES, Game, perft
+from morris_pi.rules import perft
+
+from .record_args import add_record_arguments, game_from_args
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("perft", help="count legal turn sequences to a depth (rules self-check)")
     parser.add_argument("depth", type=int, help="number of turns (a move and its removal are one turn)")
-    parser.add_argument("--profile", default="standard", choices=sorted(PROFILES))
-    parser.add_argument("record", nargs="*", help="turns played before counting (default: the start)")
+    add_record_arguments(parser, help_record="turns played before counting (default: the start)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.depth < 0:
         return _fail("DEPTH must be 0 or more")
-    try:
-        game = Game.from_record(" ".join(args.record), args.profile)
-    except ValueError as exc:
-        return _fail(str(exc))
+    game = game_from_args(args, "perft")
+    if game is None:
+        return 2
     if game.pending:
         return _fail(f"{game.pending} waits for its removal; give the whole turn")
     started = time.perf_counter()
