@@ -254,7 +254,8 @@ def test_an_engine_whose_search_thread_dies_shows_the_fault_as_on_the_board(monk
     app = SimApp(board, game)
     try:
         app.update()                                 # white (the computer) is asked for its turn
-        assert game.busy
+        # The search thread runs in real time and may already have died within that step,
+        # so wait for it rather than expecting the board to be still waiting.
         assert game.session.controller.opponent.player.join(60)   # its thread ends without a turn
         settle(app, 0.1)
         text = "\n".join(t for _, t in game.panel())
