@@ -1,15 +1,15 @@
 """Turn generation on plain bitboards for the search.
 
-The same turns as ``morris_pi.rules.position.Position.turns`` (the tests
-compare the two over random positions of every profile), built from the same
-tables (``tables_for``), without creating objects per position. A subclass
+All turns come from the rules' ``generate_turns`` on plain integers, without
+creating objects per position; mill-closing turns for the search's own use
+are found here. A subclass
 sets the table attributes (see ``TurnGenerator.setup``).
 """
 
 from __future__ import annotations
 
 from morris_pi.rules.board import FULL, bits
-from morris_pi.rules.position import RawTurn, Tables
+from morris_pi.rules.position import RawTurn, Tables, generate_turns, removable_mask
 
 
 class TurnGenerator:
@@ -20,61 +20,16 @@ class TurnGenerator:
         self.profile = t.profile
         self.adj = t.adjacency
         self.partners = t.partners
-        self.mills = t.mills
         self.flying = t.flying
         self.mwp = t.move_while_placing
-        self.remove_all = t.remove_all_in_mills
         self.reset_on_mill = t.reset_on_mill
 
     def removable(self, op: int) -> int:
-        in_mill = 0
-        for m in self.mills:
-            if op & m == m:
-                in_mill |= m
-        free = op & ~in_mill
-        if free or not self.remove_all:
-            return free
-        return op
+        return removable_mask(self.tables, op)
 
     def generate(self, me: int, op: int, hme: int) -> list[RawTurn]:
-        """Every turn of the side owning ``me``: the same set as ``Position.turns()``."""
-        if hme + me.bit_count() < 3:
-            return []
-        empty = FULL & ~(me | op)
-        partners = self.partners
-        out: list[RawTurn] = []
-        rem = None
-        if hme:
-            for t in bits(empty):
-                for pair in partners[t]:
-                    if me & pair == pair:
-                        if rem is None:
-                            rem = bits(self.removable(op))
-                        if rem:
-                            out.extend([(-1, t, r) for r in rem])
-                        else:
-                            out.append((-1, t, -1))
-                        break
-                else:
-                    out.append((-1, t, -1))
-        if not hme or self.mwp:
-            fly = self.flying and not hme and me.bit_count() == 3
-            adj = self.adj
-            for o in bits(me):
-                rest = me & ~(1 << o)
-                for t in bits(empty if fly else adj[o] & empty):
-                    for pair in partners[t]:
-                        if rest & pair == pair:
-                            if rem is None:
-                                rem = bits(self.removable(op))
-                            if rem:
-                                out.extend([(o, t, r) for r in rem])
-                            else:
-                                out.append((o, t, -1))
-                            break
-                    else:
-                        out.append((o, t, -1))
-        return out
+        """Every turn of the side owning ``me``: the rules' own generator."""
+        return generate_turns(self.tables, me, op, hme)
 
     def captures(self, me: int, op: int, hme: int) -> list[RawTurn]:
         """The turns that close a mill and remove a man."""

@@ -112,15 +112,7 @@ class Position:
 
     def removable(self, side: int) -> int:
         """Mask of the opponent men that ``side`` may remove after closing a mill."""
-        opp = self.men[side ^ 1]
-        in_mill = 0
-        for mill in self.tables.mills:
-            if opp & mill == mill:
-                in_mill |= mill
-        free = opp & ~in_mill
-        if free or not self.tables.remove_all_in_mills:
-            return free
-        return opp
+        return removable_mask(self.tables, self.men[side ^ 1])
 
     def closes_mill(self, origin: int, target: int) -> bool:
         """Whether moving (or placing, origin -1) the side to move's man to ``target`` closes a mill."""
@@ -153,47 +145,8 @@ class Position:
 
     def turns(self) -> list[RawTurn]:
         """Every legal turn, a mill-closing step expanded once per removable man."""
-        t = self.tables
         side = self.side
-        own = self.men[side]
-        hand = self.hand[side]
-        if hand + own.bit_count() < 3:
-            return []
-        empty = FULL & ~(own | self.men[side ^ 1])
-        partners = t.partners
-        removals: tuple[int, ...] | None = None
-        out: list[RawTurn] = []
-        if hand:
-            for to in bits(empty):
-                for pair in partners[to]:
-                    if own & pair == pair:
-                        if removals is None:
-                            removals = bits(self.removable(side))
-                        if removals:
-                            out.extend((-1, to, r) for r in removals)
-                        else:
-                            out.append((-1, to, -1))
-                        break
-                else:
-                    out.append((-1, to, -1))
-        if hand == 0 or t.move_while_placing:
-            fly = t.flying and hand == 0 and own.bit_count() == 3
-            adjacency = t.adjacency
-            for origin in bits(own):
-                rest = own & ~(1 << origin)
-                for to in bits(empty if fly else adjacency[origin] & empty):
-                    for pair in partners[to]:
-                        if rest & pair == pair:
-                            if removals is None:
-                                removals = bits(self.removable(side))
-                            if removals:
-                                out.extend((origin, to, r) for r in removals)
-                            else:
-                                out.append((origin, to, -1))
-                            break
-                    else:
-                        out.append((origin, to, -1))
-        return out
+        return generate_turns(self.tables, self.men[side], self.men[side ^ 1], self.hand[side])
 
     def count_turns(self) -> int:
         """``len(self.turns())`` without building the list (perft's leaf count)."""
@@ -252,6 +205,62 @@ class Position:
             quiet = self.quiet + 1
         men = (own, opp) if side == WHITE else (opp, own)
         return Position(self.tables, men, hand, side ^ 1, quiet)
+
+
+def removable_mask(tables: Tables, opp: int) -> int:
+    """The men of ``opp`` that may be removed after a mill: those outside mills, else the profile decides."""
+    in_mill = 0
+    for mill in tables.mills:
+        if opp & mill == mill:
+            in_mill |= mill
+    free = opp & ~in_mill
+    if free or not tables.remove_all_in_mills:
+        return free
+    return opp
+
+
+def generate_turns(tables: Tables, own: int, opp: int, hand: int) -> list[RawTurn]:
+    """Every legal turn of the side with men ``own`` and ``hand`` men in hand, against ``opp``.
+
+    Plain integers in and out, so the search uses it without building positions.
+    """
+    if hand + own.bit_count() < 3:
+        return []
+    empty = FULL & ~(own | opp)
+    partners = tables.partners
+    removals: tuple[int, ...] | None = None
+    out: list[RawTurn] = []
+    if hand:
+        for to in bits(empty):
+            for pair in partners[to]:
+                if own & pair == pair:
+                    if removals is None:
+                        removals = bits(removable_mask(tables, opp))
+                    if removals:
+                        out.extend((-1, to, r) for r in removals)
+                    else:
+                        out.append((-1, to, -1))
+                    break
+            else:
+                out.append((-1, to, -1))
+    if hand == 0 or tables.move_while_placing:
+        fly = tables.flying and hand == 0 and own.bit_count() == 3
+        adjacency = tables.adjacency
+        for origin in bits(own):
+            rest = own & ~(1 << origin)
+            for to in bits(empty if fly else adjacency[origin] & empty):
+                for pair in partners[to]:
+                    if rest & pair == pair:
+                        if removals is None:
+                            removals = bits(removable_mask(tables, opp))
+                        if removals:
+                            out.extend((origin, to, r) for r in removals)
+                        else:
+                            out.append((origin, to, -1))
+                        break
+                else:
+                    out.append((origin, to, -1))
+    return out
 
 
 def perft(position: Position, depth: int) -> int:
