@@ -14,6 +14,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from morris_pi import __version__
+
 SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.perft",
     "morris_pi.commands.legal",
@@ -33,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="morris-pi",
         description="A rules-aware, LED-guided Nine Men's Morris board.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in SUBCOMMANDS:

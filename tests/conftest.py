@@ -1,8 +1,19 @@
-"""Shared fixtures."""
+"""Shared fixtures, and hypothesis's settings for CI."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# In CI (any runner sets CI, and .ci/run does) hypothesis draws the same examples on every
+# run, so a red build can be reproduced by running it again; a fresh clone has no example
+# database to replay from. On a developer's machine the draws stay random, to keep finding
+# new cases, and a failure is replayed from the local database (.hypothesis/).
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture

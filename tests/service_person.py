@@ -11,7 +11,6 @@ missing; magenta: take that man off).
 from __future__ import annotations
 
 import random
-import time
 
 from morris_pi.rules import Game, Turn
 from morris_pi.tracker.guidance import DEFAULT_PALETTE
@@ -54,9 +53,26 @@ class Person:
 
     # -- the computer's turns, read from the LEDs -------------------------------------
 
-    def read_prompt(self, tries: int = 400) -> Turn:
+    def wait_for_engine(self, timeout: float = 60.0) -> None:
+        """Wait until the engine's search thread has ended.
+
+        The engine thinks in real time while the board's clock stands still
+        between steps, so the person waits on the thread itself, not on a
+        number of steps or a sleep.
+        """
+        session = self.board.session
+        controller = session.controller if session is not None else None
+        opponent = controller.opponent if controller is not None else None
+        player = getattr(opponent, "player", opponent)  # the EnginePlayer inside the service's watcher
+        join = getattr(player, "join", None)
+        if join is not None and not join(timeout):
+            raise AssertionError(f"the engine was still thinking after {timeout} s")
+
+    def read_prompt(self, tries: int = 100) -> Turn:
         b = self.board
         for _ in range(tries):
+            b.run(0.1)  # the loop notices the human's turn and starts the engine
+            self.wait_for_engine()
             seen = b.seen(0.65)
             seen2 = b.seen(0.65)
             for p, cs in seen2.items():
@@ -72,7 +88,6 @@ class Person:
                 if removal:
                     text += f"x{removal.pop()}"
                 return Turn.parse(text)
-            time.sleep(0.002)  # the engine thinks in real time
         raise AssertionError("the computer's turn never lit up")
 
     def play_computer(self) -> Turn:

@@ -4,7 +4,6 @@ key for every kind of bad config."""
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import importlib
 import re
 from pathlib import Path
@@ -319,13 +318,3 @@ def test_unreadable_file_is_an_error(tmp_path):
     path.write_bytes(b"\xff\xfe[game]\n")
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(path)
-
-
-@pytest.mark.parametrize("module", [
-    "morris_pi.board.config", "morris_pi.board.config_types", "morris_pi.board.config_values",
-    "morris_pi.board.tomlpos", "morris_pi.board.wiring", "morris_pi.hw.factory",
-    "morris_pi.hw.fakes.i2c", "morris_pi.hw.fakes.spi", "morris_pi.hw.fakes.pins",
-])
-def test_doctests(module):
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.failed == 0

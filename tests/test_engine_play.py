@@ -33,16 +33,95 @@ def random_games(profile: str, count: int, seed: int):
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
-def test_search_generates_exactly_the_rules_turns(profile):
+def test_the_engines_capture_list_and_step_test_agree_with_the_rules(profile):
+    # The turns themselves come from the rules' generator; these two are the engine's own:
+    # the mill-closing turns (quiescence) and "can the side step at all" (the N-move rule).
     searcher = Searcher(profile, endgame=None)
     for game in random_games(profile, 40, seed=len(profile)):
         for pos in game.positions:
-            me, op = pos.men[pos.side], pos.men[pos.side ^ 1]
-            turns = searcher.generate(me, op, pos.hand[pos.side])
-            assert sorted(turns) == sorted(pos.turns()), pos
-            assert len(turns) == len(set(turns))
-            captures = searcher.captures(me, op, pos.hand[pos.side])
+            me, op, hme = pos.men[pos.side], pos.men[pos.side ^ 1], pos.hand[pos.side]
+            captures = searcher.captures(me, op, hme)
+            assert len(captures) == len(set(captures))
             assert sorted(captures) == sorted(t for t in pos.turns() if t[2] >= 0), pos
+            if pos.count(pos.side) >= 3:  # below three the game is lost before stepping matters
+                assert searcher._can_step(me, op, hme) == bool(pos.steps()), pos
+
+
+class WatchedSearcher(Searcher):
+    """Records, for every node the search expands, the turns in the order it tries them."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.tried: list[list[tuple[int, int, int]]] = []
+        self._open: list[list[tuple[int, int, int]]] = []
+
+    def _pvs(self, *args):
+        self._open.append([])
+        try:
+            return super()._pvs(*args)
+        finally:
+            turns = self._open.pop()
+            self.tried.append(list(dict.fromkeys(turns)))  # a re-search tries a turn twice
+
+    def _child(self, turn, *args):
+        if self._open:
+            self._open[-1].append(turn)
+        return super()._child(turn, *args)
+
+
+def test_move_ordering_tries_mill_closing_turns_before_quiet_ones():
+    searcher = WatchedSearcher("standard", endgame=None)
+    game = Game.from_record(MIDGAME)
+    searcher.search(game.position, game.positions, Limits(depth=4))
+    mixed = 0
+    for order in searcher.tried:
+        # the transposition table's turn may come first; after it, every capture precedes every quiet turn
+        captures = [t[2] >= 0 for t in order[1:]]
+        assert captures == sorted(captures, reverse=True), order
+        mixed += True in captures and False in captures
+    assert mixed >= 5  # nodes that offered both kinds of turn were searched
+
+
+class ReversedGenerator(Searcher):
+    def generate(self, me, op, hme):
+        return super().generate(me, op, hme)[::-1]
+
+
+def test_the_search_orders_turns_itself_whatever_order_they_are_generated_in():
+    game = Game.from_record(MIDGAME)
+    plain = Searcher("standard", endgame=None).search(game.position, game.positions, Limits(depth=5))
+    turned = ReversedGenerator("standard", endgame=None).search(game.position, game.positions, Limits(depth=5))
+    assert (turned.turn, turned.score, turned.nodes, turned.pv) == (plain.turn, plain.score, plain.nodes, plain.pv)
+
+
+def forcing_turns(position: Position) -> list[tuple[int, int, int]]:
+    """Turns after which every reply (none of them a mill) lets the mover close a mill: by the rules alone."""
+    out = []
+    for turn in position.turns():
+        after = position.play(turn)
+        replies = after.turns()
+        if replies and all(r[2] < 0 and any(u[2] >= 0 for u in after.play(r).turns()) for r in replies):
+            out.append(turn)
+    return out
+
+
+# Random games (seeded) where no mill can be closed at once but one turn forces a mill:
+# it opens two mills at the same time, or one the opponent cannot block.
+@pytest.mark.parametrize("record", [
+    "b2 e3 f4 b6 g1 a1 a7 c5 c3",
+    "a4 e4 e5 g1 d2 e3 g7 a7 c4 b6 b2 a1 d6 d5 c3 c5 d3 g4 a4-b4",
+    "e5 g7 c5 d6 d7 a7 a4 c3 e3 d5 f6 f4 g4 f2 d3 b6 b4 c4",
+])
+def test_the_search_finds_a_forced_mill(record):
+    game = Game.from_record(record)
+    position = game.position
+    assert not any(t[2] >= 0 for t in position.turns())
+    forcing = forcing_turns(position)
+    assert len(forcing) == 1
+    result = Searcher("standard", endgame=None).search(position, game.positions, Limits(depth=3))
+    assert result.turn == forcing[0]
+    assert result.score > 50  # about half a man or more up: the mill is counted as won
+    assert result.pv[:1] == forcing and len(result.pv) == 3 and result.pv[2][2] >= 0
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))

@@ -8,6 +8,9 @@ import sys
 import pytest
 
 from morris_pi.board.config_types import LedsConfig
+from morris_pi.board.controller import Controller, Snapshot
+from morris_pi.board.ports import LedStrip, ManualClock
+from morris_pi.board.virtual import VirtualSensors
 from morris_pi.board.wiring import POINTS
 from morris_pi.hw.errors import LedError
 from morris_pi.hw.fakes.pixels import FakePixels
@@ -159,7 +162,30 @@ def test_pixel_object_shorter_than_the_chain_is_refused():
         neopixel_strip(LedsConfig(), pixels=FakePixels(10))
 
 
-def test_dark_strip_accepts_frames():
+def test_a_board_without_leds_still_keeps_the_game():
+    """The ``none`` backend: a sensor-only rig plays a game with a mill; every frame goes nowhere."""
     strip = DarkStrip()
-    strip.show({"a7": BLUE})
-    strip.close()
+    assert isinstance(strip, LedStrip)
+    clock, sensors = ManualClock(), VirtualSensors()
+    controller = Controller(sensors=sensors, leds=strip, clock=clock)
+
+    def settle() -> Snapshot:
+        controller.step()  # the change is seen now; then time passes to every deadline
+        until = clock.now() + 1.0
+        while (wake := controller.next_wakeup(blink=False)) is not None and wake <= until:
+            clock.set(max(wake, clock.now()))
+            controller.step()
+        clock.set(until)
+        return controller.step()
+
+    controller.step()
+    for point in ("d6", "a1", "f6", "a4", "b6"):
+        sensors.close_switch(point)
+        snap = settle()
+    # the guidance is worked out as on a lit board, only nobody sees it
+    assert {p for p, role in snap.leds.items() if role == "removable"} == {"a1", "a4"}
+    sensors.open_switch("a1")
+    snap = settle()
+    assert snap.record == "d6 a1 f6 a4 b6xa1" and not snap.problems
+    strip.show({"a7": BLUE}, {"error": WHITE})  # status LEDs too
+    controller.close()

@@ -172,7 +172,6 @@ def test_clean_traces_of_every_profile_end_with_the_game_record():
 
 
 def test_a_level_in_the_header_brings_the_engine_and_replays_the_same_every_time():
-    pytest.importorskip("morris_pi.engine.player")
     from morris_pi.rules import Game
 
     lines = [{"profile": "standard", "white": "human", "black": "computer", "level": 2, "seed": 5},

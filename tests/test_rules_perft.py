@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import random
 
@@ -10,15 +11,69 @@ import pytest
 
 from morris_pi import cli
 from morris_pi.rules import Game, Position, Turn, perft
-from rules_support import PROFILE_NAMES
+from rules_support import PROFILE_NAMES, Referee
 
-# RULES.md "Reference figures": a move and its removal are one turn.
-REFERENCE = {1: 24, 2: 552, 3: 12144, 4: 255024}
+# RULES.md "Reference figures": a move and its removal are one turn. Depth 5 is the
+# first where mills close (white's third man), so removals are counted too.
+REFERENCE = {1: 24, 2: 552, 3: 12144, 4: 255024, 5: 5140800}
 
 
 @pytest.mark.parametrize("depth,leaves", sorted(REFERENCE.items()))
 def test_perft_from_the_start_matches_the_reference_figures(depth, leaves):
     assert perft(Position.start("standard"), depth) == leaves
+
+
+# The engine's game of tests/test_engine_play.py after 31 turns: black is down to three men (a4, c5, e4)
+# against eight and is to move, so it flies; white's mills close and remove all the way down.
+FLYING = (
+    "d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7 b6 d5xb6 b6 d2-d1 a4-a1 d1-d2xc4 g7-g4 "
+    "d2-d1 g4-g7 f4-g4 b4-c4 g4-f4xb6 a1-a4 d6-b6 c4-c5 f6-d6xg7"
+)
+# Random games (seeded) into the placing phase: twelve men's diagonals with a removal
+# behind them; lasker's men moving while others are still in hand.
+TWELVE = "g1 e4 g7 f6 g4xe4 e4 e5 d3 c5 d6 a1 c4 a7 c3"
+LASKER = "d7 g4 g1 b2 b6 b2-d2 b2 f2 d7-a7 f6 a7-d7 g7 c4 g4-f4xb2 d6 e5"
+
+# Each profile's own figures from these positions. The rules engine computed them; the
+# referee test below recounts every one up to depth 3 with the hand-written reading of
+# RULES.md. Flying three men make the standard tree wide and the no-flying one narrow;
+# move-this differs from standard only once every man that could be taken stands in a mill
+# (first at depth 4).
+FROM_POSITIONS = [
+    ("standard", FLYING, [39, 710, 15800, 270707]),
+    ("club", FLYING, [39, 710, 15800, 270707]),
+    ("move-this", FLYING, [39, 710, 15800, 267755]),
+    ("no-flying", FLYING, [6, 112, 306, 5490]),
+    ("twelve", TWELVE, [36, 486, 12789]),
+    ("lasker", LASKER, [23, 546, 12754]),
+]
+
+
+@pytest.mark.parametrize("profile,record,leaves", FROM_POSITIONS, ids=[f"{p}" for p, _, _ in FROM_POSITIONS])
+def test_perft_from_positions_with_removals_and_flying(profile, record, leaves):
+    position = Game.from_record(record, profile).position
+    assert [perft(position, depth) for depth in range(1, len(leaves) + 1)] == leaves
+
+
+def referee_perft(referee: Referee, depth: int) -> int:
+    turns = referee.legal()
+    if depth == 1:
+        return len(turns)
+    total = 0
+    for text in turns:
+        child = copy.copy(referee)
+        child.board, child.hand, child.seen = dict(referee.board), dict(referee.hand), referee.seen.copy()
+        child.play(text)
+        total += referee_perft(child, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize("profile,record,leaves", FROM_POSITIONS, ids=[f"{p}" for p, _, _ in FROM_POSITIONS])
+def test_the_referee_counts_the_same_trees(profile, record, leaves):
+    referee = Referee(profile)
+    for turn in Game.from_record(record, profile).history:
+        referee.play(str(turn))
+    assert [referee_perft(referee, depth) for depth in (1, 2, 3)] == leaves[:3]
 
 
 def test_perft_depth_zero_and_a_finished_position():

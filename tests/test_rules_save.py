@@ -98,6 +98,8 @@ def text(record="d6 a1", pending=None, declared=None, profile="standard", **extr
         (text(colour="blue"), "saved game has unknown field(s): colour"),
         (text(record=7), "saved game: 'record' must be text"),
         (text(profile="blitz"), "saved game: unknown rule profile 'blitz'"),
+        (text(profile=None), "saved game: 'profile' must be a profile name, not None"),
+        (text(profile=["standard"]), "saved game: 'profile' must be a profile name, not ['standard']"),
         (text(record="d6 a1 d6"), "saved game: turn 3: d6: d6 is occupied (white to move)"),
         (text(record="d6 a1 xd6"), "saved game: turn 2: a1xd6: a1 does not close a mill"),
         (text(record="d6 a1", pending="f6"), "saved game: pending step 'f6' does not close a mill"),

@@ -5,8 +5,6 @@ These run without pygame: the same objects back the window, the self-test and sc
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import io
 import json
 
@@ -170,9 +168,3 @@ def test_slide_paths_name_the_points_crossed_in_order():
     lay = Layout.compute(1100, 760)
     assert lay.points_along(lay.points["a1"], lay.points["a7"]) == ["a1", "a4", "a7"]
     assert lay.points_along(lay.points["g4"], lay.points["e4"]) == ["g4", "f4", "e4"]
-
-
-@pytest.mark.parametrize("module", ["backends", "hand", "layout", "panel", "session"])
-def test_doctests(module):
-    result = doctest.testmod(importlib.import_module(f"morris_pi.sim.{module}"))
-    assert result.attempted and result.failed == 0

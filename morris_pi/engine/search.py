@@ -2,9 +2,8 @@
 
 The search runs on plain integers (two 24-bit bitboards, men in hand, side to
 move, the N-move counter and an incremental Zobrist key) so that no objects
-are built per node. Its turn generator reads the same tables as
-``morris_pi.rules.position`` (adjacency, mill partners, removal rule) and the
-tests compare the two over random positions of every profile; the turns the
+are built per node. Its turns come from the rules' own ``generate_turns`` on
+those integers (one generator for the rules and the engine); the turns the
 search returns at the root always come from ``Position.turns()``.
 
 Decisions:

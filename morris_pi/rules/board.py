@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -80,7 +81,7 @@ _LOW: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(12) if m >> i &
 _HIGH: tuple[tuple[int, ...], ...] = tuple(tuple(i + 12 for i in range(12) if m >> i & 1) for m in range(4096))
 
 
-def mask_of(points) -> int:
+def mask_of(points: Iterable[str]) -> int:
     m = 0
     for p in points:
         m |= 1 << point_index(p)

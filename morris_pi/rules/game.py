@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .board import POINTS, names_of, point_index
 from .errors import GameOverError, GameTextError, IllegalTurnError, RulesError
 from .notation import Turn, parse_removal, sanmill_form, split_record
-from .position import SIDES, Position, tables_for
+from .position import SIDES, Position, PositionKey, tables_for
 from .profiles import Profile, get_profile
 
 TEXT_FORMAT = "morris-pi/game-1"
@@ -39,7 +39,7 @@ class Outcome:
     winner: str | None
     reason: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str | None]:
         return {"winner": self.winner, "reason": self.reason}
 
     def __str__(self) -> str:
@@ -88,7 +88,7 @@ class Game:
         start = tables_for(self.profile).start
         self._positions: list[Position] = [start]
         self._history: list[Turn] = []
-        self._seen: Counter = Counter({start.key(): 1})
+        self._seen: Counter[PositionKey] = Counter({start.key(): 1})
         self._pending: Turn | None = None
         self._declared: Outcome | None = None
         self._adjudicated: tuple[int, Outcome | None] | None = None
@@ -440,8 +440,11 @@ class Game:
         record, pending, declared = data.get("record"), data.get("pending"), data.get("declared")
         if not isinstance(record, str) or not (pending is None or isinstance(pending, str)):
             raise GameTextError("saved game: 'record' must be text and 'pending' text or null")
+        profile = data.get("profile")
+        if not isinstance(profile, str):
+            raise GameTextError(f"saved game: 'profile' must be a profile name, not {profile!r}")
         try:
-            game = cls.from_record(record, data.get("profile"))
+            game = cls.from_record(record, profile)
             if game.pending:
                 raise GameTextError(
                     f"saved game: the record ends with {game.pending}, which waits for its removal; "

@@ -16,6 +16,7 @@ Turn('a1-a4xg7')
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .board import INDEX, POINTS
@@ -120,7 +121,7 @@ def split_record(record: str) -> list[str]:
     return tokens
 
 
-def sanmill_form(turns) -> str:
+def sanmill_form(turns: Iterable[Turn]) -> str:
     """Sanmill's ply form of a list of turns: removals as tokens of their own."""
     out: list[str] = []
     for turn in turns:

@@ -22,6 +22,8 @@ from .board import FULL, POINTS, bits
 from .profiles import Profile, get_profile
 
 RawTurn = tuple[int, int, int]
+# What threefold repetition compares: men, men in hand, side to move.
+PositionKey = tuple[tuple[int, int], tuple[int, int], int]
 WHITE, BLACK = 0, 1
 SIDES = ("white", "black")
 
@@ -77,7 +79,7 @@ class Position:
     def profile(self) -> Profile:
         return self.tables.profile
 
-    def key(self) -> tuple:
+    def key(self) -> PositionKey:
         """What threefold repetition compares: men, men in hand, side to move."""
         return (self.men, self.hand, self.side)
 
