@@ -11,9 +11,10 @@ temporary directory instead of on a Pi:
 - ``MORRIS_PI_REPO`` points at the local checkout (``--source``, default this
   repository; only committed work is cloned);
 - ``git clone`` clones it into a temporary ``$HOME``;
-- ``/opt/morris-pi`` becomes a temporary prefix, ``sudo`` is dropped;
-- ``install-service`` runs with ``--dry-run --root`` into a temporary root
-  that has Raspberry Pi OS's gpio, spi and i2c groups.
+- ``/opt/morris-pi`` becomes ``opt/morris-pi`` under a temporary root that has
+  Raspberry Pi OS's gpio, spi and i2c groups, ``sudo`` is dropped;
+- ``install-service`` runs with ``--dry-run --root`` into that root, so it
+  finds the venv where the unit will look for it.
 
 Then it goes on with what README step 5 does with the result: ``hwtest`` from
 the venv's ``bin/`` (on a PC it must stop with exit 3 and a one-line reason,
@@ -86,7 +87,8 @@ def classify(text: str) -> Line:
 
 def walk(source: Path, tmp: Path, say=print) -> int:
     lines = [classify(text) for text in readme_block()]
-    home, prefix, root = tmp / "home", tmp / "opt" / "morris-pi", tmp / "root"
+    home, root = tmp / "home", tmp / "root"
+    prefix = root / PREFIX.lstrip("/")
     home.mkdir(parents=True)
     (root / "etc").mkdir(parents=True)
     (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
@@ -135,7 +137,7 @@ def walk(source: Path, tmp: Path, say=print) -> int:
                 say(done.stdout[-3000:] + done.stderr[-3000:])
                 failures += 1
         elif line.kind == "install-service":
-            argv = [local(a) for a in line.argv] + ["--dry-run", "--root", str(root), "--prefix", str(prefix)]
+            argv = [local(a) for a in line.argv] + ["--dry-run", "--root", str(root)]
             done = run(argv)
             steps = [out for out in done.stdout.splitlines() if not out.startswith("    |")]
             say(f"  with --dry-run --root {root}: exit {done.returncode}")
