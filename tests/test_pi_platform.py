@@ -236,3 +236,11 @@ def test_the_c_libraries_install_only_on_arm_linux(machine, expected):
     chosen = {r.name.lower().replace("_", "-") for r in map(requirements.Requirement, _pi_extra())
               if r.marker is None or r.marker.evaluate(env)}
     assert chosen == expected
+
+
+@pytest.mark.parametrize("module", ["morris_pi.hw.failures", "morris_pi.hw.platform", "morris_pi.hwtest"])
+def test_doctests(module):
+    import doctest
+    import importlib
+
+    assert doctest.testmod(importlib.import_module(module)).failed == 0
