@@ -75,7 +75,8 @@ def test_install_test_and_start_come_in_the_same_order_in_both_documents():
 
 
 def test_hwtest_is_run_from_the_venv_in_the_pi_steps():
-    for text in (_pi_section(README, "## Running the real board"), _pi_section(SERVICE_INSTALL, "## Installing on the Pi"),
+    for text in (_pi_section(README, "## Running the real board"),
+                 _pi_section(SERVICE_INSTALL, "## Installing on the Pi"),
                  (ROOT / "hardware/README.md").read_text()):
         calls = re.findall(r"(\S*morris-pi) hwtest --config", text)
         assert calls and all(c.endswith("/opt/morris-pi/venv/bin/morris-pi") for c in calls), calls
