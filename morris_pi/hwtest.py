@@ -11,6 +11,10 @@ the real board (``morris-pi hwtest``) or the simulator window
    after another in ring order (a7 d7 g7 g4 g1 d1 a1 a4, then the middle and
    the inner ring), then the status LEDs. A LED that stays dark, lights the
    wrong colour or lights out of order shows a wiring or chain-order fault.
+   The white is a dim one, a third on each channel, so no LED draws more than
+   one full colour channel (``SWEEP_MA_PER_LED``): with every LED lit at the
+   end of a colour, 24 points and 3 status LEDs draw at most 27 x 20 mA =
+   0.54 A at brightness 1, not the 1.6 A of full white (see ``sweep_current_ma``).
 2. **Clear the board**: men still on it are lit magenta until taken off. A
    switch that stays closed with the board empty is *stuck closed*.
 3. **Every point**: the point to test is lit blue: put a man on it, and take
@@ -33,9 +37,31 @@ from morris_pi.board.ports import RGB, STATUS_LEDS, Buttons, Clock, LedStrip, Se
 from morris_pi.rules import POINTS
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 
+#: A WS2812B draws about 20 mA per colour channel at full value (60 mA for full white).
+MA_PER_CHANNEL = 20.0
+#: The sweep's cap: no LED draws more than one channel at full value.
+SWEEP_MA_PER_LED = MA_PER_CHANNEL
 SWEEP_COLOURS: tuple[tuple[str, RGB], ...] = (
-    ("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 0, 255)), ("white", (255, 255, 255)),
+    ("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 0, 255)), ("white", (85, 85, 85)),
 )
+
+
+def led_current_ma(colour: RGB, brightness: float = 1.0) -> float:
+    """The current one WS2812B draws for ``colour`` at ``brightness`` (the LEDs' own ~1 mA idle left out).
+
+    >>> led_current_ma((255, 255, 255)), led_current_ma((85, 85, 85)), led_current_ma((255, 0, 0), 0.3)
+    (60.0, 20.0, 6.0)
+    """
+    return round(MA_PER_CHANNEL * sum(colour) / 255 * brightness, 3)
+
+
+def sweep_current_ma(lit: int, brightness: float = 1.0) -> float:
+    """The most the sweep draws with ``lit`` LEDs on (its last step in each colour lights them all).
+
+    >>> sweep_current_ma(27), sweep_current_ma(27, brightness=0.3)
+    (540.0, 162.0)
+    """
+    return round(lit * max(led_current_ma(colour, brightness) for _, colour in SWEEP_COLOURS), 3)
 GOOD: RGB = (0, 200, 0)
 BAD: RGB = (255, 0, 0)
 
@@ -158,7 +184,7 @@ class HwTest:
         steps = len(self.points) + 1  # every point, then the status LEDs
         k = int((now - self._t0) / self.sweep_step_s) if self.sweep_step_s > 0 else 4 * steps
         if now == self._t0:
-            self._say("LED sweep: in red, green, blue and white, the points light one by one in ring order "
+            self._say("LED sweep: in red, green, blue and dim white, the points light one by one in ring order "
                       "(outer ring from a7 clockwise, then the middle and the inner ring), then the status LEDs.")
         if k >= len(SWEEP_COLOURS) * steps or pressed:
             self._enter("clear", now)

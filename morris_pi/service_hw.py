@@ -28,6 +28,7 @@ from morris_pi.board.config_types import Config
 from morris_pi.board.ports import RGB, Clock
 from morris_pi.hw import factory
 from morris_pi.hw.errors import HardwareError, SensorError
+from morris_pi.hw.failures import describe
 
 log = logging.getLogger("morris_pi.service")
 
@@ -84,11 +85,18 @@ class _Slot:
         self._build = build
 
     def open(self, now: float) -> bool:
-        """Build the backend; on failure the slot is failing and retries later."""
+        """Build the backend; on failure the slot is failing and retries later.
+
+        Any exception counts, not only ``HardwareError``: a driver library can
+        fail to load in ways of its own, and the service must show the fault
+        and carry on rather than exit and leave a dark board.
+        """
         try:
             self.inner = self._build()
-        except HardwareError as exc:
+        except Exception as exc:
             self.inner = None
+            if not isinstance(exc, HardwareError):
+                exc = HardwareError(f"cannot open {self.backoff.what}: {describe(exc)}")
             self.backoff.failed(exc, now)
             return False
         return True

@@ -287,6 +287,15 @@ BAD = [
      "buttons.menu", 4, "expander interrupt line"),
     ("matrix row on a column pin", "[sensors]\nbackend = \"matrix\"\n[sensors.matrix]\nrows = [5, 6, 16]\n",
      "sensors.matrix.columns[0]", 3, "matrix row 2"),
+    ("button on SPI0 CE0", "[buttons]\nnew = 8\n", "buttons.new", 2,
+     r"GPIO 8 .*SPI0 CE0 \(the kernel's SPI driver holds both chip selects while SPI is on"),
+    ("button on SPI0 CE1", "[buttons]\nmenu = 7\n", "buttons.menu", 2, "SPI0 CE1"),
+    ("button on SPI1 CE0", "[leds]\npin = 20\n[buttons]\nhint = 18\n", "buttons.hint", 4,
+     r"SPI1 CE0 \(the kernel's SPI driver holds its chip select"),
+    ("mcp sensor on GPA7", '[sensors.mcp23017.map]\na7 = "0x20:A7"\n', "sensors.mcp23017.map.a7", 2,
+     r"GPA7 cannot be a switch input: since revision D .* outputs only"),
+    ("mcp sensor on GPB7", '[sensors.mcp23017.map]\nb6 = "0x21:GPB7"\n', "sensors.mcp23017.map.b6", 2,
+     r"GPB7 cannot be a switch input"),
     ("negative seed", "[engine]\nseed = -1\n", "engine.seed", 2, "between 0 and"),
     ("think time zero", "[engine]\nmax_time_s = 0\n", "engine.max_time_s", 2, "between 0.01 and 3600"),
 ]
@@ -300,10 +309,12 @@ def test_bad_config_names_file_line_and_key(name, text, key, line, pattern, tmp_
         load_config(path)
     error = caught.value
     assert isinstance(error, ValueError)
-    assert (error.file, error.key, error.line) == (str(path), key, line), str(error)
-    assert re.search(pattern, error.reason), str(error)
+    # every error of the file is reported; the one this case is about is among them
+    found = [e for e in error.errors if (e.file, e.key, e.line) == (str(path), key, line)]
+    assert found and any(re.search(pattern, e.reason) for e in found), str(error)
     prefix = f"{path}:{line}: " + (f"{key}: " if key else "")
-    assert str(error).startswith(prefix), str(error)
+    assert any(text.startswith(prefix) and re.search(pattern, text) for text in str(error).splitlines()), str(error)
+    assert str(error).splitlines() == [str(e) for e in error.errors]
 
 
 def test_unselected_backend_settings_do_not_collide():
@@ -318,3 +329,57 @@ def test_unreadable_file_is_an_error(tmp_path):
     path.write_bytes(b"\xff\xfe[game]\n")
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(path)
+
+
+
+# -- every error at once ----------------------------------------------------------
+
+def test_every_error_in_the_file_is_reported_at_once_in_file_order(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("""[game]
+levle = 4
+level = 11
+[sensors.mcp23017.map]
+a7 = "0x20:A7"
+[leds]
+brightness = 2
+[buttons]
+new = 8
+undo = 40
+""")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    lines = str(caught.value).splitlines()
+    assert [(e.line, e.key) for e in caught.value.errors] == [
+        (2, "game.levle"), (3, "game.level"), (4, "sensors.mcp23017.map"), (5, "sensors.mcp23017.map.a7"),
+        (7, "leds.brightness"), (9, "buttons.new"), (10, "buttons.undo"),
+    ]
+    assert all(re.match(rf"{re.escape(str(path))}:\d+: [a-z0-9.\[\]-]+: \S", line) for line in lines), lines
+    assert "missing: d7" in lines[2] and "GPA7" in lines[3] and "SPI0 CE0" in lines[5]
+
+
+def test_a_bad_value_is_reported_once_without_knock_on_clashes():
+    """leds.pin = 99 is wrong; its stand-in must not also clash with the gpio sensors."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config('[sensors]\nbackend = "gpio"\n[leds]\nbackend = "neopixel"\npin = 99\n', "c.toml")
+    assert [e.key for e in caught.value.errors] == ["leds.pin"]
+
+
+def test_chip_selects_are_free_without_spi_leds():
+    config = parse_config('[leds]\nbackend = "neopixel"\n[buttons]\nnew = 8\nundo = 7\n')
+    assert config.buttons.pins == {"new": 8, "undo": 7}
+    assert parse_config('[leds]\npin = 20\n[buttons]\nnew = 8\n').buttons.new == 8   # SPI1 leaves SPI0's free
+
+
+def test_the_input_example_in_the_error_is_a_usable_input():
+    with pytest.raises(ConfigError) as caught:
+        parse_config('[sensors.mcp23017.map]\na7 = "A0"\n')
+    suggested = re.findall(r'"(0x2\d:[AB]\d)"', str(caught.value))
+    assert suggested and all(not s.endswith("7") for s in suggested)
+    names = {p: f"0x{a:02x}:{'AB'[b // 8]}{b % 8}" for p, (a, b) in DEFAULT_MCP23017_MAP.items()}
+    for spec in suggested:   # each example the message gives is accepted as a switch input
+        mapping = dict(names)
+        holder = next(p for p, name in names.items() if name == spec)
+        mapping[holder], mapping["a7"] = mapping["a7"], spec
+        text = "[sensors.mcp23017.map]\n" + "\n".join(f'{p} = "{n}"' for p, n in mapping.items())
+        assert parse_config(text).sensors.mcp23017.map["a7"] == DEFAULT_MCP23017_MAP[holder]

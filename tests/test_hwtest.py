@@ -97,6 +97,24 @@ def test_a_good_board_passes_every_point_after_the_sweep():
     assert set(bench.strip.points.values()) == {(0, 200, 0)}  # all green at the end
 
 
+def test_the_sweep_never_draws_more_than_one_channel_per_led():
+    """Every frame the recording strip saw, priced at 20 mA per full channel."""
+    from morris_pi.hwtest import MA_PER_CHANNEL, SWEEP_MA_PER_LED, led_current_ma, sweep_current_ma
+
+    bench = Bench()
+    bench.run()
+    sweep = [f for f in bench.strip.frames if set(f[0].values()) <= {c for _, c in SWEEP_COLOURS} and f[0]]
+    assert len({next(iter(f[0].values())) for f in sweep}) == 4          # red, green, blue and white
+    worst = max(sum(led_current_ma(c) for c in (*points.values(), *status.values())) for points, status in sweep)
+    lit = len(POINTS) + 3
+    assert worst == sweep_current_ma(lit) == lit * SWEEP_MA_PER_LED == 540.0
+    assert all(led_current_ma(c) <= MA_PER_CHANNEL for f in bench.strip.frames for part in f for c in part.values()
+               if c in {col for _, col in SWEEP_COLOURS})
+    white = dict(SWEEP_COLOURS)["white"]
+    assert len(set(white)) == 1 and white[0] > 0                          # still white, all channels on
+    assert worst < lit * led_current_ma((255, 255, 255)) / 2              # under half of full white
+
+
 def test_a_swapped_pair_is_found_and_learned():
     bench = Bench(wired={"a7": "d7", "d7": "a7"})
     _, report = bench.run(sweep=False)

@@ -8,13 +8,14 @@ in ``wiring/config.example.toml``.
 Anything wrong (an unknown key, a wrong type, a value out of range, an
 impossible wiring) raises ``ConfigError`` naming the file, the line and the
 dotted key, so the service refuses to start with a message a builder can act
-on:
+on. Every mistake in the file is reported at once, one line each:
 
 >>> try:
-...     parse_config('[leds]\\nbrightness = 2\\n', "board.toml")
+...     parse_config('[leds]\\nbrightness = 2\\n[buttons]\\nnew = 8\\n', "board.toml")
 ... except ConfigError as exc:
 ...     print(exc)
 board.toml:2: leds.brightness: must be between 0 and 1, got 2
+board.toml:4: buttons.new: GPIO 8 is wanted for the new button but is already used for SPI0 CE0 (the kernel's SPI driver holds both chip selects while SPI is on, though the LEDs use neither) by leds.pin
 >>> parse_config('[game]\\nlevel = 7\\n').game.level
 7
 """
@@ -44,6 +45,7 @@ from morris_pi.board.config_types import (
     _frozen,
 )
 from morris_pi.board.config_values import ConfigError, Reader
+from morris_pi.board.tomlpos import key_lines, locate
 from morris_pi.board.ports import BUTTONS, STATUS_LEDS
 from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
 
@@ -131,20 +133,40 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         raise ConfigError.from_toml(exc, source, text) from None
     r = Reader(text, source)
     r.table((), data, SCHEMA[""])
+    d = Config()
+
+    def section(read, name: str, default):
+        # a section that is not even a table is reported once; its defaults stand in
+        return r.guard(lambda: read(r, data.get(name, {})), default)
+
     config = Config(
-        game=_game(r, data.get("game", {})),
-        sensors=_sensors(r, data.get("sensors", {})),
-        leds=_leds(r, data.get("leds", {})),
-        palette=_palette(r, data.get("palette", {})),
-        buttons=_buttons(r, data.get("buttons", {})),
-        gpio=_gpio(r, data.get("gpio", {})),
-        storage=_storage(r, data.get("storage", {})),
-        engine=_engine(r, data.get("engine", {})),
-        service=_service(r, data.get("service", {})),
+        game=section(_game, "game", d.game),
+        sensors=section(_sensors, "sensors", d.sensors),
+        leds=section(_leds, "leds", d.leds),
+        palette=section(_palette, "palette", d.palette),
+        buttons=section(_buttons, "buttons", d.buttons),
+        gpio=section(_gpio, "gpio", d.gpio),
+        storage=section(_storage, "storage", d.storage),
+        engine=section(_engine, "engine", d.engine),
+        service=section(_service, "service", d.service),
         source=source,
     )
     check_pins(r, config)
+    r.raise_errors()
     return config
+
+
+def error_at(config: Config, key: str, reason: str) -> ConfigError:
+    """A ``ConfigError`` at ``key`` of the file ``config`` was read from, for checks made
+    after reading (such as whether the configured GPIO library can work on this machine)."""
+    line = None
+    if config.source is not None:
+        try:
+            text = Path(config.source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        line = locate(key_lines(text), tuple(key.split(".")))
+    return ConfigError(reason, file=config.source or "<config>", key=key, line=line)
 
 
 def _game(r: Reader, t: Any) -> GameConfig:
@@ -169,9 +191,9 @@ def _sensors(r: Reader, t: Any) -> SensorsConfig:
         scan_hz=r.number(p, t, "scan_hz", d.scan_hz, 1, 1000),
         settle_ms=r.number(p, t, "settle_ms", d.settle_ms, 0, 2000),
         resync_ms=r.number(p, t, "resync_ms", d.resync_ms, 20, 60000),
-        mcp23017=_mcp23017(r, t.get("mcp23017", {})),
-        gpio=_gpio_sensors(r, t.get("gpio", {})),
-        matrix=_matrix(r, t.get("matrix", {})),
+        mcp23017=r.guard(lambda: _mcp23017(r, t.get("mcp23017", {})), d.mcp23017),
+        gpio=r.guard(lambda: _gpio_sensors(r, t.get("gpio", {})), d.gpio),
+        matrix=r.guard(lambda: _matrix(r, t.get("matrix", {})), d.matrix),
     )
 
 
@@ -187,12 +209,15 @@ def _mcp23017(r: Reader, t: Any) -> Mcp23017Config:
         bits: dict[str, tuple[int, int]] = {}
         owner: dict[tuple[int, int], str] = {}
         for point, spec in raw.items():
-            addr_bit = r.mcp_input(mp + (point,), spec)
+            addr_bit = r.guard(lambda: r.mcp_input(mp + (point,), spec), None)
+            if addr_bit is None:
+                continue
             if addr_bit[0] not in addresses:
-                r.fail(mp + (point,), f"address 0x{addr_bit[0]:02x} is not in sensors.mcp23017.addresses")
-            if addr_bit in owner:
-                r.fail(mp + (point,), f"{wiring.mcp_bit_name(*addr_bit)} is already used by {owner[addr_bit]}")
-            owner[addr_bit] = point
+                r.report(mp + (point,), f"address 0x{addr_bit[0]:02x} is not in sensors.mcp23017.addresses")
+            elif addr_bit in owner:
+                r.report(mp + (point,), f"{wiring.mcp_bit_name(*addr_bit)} is already used by {owner[addr_bit]}")
+            else:
+                owner[addr_bit] = point
             bits[point] = addr_bit
         r.all_points(mp, raw)
         mapping = bits
@@ -209,7 +234,8 @@ def _gpio_sensors(r: Reader, t: Any) -> GpioSensorsConfig:
         return GpioSensorsConfig()
     mp = p + ("map",)
     raw = r.point_table(mp, t["map"])
-    pins = {pt: r.gpio(mp + (pt,), v) for pt, v in raw.items()}
+    pins = {pt: r.guard(lambda: r.gpio(mp + (pt,), v), None) for pt, v in raw.items()}
+    pins = {pt: pin for pt, pin in pins.items() if pin is not None}
     r.all_points(mp, raw)
     return GpioSensorsConfig(map=_frozen(pins))
 
@@ -232,10 +258,13 @@ def _matrix(r: Reader, t: Any) -> MatrixConfig:
     cells: dict[str, tuple[int, int]] = {}
     owner: dict[tuple[int, int], str] = {}
     for point, spec in raw.items():
-        cell = r.cell(mp + (point,), spec, len(rows), len(cols))
+        cell = r.guard(lambda: r.cell(mp + (point,), spec, len(rows), len(cols)), None)
+        if cell is None:
+            continue
         if cell in owner:
-            r.fail(mp + (point,), f"row {cell[0]}, column {cell[1]} is already used by {owner[cell]}")
-        owner[cell] = point
+            r.report(mp + (point,), f"row {cell[0]}, column {cell[1]} is already used by {owner[cell]}")
+        else:
+            owner[cell] = point
         cells[point] = cell
     r.all_points(mp, raw)
     return MatrixConfig(rows=rows, columns=cols, map=_frozen(cells))
@@ -246,28 +275,33 @@ def _leds(r: Reader, t: Any) -> LedsConfig:
     r.table(p, t, SCHEMA["leds"])
     d = LedsConfig()
     backend = r.choice(p, t, "backend", ("neopixel-spi", "neopixel", "none"), d.backend)
-    order = r.led_order(p + ("order",), t["order"]) if "order" in t else d.order
+    order = r.guard(lambda: r.led_order(p + ("order",), t["order"]), d.order) if "order" in t else d.order
     status_raw = t.get("status", {})
-    r.table(p + ("status",), status_raw, STATUS_LEDS)
-    status = {name: r.integer(p + ("status",), status_raw, name, 0, 0, 9999) for name in status_raw}
+    status: dict[str, int] = {}
+    if r.guard(lambda: r.table(p + ("status",), status_raw, STATUS_LEDS), None) is not None:
+        for name in status_raw:
+            if name in STATUS_LEDS:
+                index = r.integer(p + ("status",), status_raw, name, -1, 0, 9999)
+                if index >= 0:
+                    status[name] = index
     needed = max([len(order), *(i + 1 for i in status.values())])
     count = r.integer(p, t, "count", needed, 1, 10000)
-    if len(order) > count:
-        r.fail(p + ("order",), f"lists {len(order)} LEDs but leds.count is {count}")
+    if len(order) > count and not r.is_bad(p + ("order",)) and not r.is_bad(p + ("count",)):
+        r.report(p + ("order",), f"lists {len(order)} LEDs but leds.count is {count}")
     taken = {i: f"leds.order[{i}] ({pt})" for i, pt in enumerate(order) if pt}
     for name, index in status.items():
         key = p + ("status", name)
         if index >= count:
-            r.fail(key, f"LED index {index} is beyond the chain (leds.count = {count}, indices 0-{count - 1})")
-        if index in taken:
-            r.fail(key, f"LED index {index} is already used by {taken[index]}")
+            r.report(key, f"LED index {index} is beyond the chain (leds.count = {count}, indices 0-{count - 1})")
+        elif index in taken:
+            r.report(key, f"LED index {index} is already used by {taken[index]}")
         taken[index] = f"leds.status.{name}"
     if backend == "neopixel-spi":
         pin = r.choice(p, t, "pin", tuple(wiring.SPI_MOSI.values()), wiring.SPI_MOSI[0])
     elif backend == "neopixel":
         pin = r.choice(p, t, "pin", wiring.PWM_LED_PINS, 18)
     else:
-        pin = r.gpio(p + ("pin",), t["pin"]) if "pin" in t else None
+        pin = r.guard(lambda: r.gpio(p + ("pin",), t["pin"]), None) if "pin" in t else None
     return LedsConfig(
         backend=backend, count=count, order=order,
         brightness=r.number(p, t, "brightness", d.brightness, 0, 1),
@@ -281,10 +315,14 @@ def _palette(r: Reader, t: Any) -> Mapping[str, Look]:
     r.table(p, t, SCHEMA["palette"])
     out = dict(DEFAULT_PALETTE)
     for role, entry in t.items():
+        if role not in DEFAULT_PALETTE:
+            continue  # an unknown role, already reported by r.table
         rp = p + (role,)
-        r.table(rp, entry, SCHEMA[f"palette.{role}"])
+        if r.guard(lambda: r.table(rp, entry, SCHEMA[f"palette.{role}"]), None) is None:
+            continue
         base = DEFAULT_PALETTE[role]
-        colour = r.colour(rp + ("colour",), entry["colour"]) if "colour" in entry else base.colour
+        colour = r.guard(lambda: r.colour(rp + ("colour",), entry["colour"]), base.colour) \
+            if "colour" in entry else base.colour
         blink = r.choice(rp, entry, "blink", tuple(BLINKS), base.blink)
         out[role] = Look(colour, blink)
     return _frozen(out)
@@ -293,7 +331,7 @@ def _palette(r: Reader, t: Any) -> Mapping[str, Look]:
 def _buttons(r: Reader, t: Any) -> ButtonsConfig:
     p = ("buttons",)
     r.table(p, t, SCHEMA["buttons"])
-    pins = {name: r.gpio(p + (name,), t[name]) for name in BUTTONS if name in t}
+    pins = {name: r.guard(lambda: r.gpio(p + (name,), t[name]), None) for name in BUTTONS if name in t}
     return ButtonsConfig(**pins, debounce_ms=r.number(p, t, "debounce_ms", ButtonsConfig().debounce_ms, 1, 500))
 
 

@@ -2,6 +2,12 @@
 
 Only the backends actually selected claim pins; the settings of an unselected
 sensor backend may stay in the file without getting in the way.
+
+SPI LEDs also claim their bus's chip-select pins, though a LED chain has no
+chip select: the kernel's SPI driver holds them as soon as the bus is on
+(``dtparam=spi=on`` holds CE0 and CE1, GPIO 8 and 7; ``dtoverlay=spi1-1cs``,
+the overlay the docs name for SPI1, holds its CE0, GPIO 18), and a button
+there would never read a press.
 """
 
 from __future__ import annotations
@@ -22,6 +28,12 @@ def pin_claims(config: Config) -> list[tuple[int, KeyPath, str]]:
     if leds.backend == "neopixel-spi" and leds.spi_bus is not None:
         for pin, role in zip(wiring.SPI_PINS[leds.spi_bus], ("MISO", "MOSI", "SCLK")):
             claims.append((pin, ("leds", "pin"), f"the LED data line (SPI{leds.spi_bus} {role})"))
+        held = wiring.SPI_CHIP_SELECTS[leds.spi_bus]
+        which = "both chip selects" if len(held) > 1 else "its chip select"
+        for i, pin in enumerate(held):
+            claims.append((pin, ("leds", "pin"),
+                           f"SPI{leds.spi_bus} CE{i} (the kernel's SPI driver holds {which} while SPI is on, "
+                           f"though the LEDs use {'neither' if len(held) > 1 else 'none'})"))
     elif leds.backend == "neopixel" and leds.pin is not None:
         claims.append((leds.pin, ("leds", "pin"), "the LED data line"))
     sensors = config.sensors
@@ -45,14 +57,21 @@ def pin_claims(config: Config) -> list[tuple[int, KeyPath, str]]:
 
 
 def check_pins(r: Reader, config: Config) -> None:
-    """Fail on the first GPIO claimed twice, at the key of the later claim."""
+    """Report every GPIO claimed twice, at the key of the later claim.
+
+    Claims from keys that already have an error are left out: their value is a
+    stand-in, and a clash with it would only repeat that error.
+    """
     owner: dict[int, tuple[KeyPath, str]] = {}
     for pin, key, what in pin_claims(config):
+        if r.is_bad(key):
+            continue
         if pin in owner:
             other_key, other_what = owner[pin]
             if other_key == key:
                 continue  # one setting claiming several pins never collides with itself
             default = "" if r.present(key) else " (a default; set this key to change it)"
-            r.fail(key, f"GPIO {pin}{default} is wanted for {what} but is already used for "
-                        f"{other_what} by {'.'.join(other_key)}")
+            r.report(key, f"GPIO {pin}{default} is wanted for {what} but is already used for "
+                          f"{other_what} by {'.'.join(other_key)}")
+            continue
         owner[pin] = (key, what)

@@ -1,11 +1,17 @@
-"""Typed reading of TOML values, with errors that name file, line and key."""
+"""Typed reading of TOML values, with errors that name file, line and key.
+
+A wrong value does not stop the reading: ``Reader`` records its error, the
+key's default stands in for it, and reading goes on, so one run reports every
+mistake in the file (``ConfigError.errors``) instead of one per edit-and-retry.
+"""
 
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -20,6 +26,18 @@ class ConfigError(ValueError):
 
     >>> str(ConfigError("must be true or false", file="c.toml", key="game.menu", line=3))
     'c.toml:3: game.menu: must be true or false'
+
+    A file with several mistakes raises one ``ConfigError`` holding them all in
+    ``errors`` (one line each, in file order); its own ``file``, ``line``,
+    ``key`` and ``reason`` are the first one's.
+
+    >>> both = ConfigError.of([ConfigError("b", file="c.toml", key="y", line=9),
+    ...                        ConfigError("a", file="c.toml", key="x", line=2)])
+    >>> print(both)
+    c.toml:2: x: a
+    c.toml:9: y: b
+    >>> both.key, len(both.errors)
+    ('x', 2)
     """
 
     def __init__(self, message: str, *, file: str | None = None, key: str | None = None,
@@ -28,10 +46,24 @@ class ConfigError(ValueError):
         self.key = key
         self.line = line
         self.reason = message
+        self.errors: list[ConfigError] = [self]
         where = file or "<config>"
         if line is not None:
             where += f":{line}"
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
+
+    @classmethod
+    def of(cls, errors: list[ConfigError]) -> ConfigError:
+        """One error carrying all of ``errors``, sorted by line (stable for equal lines)."""
+        ordered = sorted(errors, key=lambda e: e.line if e.line is not None else 0)
+        first = ordered[0]
+        combined = cls(first.reason, file=first.file, key=first.key, line=first.line)
+        combined.errors = ordered
+        combined.args = ("\n".join(str(e) for e in ordered),)
+        return combined
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
     @classmethod
     def from_toml(cls, exc: tomllib.TOMLDecodeError, file: str, source: str) -> ConfigError:
@@ -71,12 +103,42 @@ _MCP_INPUT = re.compile(r"^0x([0-9a-fA-F]{2}):(?:GP)?([ABab])([0-7])$")
 _COLOUR = re.compile(r"^#([0-9a-fA-F]{6})$")
 
 
+class Invalid(Exception):
+    """A value could not be used; its ``ConfigError`` is already recorded by the ``Reader``."""
+
+
+def _or_default(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A reader method whose bad value is recorded and replaced by its ``default`` argument."""
+
+    @functools.wraps(method)
+    def read(self: Reader, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Invalid:
+            return kwargs["default"] if "default" in kwargs else args[_DEFAULT_ARG[method.__name__]]
+
+    return read
+
+
+# position of ``default`` among the arguments after ``self``
+_DEFAULT_ARG = {"choice": 4, "integer": 3, "number": 3, "boolean": 3, "abs_path": 3, "int_list": 3}
+
+
 class Reader:
-    """Reads values out of parsed TOML tables, failing with a located error."""
+    """Reads values out of parsed TOML tables, recording a located error for each bad one.
+
+    ``fail`` records an error and raises ``Invalid``: the methods that take a
+    ``default`` return it instead, and the caller of any other method decides
+    what stands in (``guard``). ``report`` records without interrupting.
+    ``errors`` holds them all; ``bad`` the keys that had one, so later checks
+    do not pile a second, derived error on the same key.
+    """
 
     def __init__(self, text: str, source: str) -> None:
         self.source = source
         self.lines = key_lines(text)
+        self.errors: list[ConfigError] = []
+        self.bad: set[KeyPath] = set()
 
     # -- errors -----------------------------------------------------------
     def _bare(self, path: KeyPath) -> KeyPath:
@@ -86,9 +148,33 @@ class Reader:
         """Whether ``path`` is written in the file (not a default)."""
         return self._bare(path) in self.lines
 
+    def report(self, path: KeyPath, message: str) -> None:
+        """Record an error at ``path`` and go on."""
+        self.errors.append(ConfigError(message, file=self.source, key=".".join(path),
+                                       line=locate(self.lines, self._bare(path))))
+        self.bad.add(self._bare(path))
+
     def fail(self, path: KeyPath, message: str) -> NoReturn:
-        raise ConfigError(message, file=self.source, key=".".join(path),
-                          line=locate(self.lines, self._bare(path)))
+        """Record an error at ``path`` and abandon the value being read."""
+        self.report(path, message)
+        raise Invalid(".".join(path))
+
+    def is_bad(self, path: KeyPath) -> bool:
+        """Whether ``path``, or a table above it, already has an error."""
+        bare = self._bare(path)
+        return any(bare[:cut] in self.bad for cut in range(1, len(bare) + 1))
+
+    def guard(self, read: Callable[[], Any], default: Any) -> Any:
+        """``read()``, or ``default`` when it fails (its error is recorded)."""
+        try:
+            return read()
+        except Invalid:
+            return default
+
+    def raise_errors(self) -> None:
+        """Raise every recorded error at once, if there are any."""
+        if self.errors:
+            raise ConfigError.of(self.errors)
 
     # -- tables -----------------------------------------------------------
     def table(self, path: KeyPath, value: Any, allowed: Iterable[str]) -> dict:
@@ -99,7 +185,7 @@ class Reader:
             if key not in allowed:
                 where = f"[{'.'.join(path)}]" if path else "the top level"
                 shown = ", ".join(allowed) if len(allowed) <= 16 else "see wiring/config.example.toml"
-                self.fail(path + (key,), f"unknown key in {where}{_suggest(key, allowed)} (known: {shown})")
+                self.report(path + (key,), f"unknown key in {where}{_suggest(key, allowed)} (known: {shown})")
         return value
 
     def point_table(self, path: KeyPath, value: Any) -> dict:
@@ -109,9 +195,10 @@ class Reader:
     def all_points(self, path: KeyPath, value: dict) -> None:
         missing = [p for p in wiring.POINTS if p not in value]
         if missing:
-            self.fail(path, f"every point needs an entry; missing: {', '.join(missing)}")
+            self.report(path, f"every point needs an entry; missing: {', '.join(missing)}")
 
     # -- scalars ----------------------------------------------------------
+    @_or_default
     def choice(self, path: KeyPath, t: dict, key: str, choices: tuple, default: Any) -> Any:
         if key not in t:
             return default
@@ -122,6 +209,7 @@ class Reader:
             self.fail(path + (key,), f"must be one of {shown}, got {value!r}{hint}")
         return value
 
+    @_or_default
     def integer(self, path: KeyPath, t: dict, key: str, default: int, lo: int, hi: int) -> int:
         if key not in t:
             return default
@@ -135,6 +223,7 @@ class Reader:
             self.fail(path, f"must be between {fmt(lo)} and {fmt(hi)}, got {fmt(value)}")
         return value
 
+    @_or_default
     def number(self, path: KeyPath, t: dict, key: str, default: float, lo: float, hi: float) -> float:
         if key not in t:
             return float(default)
@@ -145,6 +234,7 @@ class Reader:
             self.fail(path + (key,), f"must be between {lo:g} and {hi:g}, got {value:g}")
         return float(value)
 
+    @_or_default
     def boolean(self, path: KeyPath, t: dict, key: str, default: bool) -> bool:
         if key not in t:
             return default
@@ -156,6 +246,7 @@ class Reader:
         """A BCM GPIO number on the 40-pin header."""
         return self._int(path, value, 0, wiring.MAX_GPIO)
 
+    @_or_default
     def abs_path(self, path: KeyPath, t: dict, key: str, default: Path) -> Path:
         if key not in t:
             return default
@@ -173,6 +264,7 @@ class Reader:
         return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
 
     # -- arrays and wiring values ----------------------------------------
+    @_or_default
     def int_list(self, path: KeyPath, t: dict, key: str, default: tuple[int, ...], lo: int, hi: int, *,
                  min_len: int = 0, max_len: int = 64, unique: bool = False, hexa: bool = False) -> tuple[int, ...]:
         if key not in t:
@@ -191,13 +283,17 @@ class Reader:
         return out
 
     def mcp_input(self, path: KeyPath, value: Any) -> tuple[int, int]:
-        """``"0x20:A0"`` (or ``"0x20:GPB7"``) -> (0x20, bit 0..15)."""
+        """``"0x20:A0"`` (or ``"0x20:GPB2"``) -> (0x20, bit 0..15); GPA7 and GPB7 are refused."""
         found = _MCP_INPUT.match(value) if isinstance(value, str) else None
         if not found:
-            self.fail(path, f"must name an expander input like \"0x20:A0\" or \"0x21:B7\", got {value!r}")
+            self.fail(path, f"must name an expander input like \"0x20:A0\" or \"0x21:B2\", got {value!r}")
         address = int(found.group(1), 16)
-        bit = (8 if found.group(2) in "Bb" else 0) + int(found.group(3))
-        return address, bit
+        port, number = found.group(2).upper(), int(found.group(3))
+        if number == 7:
+            self.fail(path, f"GP{port}7 cannot be a switch input: since revision D of the MCP23017 datasheet "
+                            "GPA7 and GPB7 are outputs only (as inputs they can corrupt SDA during a read); "
+                            "use one of GPA0-6 or GPB0-6")
+        return address, (8 if port == "B" else 0) + number
 
     def cell(self, path: KeyPath, value: Any, rows: int, cols: int) -> tuple[int, int]:
         if (not isinstance(value, list) or len(value) != 2

@@ -36,8 +36,11 @@ DEFAULT_MCP23017_ADDRESSES: tuple[int, ...] = (0x20, 0x21)
 
 #: Pins on the 40-pin header used by each I2C/SPI bus, as claimed by the kernel.
 I2C_PINS: dict[int, tuple[int, ...]] = {1: (2, 3)}
-#: SPI bus -> (MISO, MOSI, SCLK). Chip selects depend on the overlay and are not reserved.
+#: SPI bus -> (MISO, MOSI, SCLK).
 SPI_PINS: dict[int, tuple[int, int, int]] = {0: (9, 10, 11), 1: (19, 20, 21)}
+#: SPI bus -> the chip-select pins the kernel holds with the set-up the docs name:
+#: ``dtparam=spi=on`` (SPI0: CE0 GPIO 8, CE1 GPIO 7), ``dtoverlay=spi1-1cs`` (SPI1: CE0 GPIO 18).
+SPI_CHIP_SELECTS: dict[int, tuple[int, ...]] = {0: (8, 7), 1: (18,)}
 #: The MOSI pin of each SPI bus, which drives the LED data line.
 SPI_MOSI: dict[int, int] = {bus: pins[1] for bus, pins in SPI_PINS.items()}
 #: Pins the PWM/PCM NeoPixel driver (rpi_ws281x) can drive.

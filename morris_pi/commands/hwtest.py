@@ -47,13 +47,16 @@ def run(args: argparse.Namespace) -> int:
         return _run_sim(args)
     from morris_pi.board.config import DEFAULT_PATH, ConfigError, load_config
     from morris_pi.board.ports import MonotonicClock
+    from morris_pi.hw import platform
     from morris_pi.hw.errors import HardwareError
     from morris_pi.hw.factory import build_hardware
 
     try:
         config = load_config(args.config)
+        platform.check(config)
     except ConfigError as exc:
-        print(f"morris-pi hwtest: {exc}", file=sys.stderr)
+        for error in exc.errors:
+            print(f"morris-pi hwtest: {error}", file=sys.stderr)
         return EXIT_USAGE
     clock = MonotonicClock()
     try:

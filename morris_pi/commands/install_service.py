@@ -189,8 +189,8 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
         else:
             steps.append(WriteFile(config, text, "the config, from the documented example"))
             steps.append(Note(
-                f"edit {config} for your wiring: as examples it enables the expanders' INT line on GPIO 4, "
-                "four buttons and three status LEDs (see wiring/ for each option)"
+                f"edit {config} for your wiring: it is the built-in defaults written out; the expanders' INT "
+                "line, buttons and status LEDs are there commented out (see wiring/ for each option)"
             ))
 
     unit_dir = root / UNIT_DIR

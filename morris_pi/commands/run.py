@@ -28,13 +28,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from morris_pi import journal
     from morris_pi.board.config import ConfigError, load_config
+    from morris_pi.hw import platform
 
     journal.configure("info")
     log = logging.getLogger("morris_pi.service")
     try:
         config = load_config(args.config)
+        platform.check(config)  # a GPIO library that cannot work on this Pi is a config error
     except ConfigError as exc:
-        log.critical("config error, not starting: %s", exc)
+        for error in exc.errors:  # every mistake in the file, one journal line each
+            log.critical("config error, not starting: %s", error)
         return EXIT_CONFIG
     journal.configure(config.service.log_level)
     stopping = threading.Event()

@@ -26,7 +26,8 @@ from typing import Any
 
 from morris_pi.board.config_types import Config
 from morris_pi.board.ports import Buttons, Clock, LedStrip, SensorSource
-from morris_pi.hw.errors import HardwareError
+from morris_pi.hw.errors import ButtonError, HardwareError, LedError, SensorError
+from morris_pi.hw.failures import describe
 
 PIN_FACTORIES: dict[str, tuple[str, str]] = {
     "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
@@ -40,19 +41,43 @@ def make_pin_factory(name: str) -> Any:
         module_name, class_name = PIN_FACTORIES[name]
     except KeyError:
         raise HardwareError(f"unknown pin factory {name!r}; choose {' or '.join(PIN_FACTORIES)}") from None
-    package = {"lgpio": "lgpio", "rpigpio": "RPi.GPIO"}[name]
+    if name == "rpigpio":
+        from morris_pi.hw.platform import Machine, rpigpio_problem
+
+        problem = rpigpio_problem(Machine.here())
+        if problem is not None:
+            raise HardwareError(f"pin factory 'rpigpio' cannot work here: {problem}")
+    package = {"lgpio": "lgpio", "rpigpio": "rpi-lgpio (the RPi.GPIO module on lgpio)"}[name]
     try:
         import importlib
 
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise HardwareError(f"pin factory {name!r} needs gpiozero and {package} "
-                            f"(pip install 'morris-pi[pi]'): {exc}") from exc
+    except Exception as exc:
+        raise HardwareError(f"pin factory {name!r} needs gpiozero and {package}: {describe(exc)}") from exc
     try:
         return getattr(module, class_name)()
     except Exception as exc:
         raise HardwareError(f"pin factory {name!r} cannot start (is this a Raspberry Pi, and is the "
-                            f"user in the gpio group?): {exc}") from exc
+                            f"user in the gpio group?): {describe(exc)}") from exc
+
+
+def _opening(error: type[HardwareError], what: str) -> Any:
+    """Decorator: any exception while opening becomes ``error``, so the caller's
+    fault handling sees every failure (a library may raise anything on import)."""
+
+    def wrap(build: Any) -> Any:
+        def opened(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return build(*args, **kwargs)
+            except HardwareError:
+                raise
+            except Exception as exc:
+                raise error(f"cannot open {what}: {describe(exc)}") from exc
+
+        opened.__name__, opened.__doc__ = build.__name__, build.__doc__
+        return opened
+
+    return wrap
 
 
 class _LazyPins:
@@ -73,6 +98,7 @@ def _pins(config: Config, pin_factory: Any) -> _LazyPins:
     return pin_factory if isinstance(pin_factory, _LazyPins) else _LazyPins(config, pin_factory)
 
 
+@_opening(SensorError, "the sensors")
 def build_sensors(config: Config, *, pin_factory: Any = None, bus: Any = None,
                   clock: Clock | None = None) -> SensorSource:
     """The ``SensorSource`` of ``[sensors] backend``."""
@@ -108,6 +134,7 @@ def build_sensors(config: Config, *, pin_factory: Any = None, bus: Any = None,
     raise HardwareError(f"unknown sensor backend {s.backend!r}")
 
 
+@_opening(LedError, "the LED chain")
 def build_leds(config: Config, *, spi: Any = None, pixels: Any = None) -> LedStrip:
     """The ``LedStrip`` of ``[leds] backend``."""
     from morris_pi.hw import leds
@@ -122,6 +149,7 @@ def build_leds(config: Config, *, spi: Any = None, pixels: Any = None) -> LedStr
     raise HardwareError(f"unknown LED backend {backend!r}")
 
 
+@_opening(ButtonError, "the buttons")
 def build_buttons(config: Config, *, pin_factory: Any = None, clock: Clock | None = None) -> Buttons:
     """The ``Buttons`` of ``[buttons]``; a board without any gets ``NoButtons``."""
     from morris_pi.hw.buttons import GpioButtons, NoButtons

@@ -10,19 +10,29 @@ one ``show()`` and skips frames identical to the last one written.
 - ``neopixel``: ``neopixel.NeoPixel`` (rpi_ws281x PWM on Pi 3/4, the RP1 PIO
   driver on Pi 5), on GPIO18 by default. Needs root on Pi 3/4.
 
-The Adafruit modules are imported only inside the two factory functions. On
-a machine that is not a Pi, ``import neopixel`` raises NotImplementedError
-rather than ImportError; both are turned into ``LedError``.
+The Adafruit modules are imported only inside the two factory functions.
+Whatever goes wrong there becomes a ``LedError`` that names the missing
+piece: an ``ImportError``, the ``NotImplementedError`` of ``import neopixel``
+on a machine that is not a Pi, or the ``RuntimeError`` Adafruit Blinka 10
+raises when its pin layer ``gpiod`` is absent.
+
+Blinka 10 offers to pip-install missing platform packages when it runs on a
+terminal (``hwtest``). The board never changes its own installation while it
+runs, so that check is switched off (``BLINKA_SKIP_DEPENDENCY_CHECK``) and a
+missing package is reported instead.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from morris_pi.board.config_types import LedsConfig
 from morris_pi.board.ports import RGB
 from morris_pi.hw.errors import LedError
+from morris_pi.hw.failures import describe
 
 _DARK: RGB = (0, 0, 0)
 
@@ -65,7 +75,7 @@ class PixelStrip:
             self.pixels.show()
         except Exception as exc:
             self._last = None  # unknown what the chain shows now: rewrite next time
-            raise LedError(f"writing the LED chain failed: {exc}") from exc
+            raise LedError(f"writing the LED chain failed: {describe(exc)}") from exc
         self._last = frame
         self.writes += 1
 
@@ -78,7 +88,7 @@ class PixelStrip:
             if deinit is not None:
                 deinit()
         except Exception as exc:
-            raise LedError(f"switching the LEDs off failed: {exc}") from exc
+            raise LedError(f"switching the LEDs off failed: {describe(exc)}") from exc
         finally:
             self._last = None
 
@@ -93,29 +103,31 @@ class DarkStrip:
         pass
 
 
+def load(backend: str, *modules: str) -> tuple[Any, ...]:
+    """Import the driver modules of an LED backend; any failure is a ``LedError`` naming what is missing."""
+    os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
+    try:
+        return tuple(importlib.import_module(name) for name in modules)
+    except Exception as exc:
+        raise LedError(f"the {backend} LED driver cannot be loaded: {describe(exc)}") from exc
+
+
 def open_spi(bus: int) -> Any:
     """The Blinka ``busio.SPI`` object for SPI bus 0 (MOSI GPIO10) or 1 (MOSI GPIO20)."""
-    try:
-        import board
-        import busio
-    except (ImportError, NotImplementedError) as exc:
-        raise LedError(f"the neopixel-spi backend needs Adafruit Blinka on a Raspberry Pi "
-                       f"(pip install 'morris-pi[pi]'): {exc}") from exc
+    board, busio = load("neopixel-spi", "board", "busio")
     try:
         if bus == 0:
             return busio.SPI(board.SCLK, MOSI=board.MOSI)
         return busio.SPI(board.SCLK_1, MOSI=board.MOSI_1)
     except Exception as exc:
-        raise LedError(f"cannot open SPI bus {bus} (enable it with raspi-config or dtparam=spi=on; "
-                       f"add the user to the spi group): {exc}") from exc
+        raise LedError(f"cannot open SPI bus {bus} (enable it with raspi-config or dtparam=spi=on"
+                       f"{'; SPI1 needs dtoverlay=spi1-1cs' if bus == 1 else ''}; "
+                       f"add the user to the spi group): {describe(exc)}") from exc
 
 
 def neopixel_spi_strip(config: LedsConfig, *, spi: Any = None) -> PixelStrip:
     """LEDs fed from an SPI MOSI line. ``spi`` defaults to the bus that ``config.pin`` is on."""
-    try:
-        import neopixel_spi
-    except (ImportError, NotImplementedError) as exc:
-        raise LedError(f"the neopixel-spi backend needs adafruit-circuitpython-neopixel-spi: {exc}") from exc
+    (neopixel_spi,) = load("neopixel-spi", "neopixel_spi")
     if spi is None:
         if config.spi_bus is None:
             raise LedError(f"GPIO {config.pin} is not an SPI MOSI pin (use 10 for SPI0 or 20 for SPI1)")
@@ -124,25 +136,19 @@ def neopixel_spi_strip(config: LedsConfig, *, spi: Any = None) -> PixelStrip:
         pixels = neopixel_spi.NeoPixel_SPI(spi, config.count, brightness=config.brightness,
                                            auto_write=False, pixel_order=config.pixel_order)
     except Exception as exc:
-        raise LedError(f"cannot start the SPI LED driver: {exc}") from exc
+        raise LedError(f"cannot start the SPI LED driver: {describe(exc)}") from exc
     return PixelStrip(pixels, config)
 
 
 def neopixel_strip(config: LedsConfig, *, pixels: Any = None) -> PixelStrip:
     """LEDs on a PWM/PCM pin through the ``neopixel`` driver, or on an injected pixel object."""
     if pixels is None:
-        try:
-            import board
-            import neopixel
-        except (ImportError, NotImplementedError) as exc:
-            raise LedError(f"the neopixel backend needs adafruit-circuitpython-neopixel and Adafruit "
-                           f"Blinka on a Raspberry Pi (pip install 'morris-pi[pi]'): "
-                           f"{type(exc).__name__}: {exc}") from exc
+        board, neopixel = load("neopixel", "board", "neopixel")
         try:
             pin = getattr(board, f"D{config.pin}")
             pixels = neopixel.NeoPixel(pin, config.count, brightness=config.brightness,
                                        auto_write=False, pixel_order=config.pixel_order)
         except Exception as exc:
             raise LedError(f"cannot start the NeoPixel driver on GPIO {config.pin} "
-                           f"(it needs root on a Pi 3/4): {exc}") from exc
+                           f"(it needs root on a Pi 3/4): {describe(exc)}") from exc
     return PixelStrip(pixels, config)

@@ -1,0 +1,94 @@
+"""The README's Pi install path: one path, the same in docs/service-install.md, and walkable.
+
+The walk itself (pip install of the ``pi`` extra into a fresh venv) takes a
+minute or two, so it is ``bench/pi_install_walk.py``; here its reading of the
+README is checked, so a new README line the walk does not understand fails
+at once.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+from morris_pi.board.config import load_config
+from morris_pi.commands import install_service
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+SERVICE_INSTALL = (ROOT / "docs/service-install.md").read_text()
+
+
+def _walk_module():
+    spec = importlib.util.spec_from_file_location("pi_install_walk", ROOT / "bench/pi_install_walk.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module
+
+
+def _pi_section(text: str, heading: str) -> str:
+    start = text.index(heading)
+    following = re.search(r"^##? ", text[start + len(heading):], re.M)
+    return text[start:start + len(heading) + following.start()] if following else text[start:]
+
+
+def test_the_walk_understands_every_line_of_the_readme_block():
+    walk = _walk_module()
+    kinds = [walk.classify(line).kind for line in walk.readme_block()]
+    assert kinds == ["apt-update", "apt-install", "repo", "clone", "venv", "pip-install", "install-service"]
+
+
+def test_the_apt_line_has_what_pip_needs_to_build():
+    walk = _walk_module()
+    apt = next(walk.classify(line) for line in walk.readme_block() if walk.classify(line).kind == "apt-install")
+    assert {"python3-dev", "build-essential", "python3-venv", "git"} <= set(apt.argv)
+
+
+def test_service_install_gives_the_same_commands():
+    walk = _walk_module()
+    block = walk.readme_block()
+    found = re.search(r"```sh\n(.*?)```", SERVICE_INSTALL[SERVICE_INSTALL.index("## Installing on the Pi"):], re.S)
+    lines = [line.strip() for line in found.group(1).splitlines() if line.strip()]
+    assert lines == block
+
+
+def test_the_clone_has_a_placeholder_the_text_explains():
+    walk = _walk_module()
+    block = walk.readme_block()
+    assert any(line.startswith("MORRIS_PI_REPO=https://github.com/YOUR-ACCOUNT/") for line in block)
+    assert 'git clone "$MORRIS_PI_REPO" ~/morris-pi' in block
+    assert "`YOUR-ACCOUNT` is a placeholder" in README
+
+
+def test_install_test_and_start_come_in_the_same_order_in_both_documents():
+    def order(text: str) -> list[str]:
+        marks = {"install": "install-service --no-start", "configure": "/etc/morris-pi/config.toml",
+                 "test": "venv/bin/morris-pi hwtest", "start": "systemctl enable --now morris-pi"}
+        return sorted(marks, key=lambda k: text.index(marks[k]))
+
+    readme = _pi_section(README, "## Running the real board")
+    service = _pi_section(SERVICE_INSTALL, "## Installing on the Pi")
+    assert order(readme) == order(service) == ["install", "configure", "test", "start"]
+
+
+def test_hwtest_is_run_from_the_venv_in_the_pi_steps():
+    for text in (_pi_section(README, "## Running the real board"),
+                 _pi_section(SERVICE_INSTALL, "## Installing on the Pi"),
+                 (ROOT / "hardware/README.md").read_text()):
+        calls = re.findall(r"(\S*morris-pi) hwtest --config", text)
+        assert calls and all(c.endswith("/opt/morris-pi/venv/bin/morris-pi") for c in calls), calls
+
+
+def test_the_install_note_matches_the_example_config(tmp_path):
+    """The example is installed as the live config: the note must say what it really enables."""
+    example = load_config(ROOT / "wiring/config.example.toml")
+    assert example.sensors.mcp23017.interrupt_pins == () and example.buttons.pins == {}
+    assert dict(example.leds.status) == {}
+    (tmp_path / "etc").mkdir()
+    notes = [s.text for s in install_service.plan("/opt/morris-pi", tmp_path) if isinstance(s, install_service.Note)]
+    edit = next(n for n in notes if n.startswith("edit "))
+    assert "commented out" in edit and "enables" not in edit
+    assert "commented out" in _pi_section(README, "## Running the real board")
