@@ -142,6 +142,10 @@ class SimApp:
         """Window position of a point (for scripted mouse gestures)."""
         return self.layout.points[point]
 
+    def led_pos(self, point: str) -> Pos:
+        """Window position of a point's LED: beside the point, where the real board has it."""
+        return self.layout.leds[point]
+
     def tray_pos(self, kind: str, side: str) -> Pos:
         """Window position of a side's ``hand`` or ``removed`` tray."""
         trays = self.layout.hand_trays if kind == "hand" else self.layout.removed_trays
