@@ -158,7 +158,7 @@ def _run_sim(args: argparse.Namespace, *, board: Any = None, sleep: Any = time.s
         try:
             run_in_window(program, title="morris-pi hwtest", board=board, close_when_done=True)
         except NoDisplayError as exc:
-            why = str(exc).split(";")[0]
+            why = exc.problem
         except KeyboardInterrupt:
             print("\nmorris-pi hwtest: stopped", file=sys.stderr)
             return 130

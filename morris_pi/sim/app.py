@@ -33,7 +33,7 @@ import pygame  # noqa: E402
 from morris_pi.rules import STANDARD, Geometry  # noqa: E402
 
 from .backends import SimBoard  # noqa: E402
-from .display import NoDisplayError, message, missing_display, unrequested_fallback  # noqa: E402
+from .display import NoDisplayError, missing_display, unrequested_fallback  # noqa: E402
 from .hand import HandError  # noqa: E402
 from .layout import Layout, Pos  # noqa: E402
 from .render import Renderer, Scene  # noqa: E402
@@ -51,20 +51,20 @@ def open_window(size: tuple[int, int], caption: str) -> pygame.Surface:
     headless) when no screen would show it. ``SDL_VIDEODRIVER=dummy`` opens one that nothing shows."""
     problem = missing_display(os.environ)
     if problem:
-        raise NoDisplayError(message(problem))
+        raise NoDisplayError(problem)
     try:
         pygame.display.init()
         problem = unrequested_fallback(pygame.display.get_driver(), os.environ)
         if problem:
-            raise NoDisplayError(message(problem))
+            raise NoDisplayError(problem)
         pygame.font.init()
         pygame.display.set_caption(caption)
         return pygame.display.set_mode(size, pygame.RESIZABLE)
-    except pygame.error as exc:
-        raise NoDisplayError(message(f"cannot open the window ({exc})")) from None
-    except NoDisplayError:
-        pygame.display.quit()
-        raise
+    except (pygame.error, NoDisplayError) as exc:
+        pygame.display.quit()  # leave SDL as it was: a caller may go on without a window
+        if isinstance(exc, NoDisplayError):
+            raise
+        raise NoDisplayError(f"cannot open the window ({exc})") from None
 
 
 class Session(Protocol):

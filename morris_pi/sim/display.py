@@ -43,7 +43,14 @@ HOW_HEADLESS = (
 
 
 class NoDisplayError(RuntimeError):
-    """There is no screen for the window, and nobody asked for a headless one."""
+    """There is no screen for the window, and nobody asked for a headless one.
+
+    ``str()`` is the whole line (why, and how to run headless); ``problem`` only the why.
+    """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(message(problem))
+        self.problem = problem
 
 
 def requested_drivers(environ: Mapping[str, str]) -> list[str]:
