@@ -66,6 +66,10 @@ class StorageError(ValueError):
 class RecordExistsError(StorageError):
     """The file a record is to be exported to exists already (and overwriting was not allowed)."""
 
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} already exists; choose another name or allow overwriting")
+        self.path = path
+
 
 class RecordNotFoundError(StorageError):
     """No record has the given id."""
@@ -504,7 +508,7 @@ class Storage:
         if target.is_dir():
             target = target / record.path.name
         if target.exists() and not overwrite:
-            raise RecordExistsError(f"{target} already exists; choose another name or allow overwriting")
+            raise RecordExistsError(target)
         target.write_text(text, encoding="utf-8")
         return record
 

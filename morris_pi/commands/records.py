@@ -73,7 +73,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             err.write(f"wrote record {record.id} to {args.path}\n")
         return 0
     except RecordExistsError as exc:
-        err.write(f"morris-pi records: error: {exc}: add --force to overwrite it\n")
+        err.write(f"morris-pi records: error: {exc.path} already exists; choose another name, "
+                  "or add --force to overwrite it\n")
         return 1
     except (StorageError, OSError) as exc:
         err.write(f"morris-pi records: error: {exc}\n")
