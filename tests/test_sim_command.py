@@ -123,3 +123,13 @@ def test_opening_the_window_without_a_display_is_refused_before_sdl_starts(monke
     monkeypatch.setattr("sys.platform", "linux")
     with pytest.raises(NoDisplayError, match="no display"):
         SimApp(SimBoard(clock=ManualClock()))
+
+
+def test_a_named_driver_that_sdl_cannot_open_is_one_line_too(monkeypatch):
+    from morris_pi.sim.display import NoDisplayError
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "nosuchdriver")
+    with pytest.raises(NoDisplayError) as refused:
+        SimApp(SimBoard(clock=ManualClock()))
+    assert refused.value.problem == "cannot open the window (nosuchdriver not available)"
+    assert "\n" not in str(refused.value)
