@@ -311,3 +311,60 @@ def test_hwtest_command_refuses_bad_options(argv, message, capsys, tmp_path, mon
     monkeypatch.chdir(tmp_path)
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def _hwtest_sim(argv, capsys, **env):
+    """``morris-pi hwtest --sim ...`` on a simulated board whose clock runs as fast as the test sleeps."""
+    import argparse
+
+    from morris_pi.commands import hwtest as hwtest_cmd
+    from morris_pi.sim.backends import SimBoard
+
+    parser = argparse.ArgumentParser(prog="morris-pi")
+    hwtest_cmd.register(parser.add_subparsers(dest="command"))
+    board = SimBoard(clock=ManualClock())
+    code = hwtest_cmd._run_sim(parser.parse_args(["hwtest", "--sim", *argv]), board=board, sleep=board.clock.advance)
+    out, err = capsys.readouterr()
+    return code, out, err, board
+
+
+@pytest.fixture
+def no_display(monkeypatch):
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+
+
+def test_hwtest_sim_without_a_display_runs_unattended_with_a_scripted_hand(no_display, capsys):
+    code, out, err, board = _hwtest_sim(["--auto"], capsys)
+    assert code == 0
+    assert out.rstrip().endswith("Switches: 24 of 24 points OK.")
+    assert "Put a man on a7 (lit blue)." in out            # the same prompts as on the board
+    assert err.count("\n") == 1 and "without a window" in err and "no display" in err
+    assert board.hand.in_hand["white"] == 9 and not board.hand.board   # every man back in the tray
+
+
+def test_hwtest_sim_without_a_display_and_nobody_at_the_board_ends_after_the_timeouts(no_display, capsys):
+    code, out, err, board = _hwtest_sim(["--no-sweep", "--timeout", "2"], capsys)
+    assert code == 1
+    assert "Switches: 0 of 24 points OK." in out and out.count("never closed") == 24
+    assert "each point ends after --timeout 2 s" in err
+    assert board.clock.now() == pytest.approx(48, abs=1)
+
+
+def test_hwtest_sim_in_a_window_prints_the_report_and_closes_itself_after_show(monkeypatch, capsys):
+    import importlib.util
+
+    if importlib.util.find_spec("pygame") is None:
+        pytest.skip("pygame is not installed")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")     # a window nobody sees, on purpose
+    code, out, err, board = _hwtest_sim(["--auto", "--no-sweep", "--show", "3"], capsys)
+    assert code == 0 and err == ""
+    assert out == "Switches: 24 of 24 points OK.\n"
+    assert board.said[-1] == "The result stays lit for 3 s: OK points green, faulty points red."
+    assert board.stopped.is_set() and set(board.leds.points.values()) == {(0, 200, 0)}
+
+
+def test_auto_is_only_for_the_simulator(capsys):
+    assert cli.main(["hwtest", "--auto"]) == 2
+    assert "use it with --sim" in capsys.readouterr().err

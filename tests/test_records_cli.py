@@ -124,3 +124,37 @@ def test_broken_explicit_config_is_an_error(tmp_path, monkeypatch):
     code, out, err = run(["records", "list", "--config", str(config)])
     assert code == 1 and out == ""
     assert err.startswith(f"morris-pi records: error: cannot use --config {config}: {config}:2: storage.state_dir")
+
+
+def test_refusing_to_overwrite_names_the_force_option(state, tmp_path):
+    dest = tmp_path / "out.txt"
+    dest.write_text("mine\n")
+    code, _, err = run(["records", "export", "latest", str(dest), "--state-dir", str(state)])
+    assert code == 1 and "already exists" in err and "--force" in err
+    assert dest.read_text() == "mine\n"
+
+
+def test_show_keeps_the_columns_in_line_for_long_turns(tmp_path):
+    store = Storage(tmp_path, clock=lambda: datetime(2025, 6, 3, 9, 0, 0, tzinfo=timezone.utc))
+    game = Game.from_record("f2 b2 d7 d6 e3 e4 c5 f4 c4 b6 a4 f6xc4 g4 b4xf2 g1 a1 d3 e5 d7-g7xe5 e4-e5")
+    game.resign("black")
+    store.finish(game, {"mode": "two-player"})
+    code, out, _ = run(["records", "show", "latest", "--state-dir", str(tmp_path)])
+    assert code == 0
+    rows = [line for line in out.splitlines() if line[:5].strip().rstrip(".").isdigit()]
+    assert [row.split() for row in rows][-2:] == [["9.", "d3", "e5"], ["10.", "d7-g7xe5", "e4-e5"]]
+    # black's turns start in one column, whatever white played
+    black_columns = {row.index(row.split()[2]) for row in rows if len(row.split()) == 3}
+    assert len(black_columns) == 1, out
+
+
+def test_export_in_sanmills_ply_form_reads_back_to_the_same_game(state, tmp_path):
+    code, out, _ = run(["records", "export", "20250601", "--format", "sanmill", "--state-dir", str(state)])
+    assert code == 0
+    tags, body = out.split("\n\n", 1)
+    assert '[Result "1-0"]' in tags
+    assert body.split() == ["d6", "a1", "f6", "a4", "b6", "xa1"]
+    assert Game.from_record(body).record == "d6 a1 f6 a4 b6xa1"
+    dest = tmp_path / "sanmill.txt"
+    assert run(["records", "export", "20250601", str(dest), "--format", "sanmill", "--state-dir", str(state)])[0] == 0
+    assert dest.read_text() == out

@@ -83,7 +83,7 @@ def test_the_game_is_chosen_on_the_points_by_mouse_and_then_played(windows):
     assert "Set-up menu on the board" in w.panel() and "Two players, standard rules." in w.panel()
     assert "Mode: b2 [two players]   f2 against the computer" in w.panel()
     option = DEFAULT_PALETTE["menu-option"].colour
-    assert hue(pixel(app, app.point_pos("f2"))) == pytest.approx(hue(option), abs=3)
+    assert hue(pixel(app, app.led_pos("f2"))) == pytest.approx(hue(option), abs=3)
     assert app.board.recorder.events == []          # the menu's men are not a game's turns
 
     tap(app, "f2")                                   # against the computer ...
@@ -234,7 +234,7 @@ def test_a_fault_shows_in_the_panel_and_on_the_board(windows, tmp_path):
     for _ in range(30):
         settle(w.app, 0.05)
         if w.board.leds.status.get("error") == error:
-            lit.append(pixel(w.app, w.app.point_pos(corner)))
+            lit.append(pixel(w.app, w.app.led_pos(corner)))
     assert lit and all(hue(colour) == pytest.approx(hue(error), abs=3) for colour in lit)
     assert w.snap.record != "" and not w.snap.problems
 

@@ -86,3 +86,50 @@ def test_twelve_mens_morris_has_twelve_men_a_side_and_diagonal_lines():
     finally:
         session.close()
         app.close()
+
+
+def _sim_without_a_screen(tmp_path, **env):
+    """``morris-pi sim`` run as from a fresh shell, with what the environment says about screens."""
+    import subprocess
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY")}
+    return subprocess.run([sys.executable, "-m", "morris_pi.cli", "sim", *env.pop("argv", [])],
+                          env={**clean, **env}, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+
+def test_without_a_display_sim_says_so_in_one_line_and_how_to_run_headless(tmp_path):
+    done = _sim_without_a_screen(tmp_path)
+    assert done.returncode == 3 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("morris-pi sim: no display to open the window on (DISPLAY and WAYLAND_DISPLAY")
+    assert "SDL_VIDEODRIVER=dummy" in lines[0] and "docs/simulator.md" in lines[0]
+
+
+def test_a_display_that_does_not_answer_is_no_display_either(tmp_path):
+    # SDL falls back to its offscreen driver when the X server is not there; that window nobody sees
+    done = _sim_without_a_screen(tmp_path, DISPLAY=":4711")
+    assert done.returncode == 3
+    assert "SDL could not reach DISPLAY=:4711 and fell back to its offscreen driver" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_opening_the_window_without_a_display_is_refused_before_sdl_starts(monkeypatch):
+    from morris_pi.sim.display import NoDisplayError
+
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    with pytest.raises(NoDisplayError, match="no display"):
+        SimApp(SimBoard(clock=ManualClock()))
+
+
+def test_a_named_driver_that_sdl_cannot_open_is_one_line_too(monkeypatch):
+    from morris_pi.sim.display import NoDisplayError
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "nosuchdriver")
+    with pytest.raises(NoDisplayError) as refused:
+        SimApp(SimBoard(clock=ManualClock()))
+    assert refused.value.problem == "cannot open the window (nosuchdriver not available)"
+    assert "\n" not in str(refused.value)

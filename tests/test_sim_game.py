@@ -125,11 +125,11 @@ def test_lifting_a_man_lights_its_targets_in_the_window(window):
     targets = [t.target for t in game.legal_turns() if t.origin == origin]
     roles = dict(session.snapshot().leds)
     assert roles[origin] == "lifted" and all(roles[p] == "legal-target" for p in targets)
-    app.move(app.off_board_pos())             # carry the man away so the point shows its LED
+    app.move(app.off_board_pos())             # carry the man away from the board
     app.update()
     target_colour = DEFAULT_PALETTE["legal-target"].colour
     for point in targets:
-        colour = tuple(app.screen.get_at(tuple(map(round, app.point_pos(point)))))[:3]
+        colour = tuple(app.screen.get_at(tuple(map(round, app.led_pos(point)))))[:3]
         assert hue(colour) == pytest.approx(hue(target_colour), abs=8), point
     app.release(app.point_pos(origin))        # put it back: the lift is cancelled
     settle(app)

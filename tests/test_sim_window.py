@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -77,20 +78,36 @@ def test_buttons_and_keys_press_the_boards_buttons(app):
     assert not app.running
 
 
-def test_the_window_paints_each_led_colour_under_its_point(app):
+def test_the_window_paints_each_led_colour_beside_its_point_where_the_board_has_it(app):
     roles = {"d6": "legal-target", "a1": "computer-to", "g7": "missing"}
     app.board.leds.show(render(roles, 0.0))
     assert app.update()
     for point, role in roles.items():
-        assert hue(pixel(app, app.point_pos(point))) == pytest.approx(hue(DEFAULT_PALETTE[role].colour), abs=3)
-    assert max(pixel(app, app.point_pos("d7"))) < 60      # an unlit point shows its dark hole
-    # a man on a lit point hides the LED, but its glow still shows around it
+        assert hue(pixel(app, app.led_pos(point))) == pytest.approx(hue(DEFAULT_PALETTE[role].colour), abs=3)
+    assert max(pixel(app, app.led_pos("d7"))) < 60        # an unlit LED is a dark hole
+    # up and to the right, 18 mm of a 53.3 mm grid step, as the drilling template puts the hole
+    (lx, ly), (px, py) = app.led_pos("d6"), app.point_pos("d6")
+    assert lx - px == pytest.approx(py - ly) and math.dist((lx, ly), (px, py)) == pytest.approx(
+        app.layout.step * 18 / (320 / 6), rel=0.01)
+    # a man on the lit point does not hide its LED: the man is painted, the LED still shows beside it
     app.drag(app.tray_pos("hand", "white"), app.point_pos("d6"))
     app.update()
-    x, y = app.point_pos("d6")
-    ring = (x + app.layout.man_radius + 3, y)
-    r, g, b = pixel(app, ring)
-    assert g > r and g > b
+    assert hue(pixel(app, app.led_pos("d6"))) == pytest.approx(hue(DEFAULT_PALETTE["legal-target"].colour), abs=3)
+    assert min(pixel(app, app.point_pos("d6"))) > 150      # the white man's face over the point
+
+
+def test_the_board_is_labelled_a_to_g_and_1_to_7_as_a_printed_board(app):
+    app.update()
+    step = app.layout.step
+    assert set(app.layout.labels) == set("abcdefg1234567")
+    for text, (x, y) in app.layout.labels.items():
+        ink = [pixel(app, (x + dx, y + dy)) for dx in range(-round(step * 0.12), round(step * 0.12))
+               for dy in range(-round(step * 0.12), round(step * 0.12))]
+        assert sum(max(p) < 100 for p in ink) > 8, f"no label {text} drawn"
+    ax, ay = app.layout.labels["a"]
+    assert ax == pytest.approx(app.point_pos("a1")[0]) and ay > app.point_pos("a1")[1]   # files below the board
+    x7, y7 = app.layout.labels["7"]
+    assert y7 == pytest.approx(app.point_pos("a7")[1]) and x7 < app.point_pos("a7")[0]  # ranks to its left
 
 
 def test_nothing_is_redrawn_while_nothing_changes(app):
@@ -152,8 +169,8 @@ def test_a_board_program_such_as_the_self_test_runs_beside_the_window():
         text = "\n".join(t for _, t in session.panel())
         assert "Put a man on every point" in text and "closed: a7" in text and "Finished" in text
         assert session.result == 0 and not session.busy
-        r, g, b = pixel(window, (window.point_pos("a7")[0] + window.layout.man_radius + 3, window.point_pos("a7")[1]))
-        assert b > r and b > g                 # the program's blue LED glows around the man
+        r, g, b = pixel(window, window.led_pos("a7"))
+        assert b > r and b > g                 # the program's blue LED beside the man
     finally:
         window.close()
 

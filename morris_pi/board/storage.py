@@ -63,6 +63,14 @@ class StorageError(ValueError):
     """Bad input to storage: an unknown record id, a record file that does not parse, ..."""
 
 
+class RecordExistsError(StorageError):
+    """The file a record is to be exported to exists already (and overwriting was not allowed)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} already exists; choose another name or allow overwriting")
+        self.path = path
+
+
 class RecordNotFoundError(StorageError):
     """No record has the given id."""
 
@@ -480,15 +488,17 @@ class Storage:
         hint = "ids look like 20250601-140322" if not _RECORD_ID.match(record_id) else "see 'morris-pi records list'"
         raise RecordNotFoundError(f"no record {record_id!r} in {self.records_dir} ({hint})")
 
-    def export(self, record_id: str, dest: str | os.PathLike[str] | TextIO | None = None, *, overwrite: bool = False) -> Record:
-        """Copy a record file verbatim to ``dest`` (a path or an open text stream; default stdout).
+    def export(self, record_id: str, dest: str | os.PathLike[str] | TextIO | None = None, *, overwrite: bool = False,
+               convert: Callable[[Record], str] | None = None) -> Record:
+        """Copy a record file verbatim to ``dest`` (a path or an open text stream; default stdout),
+        or the text ``convert(record)`` makes of it (another notation).
 
         An existing file is never overwritten unless ``overwrite`` is set.
         """
         import sys
 
         record = self.get_record(record_id)
-        text = record.path.read_text(encoding="utf-8")
+        text = convert(record) if convert is not None else record.path.read_text(encoding="utf-8")
         if dest is None:
             dest = sys.stdout
         if hasattr(dest, "write"):
@@ -498,7 +508,7 @@ class Storage:
         if target.is_dir():
             target = target / record.path.name
         if target.exists() and not overwrite:
-            raise StorageError(f"{target} already exists; choose another name or allow overwriting")
+            raise RecordExistsError(target)
         target.write_text(text, encoding="utf-8")
         return record
 

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from morris_pi.rules import Turn
 
+from .progress import Progress, add_progress_argument
 from .record_args import add_record_arguments, game_from_args
 
 
@@ -58,6 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     budget.add_argument("--level", type=_level, help="search with level N's node budget, no noise (default 10)")
     budget.add_argument("--time", type=_seconds, metavar="S", help="search for S seconds")
     budget.add_argument("--depth", type=_positive_int, metavar="D", help="search D turns deep")
+    add_progress_argument(parser)
     parser.set_defaults(func=run)
 
 
@@ -85,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     searcher = Searcher(game.profile)
     restrict = [t.to_raw() for t in game.legal_turns()] if game.pending else None
-    result = searcher.search(game.position, game.positions, limits, restrict=restrict)
+    progress = Progress("analyze", enabled=args.progress)
+    beat = _Heartbeat(searcher, progress, limits) if progress.enabled else None
+    result = searcher.search(game.position, game.positions, limits, restrict=restrict, stop_flag=beat)
+    progress.finish(f"depth {result.depth}, {result.nodes:,} nodes")
     out.update({
         "turn": str(Turn.from_raw(result.turn)) if result.turn else None,
         "score": score_form(result.score),
@@ -96,3 +102,22 @@ def run(args: argparse.Namespace) -> int:
     })
     print(json.dumps(out))
     return 0
+
+
+class _Heartbeat:
+    """Progress during a search. The search asks its stop flag every 256 nodes and calls out
+    nowhere else, so this flag never stops it and only reports how far it got."""
+
+    def __init__(self, searcher: Any, progress: Progress, limits: Any) -> None:
+        self.searcher, self.progress = searcher, progress
+        self.of_time = f" of {limits.time:g} s" if limits.time is not None else ""
+        self.of_nodes = f" of {limits.nodes:,}" if limits.nodes is not None else ""
+
+    def is_set(self) -> bool:
+        self.progress.update(self.line)
+        return False
+
+    def line(self) -> str:
+        best = self.searcher.root_pv[0] if self.searcher.root_pv else None
+        so_far = f", best so far {Turn.from_raw(best)}" if best else ""
+        return f"{self.progress.elapsed():.0f} s{self.of_time}, {self.searcher.nodes:,}{self.of_nodes} nodes{so_far}"

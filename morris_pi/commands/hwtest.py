@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 import time
 from pathlib import Path
@@ -24,10 +25,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", metavar="PATH", help="TOML config (default /etc/morris-pi/config.toml)")
     parser.add_argument("--learn", action="store_true",
                         help="write the switch map found into the config file (only the map table changes)")
-    parser.add_argument("--sim", action="store_true", help="run the self-test in the simulator window")
+    parser.add_argument("--sim", action="store_true",
+                        help="run the self-test on the simulated board: in a window, or without one when there is "
+                        "no display (the report is printed when the test ends)")
+    parser.add_argument("--auto", action="store_true",
+                        help="with --sim: a scripted hand puts a man on each lit point and takes it off again, so "
+                        "the test runs unattended (every point should pass)")
     parser.add_argument("--no-sweep", action="store_true", help="skip the LED sweep")
     parser.add_argument("--show", type=float, default=10.0, metavar="S",
-                        help="seconds the result stays lit on the board (OK points green, faults red; default 10)")
+                        help="seconds the result stays lit on the board (OK points green, faults red; default 10); "
+                        "with --sim the window then closes by itself (without a window nothing is shown)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
                         help="seconds to wait for a man on each point before calling its switch dead "
                         "(default 30; any button skips at once)")
@@ -43,6 +50,9 @@ def _test(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.auto and not args.sim:
+        print("morris-pi hwtest: --auto moves men on the simulated board; use it with --sim", file=sys.stderr)
+        return EXIT_USAGE
     if args.sim:
         return _run_sim(args)
     from morris_pi.board.config import DEFAULT_PATH, ConfigError, load_config
@@ -111,27 +121,71 @@ def selftest(config: Any, hardware: Any, *, clock: Any, sleep: Any, test: Any = 
     return EXIT_OK if report.ok else EXIT_FAULTS
 
 
-def _run_sim(args: argparse.Namespace) -> int:
+def _run_sim(args: argparse.Namespace, *, board: Any = None, sleep: Any = time.sleep) -> int:
+    """The self-test on the simulated board: in a window when there is a screen, else without one.
+
+    The report is printed as soon as the test ends. In the window the result
+    then stays lit for ``--show`` seconds and the window closes by itself.
+    """
     if args.learn:
         print("morris-pi hwtest: --learn writes the switch map of a real board; the simulator has none to fix",
               file=sys.stderr)
         return EXIT_USAGE
-    if importlib.util.find_spec("pygame") is None:
-        print("morris-pi hwtest: --sim needs pygame: pip install 'morris-pi[sim]'", file=sys.stderr)
-        return EXIT_USAGE
-    from morris_pi.hwtest import run_selftest
-    from morris_pi.sim.script import run_in_window
+    from morris_pi.hwtest import Report
+    from morris_pi.sim import selftest as sim_selftest
+    from morris_pi.sim.backends import SimBoard
 
     test = _test(args)
-    reports: list[Any] = []
+    board = board or SimBoard()
+    hand = sim_selftest.ScriptedHand(board) if args.auto else None
+    reports: list[Report] = []
 
     def program(board: Any) -> int:
-        report = run_selftest(board.sensors, board.leds, board.buttons, clock=board.clock, sleep=time.sleep,
-                              say=board.say, test=test)
+        report = sim_selftest.run(board, test, sleep=sleep, say=board.say, hand=hand, stop=board.stopped.is_set)
+        if not test.done:
+            return EXIT_FAULTS  # the window was closed first
         reports.append(report)
+        print(report.text(), flush=True)
+        if args.show > 0:
+            board.say(f"The result stays lit for {args.show:g} s: OK points green, faulty points red.")
+            until = board.clock.now() + args.show
+            while board.clock.now() < until and not board.stopped.is_set():
+                sleep(min(0.1, until - board.clock.now()))
         return EXIT_OK if report.ok else EXIT_FAULTS
 
-    code = run_in_window(program, title="morris-pi hwtest")
-    if reports:
-        print(reports[0].text())
-    return int(code) if isinstance(code, int) else EXIT_FAULTS
+    why = _no_window()
+    if why is None:
+        from morris_pi.sim.display import NoDisplayError
+        from morris_pi.sim.script import run_in_window
+
+        try:
+            run_in_window(program, title="morris-pi hwtest", board=board, close_when_done=True)
+        except NoDisplayError as exc:
+            why = exc.problem
+        except KeyboardInterrupt:
+            print("\nmorris-pi hwtest: stopped", file=sys.stderr)
+            return 130
+        else:
+            if not reports:
+                print("morris-pi hwtest: the window was closed before the test finished", file=sys.stderr)
+                return EXIT_FAULTS
+            return EXIT_OK if reports[0].ok else EXIT_FAULTS
+    nobody = "" if args.auto else (f"; nobody puts men on it, so each point ends after --timeout "
+                                   f"{args.timeout:g} s (--auto: a scripted hand does)")
+    print(f"morris-pi hwtest: {why}: the self-test runs on the simulated board without a window{nobody}",
+          file=sys.stderr)
+    try:
+        report = sim_selftest.run(board, test, sleep=sleep, say=print, hand=hand)
+    except KeyboardInterrupt:
+        print("\nmorris-pi hwtest: stopped", file=sys.stderr)
+        return 130
+    return EXIT_OK if report.ok else EXIT_FAULTS
+
+
+def _no_window() -> str | None:
+    """Why the simulated board cannot be shown in a window, or ``None`` when it can."""
+    if importlib.util.find_spec("pygame") is None:
+        return "pygame is not installed (pip install 'morris-pi[sim]' for the window)"
+    from morris_pi.sim.display import missing_display
+
+    return missing_display(os.environ)

@@ -6,8 +6,9 @@ import argparse
 import sys
 import time
 
-from morris_pi.rules import perft
+from morris_pi.rules import Position, perft
 
+from .progress import Progress, add_progress_argument
 from .record_args import add_record_arguments, game_from_args
 
 
@@ -15,6 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("perft", help="count legal turn sequences to a depth (rules self-check)")
     parser.add_argument("depth", type=int, help="number of turns (a move and its removal are one turn)")
     add_record_arguments(parser, help_record="turns played before counting (default: the start)")
+    add_progress_argument(parser)
     parser.set_defaults(func=run)
 
 
@@ -27,11 +29,38 @@ def run(args: argparse.Namespace) -> int:
     if game.pending:
         return _fail(f"{game.pending} waits for its removal; give the whole turn")
     started = time.perf_counter()
-    nodes = perft(game.position, args.depth)
+    progress = Progress(f"perft({args.depth})", enabled=args.progress)
+    if progress.enabled:
+        nodes = counted(game.position, args.depth, progress)
+    else:
+        nodes = perft(game.position, args.depth)
     seconds = time.perf_counter() - started
     rate = nodes / seconds if seconds > 0 else float("inf")
     print(f"perft({args.depth}) = {nodes}  [{seconds:.3f} s, {rate:,.0f} leaves/s]")
     return 0
+
+
+def counted(position: Position, depth: int, progress: Progress) -> int:
+    """``perft`` counted first turn by first turn (and their replies), saying how far it got.
+
+    >>> from morris_pi.rules import Position
+    >>> counted(Position.start(), 3, Progress("perft(3)", enabled=False)) == perft(Position.start(), 3)
+    True
+    """
+    if depth < 3:
+        return perft(position, depth)
+    first = position.turns()
+    total = 0
+    for i, turn in enumerate(first):
+        child = position.play(turn)
+        replies = child.turns()
+        for j, reply in enumerate(replies):
+            total += perft(child.play(reply), depth - 2)
+            done = (i + (j + 1) / len(replies)) / len(first)
+            progress.update(f"{done:.0%} ({i + 1} of {len(first)} first turns), {total:,} leaves, "
+                            f"{progress.elapsed():.0f} s")
+    progress.finish(f"{len(first)} first turns, {total:,} leaves")
+    return total
 
 
 def _fail(message: str) -> int:

@@ -3,6 +3,7 @@
     morris-pi records list
     morris-pi records show 20250601-140322      (or a unique prefix, or "latest")
     morris-pi records export latest game.txt    (default: to stdout)
+    morris-pi records export latest --format sanmill   (removals as plies of their own: "b6 xa1")
 
 Where the records are: ``--state-dir``/``--records-dir`` if given, else
 ``$STATE_DIRECTORY`` (set by systemd), else the ``[storage]`` table of the config
@@ -17,7 +18,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from morris_pi.board.storage import Record, Storage, StorageError, default_state_dir
+from morris_pi.board.storage import Record, RecordExistsError, Storage, StorageError, default_state_dir, format_record
+from morris_pi.rules.notation import Turn, sanmill_form, split_record
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
     export.add_argument("path", nargs="?", default="-", help="file or directory to write; '-' or none: stdout")
     export.add_argument("--force", action="store_true", help="overwrite an existing file")
+    export.add_argument("--format", choices=("record", "sanmill"), default="record",
+                        help="record: the file verbatim (default); sanmill: the same tags, and the turns in "
+                        "Sanmill's ply form, each removal a token of its own ('b6 xa1')")
     parser.set_defaults(func=run)
 
 
@@ -60,12 +65,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         if args.action == "show":
             out.write(show_text(storage.get_record(args.id)))
             return 0
+        convert = sanmill_text if args.format == "sanmill" else None
         if args.path == "-":
-            storage.export(args.id, out)
+            storage.export(args.id, out, convert=convert)
         else:
-            record = storage.export(args.id, args.path, overwrite=args.force)
+            record = storage.export(args.id, args.path, overwrite=args.force, convert=convert)
             err.write(f"wrote record {record.id} to {args.path}\n")
         return 0
+    except RecordExistsError as exc:
+        err.write(f"morris-pi records: error: {exc.path} already exists; choose another name, "
+                  "or add --force to overwrite it\n")
+        return 1
     except (StorageError, OSError) as exc:
         err.write(f"morris-pi records: error: {exc}\n")
         return 1
@@ -135,7 +145,27 @@ def show_text(record: Record) -> str:
     lines += [f"  {name + ':':<{width + 1}} {value}" for name, value in record.tags.items()]
     lines.append("")
     turns = record.turns
+    # the white column is as wide as its longest turn ("d2-d3xd5"), so black's turns stay in line
+    white = max((len(turn) for turn in turns[::2]), default=0)
+    digits = max(2, len(str((len(turns) + 1) // 2)))
     for number, start in enumerate(range(0, len(turns), 2), 1):
         pair = turns[start:start + 2]
-        lines.append(f"  {number:>2}. {pair[0]:<6} {pair[1] if len(pair) > 1 else ''}".rstrip())
+        lines.append(f"  {number:>{digits}}. {pair[0]:<{max(white, 5)}}  {pair[1] if len(pair) > 1 else ''}".rstrip())
     return "\n".join(lines) + "\n"
+
+
+def sanmill_text(record: Record) -> str:
+    """A record file with its turns in Sanmill's ply form: the tags as they are, each removal a token of its own.
+
+    >>> print(sanmill_text(Record("x", Path("x.txt"), {"Result": "1-0"}, "d6 a1 f6 a4 b6xa1")), end="")
+    [Result "1-0"]
+    <BLANKLINE>
+    d6 a1 f6 a4 b6 xa1
+    """
+    if record.error:
+        raise StorageError(f"record {record.id} cannot be read: {record.error}")
+    try:
+        turns = [Turn.parse(token) for token in split_record(record.record)]
+    except ValueError as exc:
+        raise StorageError(f"record {record.id}: {exc}") from None
+    return format_record(record.tags, sanmill_form(turns))

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 
 from morris_pi.rules import PROFILES
+
+#: Exit code when there is no screen for the window (and SDL_VIDEODRIVER does not ask for none).
+EXIT_NO_DISPLAY = 3
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -36,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="A window that behaves like the wooden board: drag men with the mouse, the LEDs guide you. "
         "Keys: N new game, U takeback, H hint, M menu, C clear the board, R save the sensor trace, Esc quit; "
         "hold Shift while dragging to slide a man across the points. It runs the board's own session: "
-        "the set-up menu on the points (--menu), saves and resume (--state-dir).",
+        "the set-up menu on the points (--menu), saves and resume (--state-dir). Without a display it says so and "
+        "exits with 3; SDL_VIDEODRIVER=dummy runs it headless on purpose.",
     )
     parser.add_argument("--mode", choices=("computer", "two-player"), help="play the computer or a friend")
     parser.add_argument("--human", choices=("white", "black"), help="your colour against the computer")
@@ -60,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print("morris-pi sim: pygame is not installed; install the simulator with: pip install 'morris-pi[sim]'",
               file=sys.stderr)
         return 2
+    from morris_pi.sim.display import NoDisplayError, headless_requested
     from morris_pi.sim.session import play_in_window, settings_from
 
     try:
@@ -67,4 +73,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"morris-pi sim: {exc}", file=sys.stderr)
         return 2
-    return play_in_window(settings, size=args.size, trace_path=args.record_trace)
+    if headless_requested(os.environ):
+        print(f"morris-pi sim: SDL_VIDEODRIVER={os.environ['SDL_VIDEODRIVER']}: the window is not shown; "
+              "Ctrl-C ends it", file=sys.stderr)
+    try:
+        return play_in_window(settings, size=args.size, trace_path=args.record_trace)
+    except NoDisplayError as exc:
+        print(f"morris-pi sim: {exc}", file=sys.stderr)
+        return EXIT_NO_DISPLAY
+    except KeyboardInterrupt:
+        print("morris-pi sim: stopped", file=sys.stderr)
+        return 130

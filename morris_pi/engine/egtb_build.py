@@ -276,15 +276,18 @@ def build(any_rule: bool, geo: Geometry, log) -> tuple[bytes, dict]:
     rule = "any" if any_rule else "none"
     stats = {}
     t0 = time.perf_counter()
+    log(f"[{rule}] step 1 of 3: 3v3, distance to mate")
     t33 = Table(geo, 3, 3)
     forward(t33, any_rule, None)
     solve({(3, 3): t33}, any_rule, log)
     log(f"[{rule}] 3v3 solved in {time.perf_counter() - t0:.1f} s")
+    log(f"[{rule}] step 2 of 3: 3v4 and 4v3, distance to mate")
     t34, t43 = Table(geo, 3, 4), Table(geo, 4, 3)
     forward(t34, any_rule, t33)
     forward(t43, any_rule, t33)
     solve({(3, 4): t34, (4, 3): t43}, any_rule, log)
     log(f"[{rule}] 3v4 and 4v3 solved in {time.perf_counter() - t0:.1f} s")
+    log(f"[{rule}] step 3 of 3: 3v4 and 4v3, distance to conversion")
     c34, c43 = Table(geo, 3, 4), Table(geo, 4, 3)
     forward(c34, any_rule, t33, dtc=True)
     forward(c43, any_rule, t33, dtc=True)
@@ -337,7 +340,10 @@ def main(argv=None) -> int:
         manifest = {"files": {}}
     log = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     geo = Geometry()
-    for rule in (("any", "none") if args.rule == "both" else (args.rule,)):
+    rules = ("any", "none") if args.rule == "both" else (args.rule,)
+    for number, rule in enumerate(rules, 1):
+        # progress goes to stderr line by line (the result is the files): about 80 s per table on a 2-core PC
+        log(f"table {number} of {len(rules)}: all_in_mills = {rule}")
         blob, stats = build(rule == "any", geo, log)
         name = file_name(rule)
         (out / name).write_bytes(blob)

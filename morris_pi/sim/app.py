@@ -12,7 +12,8 @@ the session's next wake-up or a slid magnet's switch opening, so an idle
 window costs almost no CPU; while a man is carried it redraws at up to 60
 frames a second.
 
-Tests and scripts run it headless (``SDL_VIDEODRIVER=dummy``) on a
+With no screen to show it on, it refuses to open (``display.py``). Tests and
+scripts run it headless on purpose (``SDL_VIDEODRIVER=dummy``) on a
 ``ManualClock`` and drive it with ``press``/``release``/``drag``/``key``,
 which post the same pygame events a mouse would.
 """
@@ -32,6 +33,7 @@ import pygame  # noqa: E402
 from morris_pi.rules import STANDARD, Geometry  # noqa: E402
 
 from .backends import SimBoard  # noqa: E402
+from .display import NoDisplayError, missing_display, unrequested_fallback  # noqa: E402
 from .hand import HandError  # noqa: E402
 from .layout import Layout, Pos  # noqa: E402
 from .render import Renderer, Scene  # noqa: E402
@@ -42,6 +44,27 @@ CLICK_SLOP = 6
 #: The longest the loop sleeps with nothing to do (seconds).
 MAX_IDLE = 1.0
 KEY_BUTTONS = {pygame.K_n: "new", pygame.K_u: "undo", pygame.K_h: "hint", pygame.K_m: "menu"}
+
+
+def open_window(size: tuple[int, int], caption: str) -> pygame.Surface:
+    """Start SDL's video and open the window; ``NoDisplayError`` (one line: why, and how to run
+    headless) when no screen would show it. ``SDL_VIDEODRIVER=dummy`` opens one that nothing shows."""
+    problem = missing_display(os.environ)
+    if problem:
+        raise NoDisplayError(problem)
+    try:
+        pygame.display.init()
+        problem = unrequested_fallback(pygame.display.get_driver(), os.environ)
+        if problem:
+            raise NoDisplayError(problem)
+        pygame.font.init()
+        pygame.display.set_caption(caption)
+        return pygame.display.set_mode(size, pygame.RESIZABLE)
+    except (pygame.error, NoDisplayError) as exc:
+        pygame.display.quit()  # leave SDL as it was: a caller may go on without a window
+        if isinstance(exc, NoDisplayError):
+            raise
+        raise NoDisplayError(f"cannot open the window ({exc})") from None
 
 
 class Session(Protocol):
@@ -91,10 +114,7 @@ class SimApp:
         self.session: Session = session or IdleSession()
         self.trace_path = Path(trace_path) if trace_path else None
         self.message = ""
-        pygame.display.init()
-        pygame.font.init()
-        pygame.display.set_caption(caption)
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.screen = open_window(size, caption)
         self._resize(size)
         self.cursor: Pos = (0.0, 0.0)
         self.running = True
@@ -121,6 +141,10 @@ class SimApp:
     def point_pos(self, point: str) -> Pos:
         """Window position of a point (for scripted mouse gestures)."""
         return self.layout.points[point]
+
+    def led_pos(self, point: str) -> Pos:
+        """Window position of a point's LED: beside the point, where the real board has it."""
+        return self.layout.leds[point]
 
     def tray_pos(self, kind: str, side: str) -> Pos:
         """Window position of a side's ``hand`` or ``removed`` tray."""

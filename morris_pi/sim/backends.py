@@ -280,6 +280,8 @@ class SimBoard:
         self.buttons = SimButtons(self.recorder, self.lock)
         #: Lines a program driving the board wrote for the window's panel.
         self.said: list[str] = []
+        #: Set when the window showing the board closed: a program driving it should end.
+        self.stopped = threading.Event()
 
     def say(self, text: str) -> None:
         """Show a line of text in the window's panel (prompts of the self-test, results)."""

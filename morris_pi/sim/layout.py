@@ -2,14 +2,19 @@
 
 The board is drawn to scale from the points' grid coordinates
 (``morris_pi.rules.coordinates``), so a drilling template and the window
-agree. Everything else (trays, buttons, the side panel) is laid out around it
-and scales with the window.
+agree: the men and each point's LED (beside the point, up and to the right,
+where ``morris-pi template`` drills its hole) have the real board's
+proportions. Everything else (trays, buttons, the side panel) is laid out
+around it and scales with the window.
 
 >>> lay = Layout.compute(1100, 760)
 >>> lay.point_at(lay.points["d6"]), lay.point_at((0, 0))
 ('d6', None)
 >>> lay.region_at(lay.buttons["undo"].center)
 ('button', 'undo')
+>>> (lx, ly), (px, py) = lay.leds["d6"], lay.points["d6"]
+>>> lx > px and ly < py and round(math.dist((lx, ly), (px, py)) / lay.step * 53.33)   # mm on a 400 mm board
+18
 """
 
 from __future__ import annotations
@@ -19,9 +24,16 @@ from dataclasses import dataclass
 
 from morris_pi.board.ports import BUTTONS, STATUS_LEDS
 from morris_pi.rules import POINTS, coordinates
+from morris_pi.template import TemplateSpec
 
 Pos = tuple[float, float]
 SIDES = ("white", "black")
+_BUILD = TemplateSpec()  # the recommended build: 400 mm board, 28 mm men, LED holes 18 mm off the points
+#: A point's LED from its centre, in grid steps, up and to the right as the drilling template has it.
+LED_OFFSET = _BUILD.led_offset / _BUILD.step / math.sqrt(2)
+#: A man's radius and an LED hole's radius in grid steps, as on the real board.
+MAN_RADIUS = _BUILD.man_diameter / 2 / _BUILD.step
+LED_RADIUS = _BUILD.led_hole / 2 / _BUILD.step
 
 
 @dataclass(frozen=True)
@@ -71,6 +83,12 @@ class Layout:
     buttons: dict[str, Box]
     status_leds: dict[str, Pos]
     panel: Box
+    #: Each point's LED, beside it (not under the man).
+    leds: dict[str, Pos]
+    #: Where the coordinate labels go: files a-g below the board, ranks 1-7 to its left.
+    labels: dict[str, Pos]
+    #: The status LEDs' radius (they stand in a column beside the buttons, each with its name).
+    status_radius: float
 
     MIN_SIZE = (640, 420)
 
@@ -108,21 +126,36 @@ class Layout:
             name: Box(row_x + i * (button_w + margin), row_y, button_w, button_h)
             for i, name in enumerate(BUTTONS)
         }
-        led_gap = button_h * 0.8
-        led_x0 = row_x + len(BUTTONS) * (button_w + margin) + led_gap / 2
-        status_leds = {name: (led_x0 + i * led_gap, row_y + button_h / 2) for i, name in enumerate(STATUS_LEDS)}
+        row_h = button_h / len(STATUS_LEDS)
+        status_radius = row_h * 0.32
+        led_x0 = row_x + len(BUTTONS) * (button_w + margin) + status_radius
+        status_leds = {name: (led_x0, row_y + (i + 0.5) * row_h) for i, name in enumerate(STATUS_LEDS)}
         panel = Box(left_w, 0, panel_w, height)
-        return cls(width, height, board, step, points, hand_trays, removed_trays, buttons, status_leds, panel)
+        off = LED_OFFSET * step
+        leds = {name: (x + off, y - off) for name, (x, y) in points.items()}
+        # the labels sit in the board's margin, clear of the men on the outer ring
+        label_gap = pad * 0.74
+        left, bottom = bx + pad, by + pad + 6 * step
+        labels = {f: (left + i * step, bottom + label_gap) for i, f in enumerate("abcdefg")}
+        labels.update({str(r): (left - label_gap, bottom - (r - 1) * step) for r in range(1, 8)})
+        return cls(width, height, board, step, points, hand_trays, removed_trays, buttons, status_leds, panel,
+                   leds, labels, status_radius)
 
     # -- sizes --------------------------------------------------------------------------
 
     @property
     def man_radius(self) -> float:
-        return self.step * 0.36
+        return self.step * MAN_RADIUS
+
+    @property
+    def led_radius(self) -> float:
+        """The LED hole's radius: the bright core of a lit LED."""
+        return max(2.0, self.step * LED_RADIUS)
 
     @property
     def glow_radius(self) -> float:
-        return self.step * 0.62
+        """How far an LED's light spreads on the wood around its hole."""
+        return self.step * 0.26
 
     @property
     def tray_label_height(self) -> float:
@@ -186,8 +219,8 @@ class Layout:
             return []
         r = self.man_radius
         rows = math.ceil(count / 2)
-        usable = max(tray.h - 2 * r - 8 - self.tray_label_height, 0)
+        usable = max(tray.h - 2 * r - 8 - 2 * self.tray_label_height, 0)
         pitch = min(2 * r * 1.08, usable / max(rows - 1, 1)) if rows > 1 else 0
         xs = (tray.x + tray.w * 0.32, tray.x + tray.w * 0.68)
-        top = tray.y + r + 4
+        top = tray.y + self.tray_label_height + r + 4  # below the tray's colour name
         return [(xs[i % 2], top + (i // 2) * pitch + (i % 2) * pitch * 0.5) for i in range(count)]

@@ -31,7 +31,8 @@ MAN_FACE = {"white": (238, 230, 212), "black": (44, 40, 38)}
 MAN_RIM = {"white": (170, 160, 140), "black": (96, 90, 86)}
 SANS_FONTS = "dejavusans,freesans,liberationsans,arial,helvetica,verdana"
 BUTTON_LABELS = {"new": "New game  N", "undo": "Undo  U", "hint": "Hint  H", "menu": "Menu  M"}
-STATUS_LABELS = {"white-to-move": "W", "black-to-move": "B", "error": "!"}
+STATUS_LABELS = {"white-to-move": "white to move", "black-to-move": "black to move", "error": "error"}
+STATUS_SHORT = {"white-to-move": "white", "black-to-move": "black", "error": "error"}
 #: Text styles of panel lines: (size relative to the base size, colour, bold).
 STYLES = {
     "title": (1.35, (255, 214, 150), True),
@@ -83,7 +84,7 @@ class Renderer:
         surface.fill((58, 44, 34))
         surface.blit(self._board_surface(scene.geometry), (round(lay.board.x), round(lay.board.y)))
         for point, colour in scene.leds.items():
-            self._glow(surface, lay.points[point], colour)
+            self._glow(surface, lay.leds[point], colour)  # beside the point, as drilled: a man never hides it
         for point, colour in scene.hand.board.items():
             self._man(surface, lay.points[point], colour)
         self._trays(surface, scene.hand)
@@ -126,8 +127,21 @@ class Renderer:
         for x, y in lay.points.values():
             _aacircle(board, (30, 20, 12), (x - ox, y - oy), lay.hole_radius * 1.6)
             _aacircle(board, (12, 8, 6), (x - ox, y - oy), lay.hole_radius)
+        for x, y in lay.leds.values():  # the LED holes, dark while their LED is off
+            _aacircle(board, (88, 62, 38), (x - ox, y - oy), lay.led_radius * 1.5)
+            _aacircle(board, (52, 40, 32), (x - ox, y - oy), lay.led_radius)
+        # coordinates as on a printed board: every prompt, correction and record names the points so
+        label_font = self._label_font()
+        for text, (x, y) in lay.labels.items():
+            label = label_font.render(text, True, LINE)
+            board.blit(label, (x - ox - label.get_width() / 2, y - oy - label.get_height() / 2))
         self._board, self._board_geometry = board, geometry
         return board
+
+    def _label_font(self) -> pygame.font.Font:
+        size = max(10, round(self.layout.step * 0.24))
+        path = _font_file(True)
+        return pygame.font.Font(path, size) if path else pygame.font.Font(None, round(size * 1.3))
 
     @staticmethod
     def _make_glow_mask(radius: int) -> pygame.Surface:
@@ -150,6 +164,9 @@ class Renderer:
             glow.fill((255, 255, 255, peak), special_flags=pygame.BLEND_RGBA_MULT)
         r = glow.get_width() // 2
         surface.blit(glow, (round(pos[0]) - r, round(pos[1]) - r))
+        # the hole itself shows the LED's own colour; a dim LED still reads as its colour to the eye
+        core = tuple(round(c * max(peak, 160) / 255) for c in hue)
+        _aacircle(surface, core, pos, self.layout.led_radius)
 
     # -- men ----------------------------------------------------------------------------
 
@@ -181,6 +198,7 @@ class Renderer:
     def _trays(self, surface: pygame.Surface, hand: Hand) -> None:
         lay = self.layout
         small = self.font(0.8)
+        small_bold = self.font(0.8, bold=True)
         for side in SIDES:
             for kind, box, count in (
                 ("in hand", lay.hand_trays[side], hand.in_hand[side]),
@@ -194,6 +212,8 @@ class Renderer:
                 if label.get_width() > box.w - 4:
                     label = small.render(str(count), True, (235, 220, 200))
                 surface.blit(label, (box.center[0] - label.get_width() / 2, box.bottom - label.get_height() - 3))
+                name = small_bold.render(side.capitalize(), True, (245, 235, 220))
+                surface.blit(name, (box.center[0] - name.get_width() / 2, box.y + 3))
 
     # -- buttons and status LEDs --------------------------------------------------------
 
@@ -206,18 +226,21 @@ class Renderer:
             pygame.draw.rect(surface, (40, 26, 16), box.ints(), 2, border_radius=10)
             label = font.render(BUTTON_LABELS.get(name, name), True, (245, 235, 220))
             surface.blit(label, (box.center[0] - label.get_width() / 2, box.center[1] - label.get_height() / 2))
-        r = max(5, round(lay.buttons["new"].h * 0.2))
-        small = self.font(0.8)
+        r = max(3, round(lay.status_radius))
+        small = self.font(0.75)
+        room = lay.panel.x - 4 - (max(x for x, _ in lay.status_leds.values()) + 2 * r)
         for name, pos in lay.status_leds.items():
             colour = status.get(name)
             if colour and max(colour) > 0:
                 halo = tuple(round(c * 0.35) for c in colour)
-                _aacircle(surface, halo, pos, r * 1.6)
+                _aacircle(surface, halo, pos, r * 1.5)
                 _aacircle(surface, colour, pos, r)
             else:
                 _aacircle(surface, (40, 34, 30), pos, r)
-            label = small.render(STATUS_LABELS.get(name, "?"), True, (230, 220, 200))
-            surface.blit(label, (pos[0] - label.get_width() / 2, pos[1] + r + 1))
+            label = small.render(STATUS_LABELS.get(name, name), True, (230, 220, 200))
+            if label.get_width() > room:  # a narrow window: the short name
+                label = small.render(STATUS_SHORT.get(name, name), True, (230, 220, 200))
+            surface.blit(label, (pos[0] + 2 * r, pos[1] - label.get_height() / 2))
 
     # -- side panel ---------------------------------------------------------------------
 

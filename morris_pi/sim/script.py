@@ -77,20 +77,27 @@ def run_in_window(
     men: int = 9,
     size: tuple[int, int] = (1100, 760),
     trace_path: str | Path | None = None,
+    close_when_done: bool = False,
+    board: SimBoard | None = None,
 ) -> object:
     """Run ``program(board)`` against a simulated board shown in a window.
 
     Returns what the program returned (``1`` if it raised). The window stays
-    open after the program ends until the user closes it.
+    open after the program ends until the user closes it, or closes by itself
+    with ``close_when_done``. When the user closes it first, ``board.stopped``
+    is set so the program can end too. ``display.NoDisplayError`` when there is
+    no screen to show the window on (the program is not started then).
     """
     from .app import SimApp  # pygame only when a window is really wanted
 
-    board = SimBoard(men=men)
+    board = board or SimBoard(men=men)
+    app = SimApp(board, size=size, trace_path=trace_path, caption=title)
     session = ScriptSession(board, program, title)
-    app = SimApp(board, session, size=size, trace_path=trace_path, caption=title)
+    app.session = session
     try:
-        app.run()
+        app.run(until=session.done.is_set if close_when_done else None)
     finally:
+        board.stopped.set()
         app.close()
     if not session.done.is_set():
         return 1  # the window was closed before the program finished

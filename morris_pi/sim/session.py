@@ -349,7 +349,11 @@ def play_in_window(
 
     board = SimBoard(men=get_profile(settings.profile).men)
     game = GameSession(board, settings)
-    app = SimApp(board, game, size=size, trace_path=trace_path)
+    try:
+        app = SimApp(board, game, size=size, trace_path=trace_path)
+    except BaseException:  # no display: the computer player's thread must not outlive the refusal
+        game.close()
+        raise
     try:
         return app.run()
     finally:
