@@ -152,7 +152,7 @@ class Session:
         self.leds = leds
         self.clock = clock
         self.buttons = buttons
-        self.keeper = GameKeeper(storage)
+        self.keeper = GameKeeper(storage, clock)
         self.defaults = defaults or GameSettings()
         self.menu_at_start = menu
         self.opponent_factory = opponent_factory
@@ -303,6 +303,8 @@ class Session:
             wake = self.controller.next_wakeup()
             if wake is not None:
                 times.append(wake)
+        if self.keeper.due is not None:
+            times.append(self.keeper.due)  # a save or record to write again
         if self.faults or self.keeper.fault:
             # the patterns composed here; the controller's own wake-ups cover the computer player's
             edge = guidance.next_edge(["error"], now, self.palette)
