@@ -256,3 +256,19 @@ def test_no_watchdog_pings_when_the_config_turns_it_off(tmp_path, boards):
                    env={"WATCHDOG_USEC": "2000000"})
     board.run(5)
     assert ("WATCHDOG=1",) not in board.notifier.sent
+
+
+@pytest.mark.parametrize("answer", [(), (0xFF,), (0x1FF, 0), None, "xy"])
+def test_a_malformed_bus_answer_is_a_sensor_fault_and_play_resumes(tmp_path, boards, caplog, answer):
+    board = boards(config(tmp_path, mode="two-player"))
+    board.put("d6")
+    with caplog.at_level(logging.ERROR, logger="morris_pi.service"):
+        board.bus.answer_malformed(0x20, answer)   # the driver returns short data instead of raising
+        assert error_points(board) == set(ERROR_PATTERNS["sensors"])
+    [error] = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert "0x20" in error and "malformed answer" in error
+    board.bus.heal(0x20)
+    board.run(12)
+    assert error_points(board) == set()
+    board.put("a1")
+    assert board.state()["record"] == "d6 a1"
