@@ -264,6 +264,17 @@ class Session:
         self._wake = self.next_wakeup()
 
     @property
+    def reading(self) -> frozenset[str]:
+        """The switches closed at the last scan."""
+        return self._raw or frozenset()
+
+    def expected_men(self) -> frozenset[str] | None:
+        """Where the game has men now (``None`` while the menu shows or before a game)."""
+        if self.menu is not None or self.controller is None:
+            return None
+        return frozenset(self.controller.game.board)
+
+    @property
     def due(self) -> float | None:
         """``next_wakeup`` as of the last step that did something (cheap: for the loop's sleep)."""
         return self._wake
