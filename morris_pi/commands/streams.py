@@ -71,7 +71,7 @@ def run_guarded(func: Callable[[Any], int | None], args: Any, prog: str) -> int:
         _detach_stdout()
         return EXIT_BROKEN_PIPE
     except OSError as exc:
-        if not _stdout_fails():
+        if not stdout_fails():
             raise  # not the output: the command's own error, reported as such
         _detach_stdout()
         try:
@@ -82,7 +82,7 @@ def run_guarded(func: Callable[[Any], int | None], args: Any, prog: str) -> int:
         return 1
 
 
-def _stdout_fails() -> bool:
+def stdout_fails() -> bool:
     """Whether standard output fails now (a full device or a closed descriptor keeps failing)."""
     try:
         sys.stdout.write("\n" if isinstance(sys.stdout, _ClosedOutput) else "")
@@ -121,4 +121,4 @@ def read_stdin_capped(limit: int = MAX_STDIN_RECORD, stream: BinaryIO | None = N
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"standard input is not UTF-8 text (byte {exc.start})") from None
+        raise ValueError(f"standard input is not UTF-8 text (byte {exc.start + 1})") from None
