@@ -709,12 +709,20 @@ class Storage:
     def export(self, record_id: str, dest: str | os.PathLike[str] | TextIO | None = None, *, overwrite: bool = False) -> Record:
         """Copy a record file verbatim to ``dest`` (a path or an open text stream; default stdout).
 
-        An existing file is never overwritten unless ``overwrite`` is set.
+        A new file is created exclusively and never through a symbolic link, so an
+        existing file, or a link (even a dangling one) at ``dest``, is never written
+        through. With ``overwrite`` the file is replaced atomically: a link there is
+        replaced by the file, not followed.
         """
         import sys
 
         record = self.get_record(record_id)
-        text = record.path.read_text(encoding="utf-8")
+        if record.error:
+            raise StorageError(f"record {record.id} cannot be read: {record.error}")
+        try:
+            text = read_regular_file(record.path, MAX_RECORD_BYTES).decode("utf-8")
+        except (UnreadableFile, UnicodeDecodeError) as exc:
+            raise StorageError(f"record {record.id} cannot be read: {exc}") from None
         if dest is None:
             dest = sys.stdout
         if hasattr(dest, "write"):
@@ -723,18 +731,33 @@ class Storage:
         target = Path(dest)  # type: ignore[arg-type]
         if target.is_dir():
             target = target / record.path.name
-        if target.exists() and not overwrite:
-            raise StorageError(f"{target} already exists; choose another name or allow overwriting")
-        target.write_text(text, encoding="utf-8")
+        if overwrite:
+            atomic_write_text(target, text)
+            return record
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(target, flags, 0o644)
+        except FileExistsError:
+            what = "a symbolic link" if target.is_symlink() else "a file"
+            raise StorageError(f"{target} already exists ({what}); choose another name or allow overwriting") from None
+        try:
+            REAL_DISK.write(fd, text.encode("utf-8"))
+        except BaseException:
+            os.close(fd)
+            target.unlink(missing_ok=True)
+            raise
+        os.close(fd)
         return record
 
     def _read(self, path: Path) -> Record:
         record_id = path.name[: -len(RECORD_SUFFIX)]
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular_file(path, MAX_RECORD_BYTES).decode("utf-8")
             tags, body = parse_record(text, where=str(path))
-        except (OSError, UnicodeDecodeError, StorageError) as exc:
-            return Record(record_id, path, error=str(exc))
+        except FileNotFoundError as exc:
+            return Record(record_id, path, error=f"vanished while being read ({exc.strerror})")
+        except (UnreadableFile, UnicodeDecodeError, StorageError) as exc:
+            return Record(record_id, path, error=f"{exc}; not read" if isinstance(exc, UnreadableFile) else str(exc))
         return Record(record_id, path, tags, body)
 
 
