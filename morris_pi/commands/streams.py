@@ -105,9 +105,14 @@ def read_stdin_capped(limit: int = MAX_STDIN_RECORD, stream: BinaryIO | None = N
     morris_pi.commands.streams.InputTooLarge: standard input is longer than 4 bytes; a record is far shorter
     """
     if stream is None:
-        stream = sys.stdin.buffer if sys.stdin is not None else None
-    if stream is None:
-        return ""
+        if sys.stdin is None:  # descriptor 0 closed: an empty record
+            return ""
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream put in its place (an embedding program, a test)
+            text = sys.stdin.read(limit + 1)
+            if len(text) > limit:
+                raise InputTooLarge(f"standard input is longer than {limit:,} characters; a record is far shorter")
+            return text
     chunks, total = [], 0
     while True:
         chunk = stream.read(min(1 << 16, limit + 1 - total))
