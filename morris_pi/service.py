@@ -197,6 +197,7 @@ class _Loop:
         self.next_scan = clock.now()
         self.wake: float | None = None
         self.switches = SwitchWatch()
+        self._watched: tuple[int, frozenset[str]] | None = None
 
     def scan(self) -> None:
         now = self.clock.now()
@@ -219,7 +220,11 @@ class _Loop:
                 self.wake = session.next_wakeup()
             else:
                 sensors.recovered(now)
-                self.switches.observe(session.reading, now, session.expected_men())
+                # an idle scan (same reading, nothing done, no timer running) costs the watch nothing
+                seen = (session.version, session.reading)
+                if seen != self._watched or self.switches.busy:
+                    self._watched = seen
+                    self.switches.observe(session.reading, now, session.expected_men())
                 self.wake = session.due
         if now >= self.next_scan:  # a scan at a deadline in between keeps the scan grid
             self.next_scan += self.period

@@ -101,6 +101,11 @@ class SwitchWatch:
             self.log.warning("%s", text)
         return said
 
+    @property
+    def busy(self) -> bool:
+        """Whether a reading equal to the last can still change anything (a timer is running)."""
+        return bool(self.flapping or self._changes or self._closed_since)
+
     def next_deadline(self) -> float | None:
         """When a stuck-closed episode could start without a new change (for a sleeping loop)."""
         times = [since + self.stuck_s for p, since in self._closed_since.items() if p not in self.stuck]
