@@ -26,6 +26,9 @@ the real board (``morris-pi hwtest``) or the simulator window
    is taken off is *stuck closed*.
 4. **Report**: OK points green, faulty ones red; ``Report.text()`` lists
    every fault and what to check.
+
+Throughout, a switch that flaps (``morris_pi.board.switchwatch``: 10 changes
+within a second) is named at once and listed in the report as a fault.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from morris_pi.board.ports import RGB, STATUS_LEDS, Buttons, Clock, LedStrip, SensorSource
+from morris_pi.board.switchwatch import SwitchWatch
 from morris_pi.rules import POINTS
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 
@@ -89,10 +93,12 @@ class PointResult:
 @dataclass
 class Report:
     results: dict[str, PointResult] = field(default_factory=dict)
+    #: Points whose switch flapped at some time during the test.
+    flapping: set[str] = field(default_factory=set)
 
     @property
     def ok(self) -> bool:
-        return all(r.status == "ok" for r in self.results.values())
+        return all(r.status == "ok" for r in self.results.values()) and not self.flapping
 
     def faults(self) -> list[PointResult]:
         return [r for r in self.results.values() if r.status != "ok"]
@@ -102,9 +108,11 @@ class Report:
         return {p: r.reads_as for p, r in self.results.items() if r.reads_as is not None}
 
     def text(self) -> str:
-        good = sum(r.status == "ok" for r in self.results.values())
+        good = sum(r.status == "ok" and p not in self.flapping for p, r in self.results.items())
         lines = [f"Switches: {good} of {len(self.results)} points OK."]
         lines += [f"  {r.line()}" for r in self.faults()]
+        lines += [f"  {p}: flapping: the switch opened and closed many times a second "
+                  "(check the reed switch, its wire and the magnet)" for p in sorted(self.flapping)]
         if any(r.status == "swapped" for r in self.results.values()):
             lines.append("Swapped inputs can be fixed in the config: run again with --learn.")
         return "\n".join(lines)
@@ -152,6 +160,7 @@ class HwTest:
         self._reading: str | None = None  # the switch that closed for the point under test
         self._open_since: float | None = None
         self._said: list[str] = []
+        self.switches = SwitchWatch()
 
     # -- the machine --------------------------------------------------------------------
 
@@ -160,6 +169,9 @@ class HwTest:
         occ = frozenset(occupancy)
         if self._t0 is None:
             self._t0 = now
+        for text in self.switches.observe(occ, now):
+            self._say(text[0].upper() + text[1:] + ".")
+        self.report.flapping |= self.switches.ever_flapped
         if self.phase == "sweep":
             return self._sweep(now, pressed)
         if self.phase == "clear":

@@ -19,6 +19,13 @@ The controller is stepped at every event and at every deadline it names
 (``next_wakeup``), never on a fixed grid, so a long game replays in a moment.
 A line is written each time what the board shows or knows changes, and a
 final line once the input has ended and pending changes have settled.
+
+Bad input is named, never crashes and never costs unbounded memory or time:
+input is read one line at a time (``trace_lines``), a line longer than
+``MAX_LINE_BYTES`` stops the replay (it is not a trace: ``/dev/zero``, a
+binary file), a line that is not UTF-8 or not a valid event is refused with
+at most a short prefix of the bad value quoted, and after ``MAX_BAD_LINES``
+refused lines the replay stops.
 """
 
 from __future__ import annotations
@@ -26,9 +33,9 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, BinaryIO
 
 from morris_pi.board.controller import Controller, Snapshot
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
@@ -40,6 +47,12 @@ EVENT_KEYS = ("on", "off", "snapshot", "button")
 BUTTONS = ("undo", "new", "hint", "menu", "draw", "resign")
 #: Real seconds to wait for a computer player's answer before giving up.
 OPPONENT_TIMEOUT_S = 120.0
+#: The longest line read; a trace line is under 200 bytes, so a longer one is not a trace.
+MAX_LINE_BYTES = 64 * 1024
+#: Refused lines after which the replay stops: the input is not a trace.
+MAX_BAD_LINES = 20
+#: The latest event time accepted, in seconds (some 31 years).
+MAX_T = 1e9
 _POINTS = frozenset(POINTS)
 
 
@@ -49,6 +62,29 @@ class TraceError(ValueError):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(f"line {line}: {message}")
         self.line = line
+
+
+class InputStopped(TraceError):
+    """Input that ends the replay at once (a line too long to be a trace)."""
+
+
+def quote(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a bad value can be megabytes long.
+
+    >>> quote("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (100 characters)"
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value):,} characters)" if isinstance(value, str) else ""
+    return text[:limit] + "..." + size
+
+
+def _keys(keys: Iterable[object]) -> str:
+    keys = sorted(str(k) for k in keys)
+    shown = ", ".join(quote(k, 30) if len(k) > 30 else k for k in keys[:5])
+    return shown + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
 
 
 @dataclass(frozen=True)
@@ -69,7 +105,7 @@ class Event:
 def parse_header(data: dict, line: int = 1) -> Header:
     unknown = sorted(set(data) - set(HEADER_KEYS))
     if unknown:
-        raise TraceError(line, f"unknown header key(s) {', '.join(unknown)}; a header has {', '.join(HEADER_KEYS)}")
+        raise TraceError(line, f"unknown header key(s) {_keys(unknown)}; a header has {', '.join(HEADER_KEYS)}")
     profile = data.get("profile", "standard")
     try:
         get_profile(profile)
@@ -79,22 +115,22 @@ def parse_header(data: dict, line: int = 1) -> Header:
     for side in SIDES:
         who = data.get(side, "human")
         if who not in ("human", "computer"):
-            raise TraceError(line, f"{side} must be 'human' or 'computer', got {who!r}")
+            raise TraceError(line, f"{side} must be 'human' or 'computer', got {quote(who)}")
         if who == "computer":
             if computer is not None:
                 raise TraceError(line, "only one side can be the computer")
             computer = side
     level, seed = data.get("level"), data.get("seed")
     if level is not None and (not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 10):
-        raise TraceError(line, f"level must be a whole number 1-10, got {level!r}")
+        raise TraceError(line, f"level must be a whole number 1-10, got {quote(level)}")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise TraceError(line, f"seed must be a whole number, got {seed!r}")
+        raise TraceError(line, f"seed must be a whole number, got {quote(seed)}")
     return Header(profile, computer, level, seed)
 
 
 def _point(value: object, line: int, key: str) -> str:
     if not isinstance(value, str) or value not in _POINTS:
-        raise TraceError(line, f"{key}: unknown point {value!r}")
+        raise TraceError(line, f"{key}: unknown point {quote(value)}")
     return value
 
 
@@ -102,11 +138,12 @@ def parse_event(data: dict, line: int) -> Event:
     if "t" not in data:
         raise TraceError(line, "an event needs its time 't' (only the first line may be a header)")
     t = data["t"]
-    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t) or t < 0:
-        raise TraceError(line, f"t must be a number of seconds >= 0, got {t!r}")
+    # Compared before any conversion: a 400-digit integer does not fit a float.
+    if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 <= t <= MAX_T or not math.isfinite(t):
+        raise TraceError(line, f"t must be a number of seconds from 0 to {MAX_T:.0e}, got {quote(t)}")
     unknown = sorted(set(data) - {"t", *EVENT_KEYS})
     if unknown:
-        raise TraceError(line, f"unknown key(s) {', '.join(unknown)}; an event has t and one of {', '.join(EVENT_KEYS)}")
+        raise TraceError(line, f"unknown key(s) {_keys(unknown)}; an event has t and one of {', '.join(EVENT_KEYS)}")
     kinds = [k for k in EVENT_KEYS if k in data]
     if len(kinds) > 1:
         raise TraceError(line, f"one event per line, got {' and '.join(kinds)}")
@@ -118,10 +155,10 @@ def parse_event(data: dict, line: int) -> Event:
         value = _point(value, line, kind)
     elif kind == "snapshot":
         if not isinstance(value, list):
-            raise TraceError(line, f"snapshot must be a list of points, got {value!r}")
+            raise TraceError(line, f"snapshot must be a list of points, got {quote(value)}")
         value = frozenset(_point(p, line, "snapshot") for p in value)
     elif value not in BUTTONS:
-        raise TraceError(line, f"unknown button {value!r}; buttons are {', '.join(BUTTONS)}")
+        raise TraceError(line, f"unknown button {quote(value)}; buttons are {', '.join(BUTTONS)}")
     return Event(float(t), kind, value)
 
 
@@ -134,6 +171,10 @@ def parse_line(text: str, line: int, first: bool) -> Header | Event | None:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TraceError(line, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise TraceError(line, "not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise TraceError(line, f"not valid JSON: {quote(str(exc), 80)}") from None
     if not isinstance(data, dict):
         raise TraceError(line, f"each line must be a JSON object, got {type(data).__name__}")
     if first and "t" not in data:
@@ -248,8 +289,40 @@ class Replay:
 
 
 def lines_of(stream: IO[str]) -> Iterable[str]:
-    """Lines as they arrive (no read-ahead), so a program can drive the board live."""
+    """Lines of a text stream as they arrive (no read-ahead), so a program can drive the board live."""
     return iter(stream.readline, "")
+
+
+def trace_lines(stream: BinaryIO, max_line: int = MAX_LINE_BYTES) -> Iterator[str | TraceError]:
+    """The lines of a byte stream as they arrive, each decoded, or the ``TraceError`` that refuses it.
+
+    Memory stays bounded whatever the input: a line is read up to ``max_line``
+    bytes; a longer one yields ``InputStopped`` and reading ends.
+
+    >>> import io
+    >>> data = b'{"t": 1}' + bytes([10, 255, 10]) + b"0" * 100
+    >>> for line in trace_lines(io.BytesIO(data), max_line=50):
+    ...     print(line)
+    {"t": 1}
+    line 2: not UTF-8 text (byte 1 of the line)
+    line 3: longer than 50 bytes, so not a trace line; stopping (it starts with b'0000000000000000'...)
+    """
+    number = 0
+    while True:
+        raw = stream.readline(max_line + 1)
+        if not raw:
+            return
+        number += 1
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        elif len(raw) > max_line:
+            yield InputStopped(number, f"longer than {max_line:,} bytes, so not a trace line; stopping "
+                                       f"(it starts with {raw[:16]!r}...)")
+            return
+        try:
+            yield raw.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError as exc:
+            yield TraceError(number, f"not UTF-8 text (byte {exc.start + 1} of the line)")
 
 
 class TextReport:
@@ -291,9 +364,13 @@ class TextReport:
         self.out.flush()
 
 
-def run(lines: Iterable[str], out: IO[str], err: IO[str], *, as_json: bool = False,
+def run(lines: Iterable[str | TraceError], out: IO[str], err: IO[str], *, as_json: bool = False,
         opponent: Opponent | None = None) -> int:
-    """Replay ``lines``; returns 0, or 1 when some lines were refused (each named on ``err``)."""
+    """Replay ``lines``; returns 0, or 1 when some lines were refused (each named on ``err``).
+
+    ``lines`` are text lines, or ``trace_lines`` with the reader's refusals among them.
+    After ``MAX_BAD_LINES`` refused lines, or an ``InputStopped``, the rest is not read.
+    """
     replay: Replay | None = None
     report = None if as_json else TextReport(out)
 
@@ -307,6 +384,18 @@ def run(lines: Iterable[str], out: IO[str], err: IO[str], *, as_json: bool = Fal
     bad = 0
     first = True
     for number, text in enumerate(lines, start=1):
+        if isinstance(text, TraceError):
+            bad += 1
+            err.write(f"replay: {text}\n")
+            err.flush()
+            if isinstance(text, InputStopped):
+                break
+            if bad >= MAX_BAD_LINES:
+                err.write(f"replay: stopping after {bad} bad lines; is this a JSON Lines trace?\n")
+                err.flush()
+                break
+            first = False
+            continue
         try:
             item = parse_line(text, number, first and replay is None)
             if item is None:
@@ -324,6 +413,10 @@ def run(lines: Iterable[str], out: IO[str], err: IO[str], *, as_json: bool = Fal
         finally:
             if text.strip():
                 first = False
+        if bad >= MAX_BAD_LINES:
+            err.write(f"replay: stopping after {bad} bad lines; is this a JSON Lines trace?\n")
+            err.flush()
+            break
     if replay is None:
         replay = Replay(emit=emit, opponent=opponent)
     final = replay.finish()

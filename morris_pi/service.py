@@ -22,6 +22,9 @@ logged once per episode, and retried with backoff:
 - the LED chain cannot be written: the game goes on, writes are retried;
 - the engine fails (raises, or its thread dies without a turn): the controller
   shows the ``engine`` pattern and asks again every second.
+
+A switch that flaps, or reads closed for 20 s where the game has no man, is
+named in one WARNING per episode (``morris_pi.board.switchwatch``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from morris_pi.board.menu import GameSettings
 from morris_pi.board.ports import Clock, FirstLegalOpponent, MonotonicClock, Opponent
 from morris_pi.board.session import Session, timings
 from morris_pi.board.storage import Storage
+from morris_pi.board.switchwatch import SwitchWatch
 from morris_pi.hw.errors import HardwareError
 from morris_pi.sdnotify import Notifier, watchdog_interval
 from morris_pi.service_hw import BoardHardware
@@ -192,6 +196,8 @@ class _Loop:
         self.period = period
         self.next_scan = clock.now()
         self.wake: float | None = None
+        self.switches = SwitchWatch()
+        self._watched: tuple[int, frozenset[str]] | None = None
 
     def scan(self) -> None:
         now = self.clock.now()
@@ -214,6 +220,11 @@ class _Loop:
                 self.wake = session.next_wakeup()
             else:
                 sensors.recovered(now)
+                # an idle scan (same reading, nothing done, no timer running) costs the watch nothing
+                seen = (session.version, session.reading)
+                if seen != self._watched or self.switches.busy:
+                    self._watched = seen
+                    self.switches.observe(session.reading, now, session.expected_men())
                 self.wake = session.due
         if now >= self.next_scan:  # a scan at a deadline in between keeps the scan grid
             self.next_scan += self.period

@@ -14,6 +14,10 @@ built, or that fails later, is rebuilt or retried behind the session's back:
 - ``ButtonSlot.pressed`` never raises either: a board whose buttons cannot be
   set up plays on without them (and says so).
 
+Any exception from a driver, not only ``HardwareError`` (short data from the
+bus, an odd value, a bug in a third-party driver), is a fault of that slot:
+it is reported and retried the same way and never ends the service loop.
+
 Each fault is logged once when it starts (ERROR) and once when it ends (INFO),
 never on every scan.
 """
@@ -78,6 +82,13 @@ class Backoff:
         self.failing, self.message = False, ""
 
 
+def _driver_fault(exc: BaseException) -> str:
+    """An unexpected driver exception in one short line: its type and the start of its message."""
+    text = str(exc)
+    text = text if len(text) <= 120 else text[:120] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 class _Slot:
     def __init__(self, kind: str, what: str, build: Callable[[], Any]) -> None:
         self.backoff = Backoff(kind, what)
@@ -99,6 +110,10 @@ class _Slot:
                 exc = HardwareError(f"cannot open {self.backoff.what}: {describe(exc)}")
             self.backoff.failed(exc, now)
             return False
+        except Exception as exc:  # a driver that fails in an unexpected way while being set up
+            self.inner = None
+            self.backoff.failed(HardwareError(f"setting up {self.backoff.what} failed: {_driver_fault(exc)}"), now)
+            return False
         return True
 
     def close(self) -> None:
@@ -116,7 +131,12 @@ class SensorSlot(_Slot):
     def read(self) -> frozenset[str]:
         if self.inner is None:
             raise SensorError(self.backoff.message or "the sensors are not set up")
-        return self.inner.read()
+        try:
+            return frozenset(self.inner.read())
+        except HardwareError:
+            raise
+        except Exception as exc:
+            raise SensorError(f"the sensor driver failed: {_driver_fault(exc)}") from exc
 
     def retry(self, now: float) -> bool:
         """Rebuild if never built; whether the sensors are there to be read again."""
@@ -150,8 +170,9 @@ class LedSlot(_Slot):
             return
         try:
             self.inner.show(*self._frame)
-        except HardwareError as exc:
-            self.backoff.failed(exc, now)
+        except Exception as exc:  # HardwareError, or anything else the driver raises
+            self.backoff.failed(exc if isinstance(exc, HardwareError) else
+                                HardwareError(f"the LED driver failed: {_driver_fault(exc)}"), now)
             return
         self.writes += 1
         self.backoff.recovered(now)
@@ -171,9 +192,10 @@ class ButtonSlot(_Slot):
         if self.inner is None:
             return []
         try:
-            return self.inner.pressed()
-        except HardwareError as exc:
-            self.backoff.failed(exc, self.clock.now())
+            return list(self.inner.pressed())
+        except Exception as exc:  # HardwareError, or anything else the driver raises
+            self.backoff.failed(exc if isinstance(exc, HardwareError) else
+                                HardwareError(f"the button driver failed: {_driver_fault(exc)}"), self.clock.now())
             return []
 
     def retry(self, now: float) -> None:

@@ -55,7 +55,7 @@ class FakeBoard:
     """A board on the bench: emulated chips, buttons and LED chain under the real service loop."""
 
     def __init__(self, config_text: str, *, env: dict[str, str] | None = None, opponent_factory=None,
-                 engine_threaded: bool = True, start: float = 1000.0) -> None:
+                 engine_threaded: bool = True, start: float = 1000.0, storage=None) -> None:
         self.config = parse_config(config_text, "test.toml")
         self.clock = ManualClock(start)
         self.factory = MockFactory()
@@ -69,6 +69,7 @@ class FakeBoard:
         self.notifier = RecordingNotifier()
         self.env = env or {}
         self.opponent_factory = opponent_factory or engine_factory(self.config, threaded=engine_threaded)
+        self.storage = storage
         self.session = None
         self.exit_code: int | None = None
         self.error: BaseException | None = None
@@ -88,7 +89,7 @@ class FakeBoard:
             self.exit_code = run_service(
                 self.config, clock=self.clock, sleep=self._sleep, stop=lambda: self._stopping,
                 notifier=self.notifier, env=self.env, pin_factory=self.factory, bus=self.bus, spi=self.spi,
-                opponent_factory=self.opponent_factory, observe=self._observe,
+                opponent_factory=self.opponent_factory, observe=self._observe, storage=self.storage,
             )
         except BaseException as exc:  # handed to the test thread
             self.error = exc

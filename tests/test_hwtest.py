@@ -30,8 +30,10 @@ class Bench:
     close and then never open.
     """
 
-    def __init__(self, *, wired=None, stuck=(), dead=(), latching=(), men=(), react=0.3, skip_dead=False):
+    def __init__(self, *, wired=None, stuck=(), dead=(), latching=(), men=(), react=0.3, skip_dead=False,
+                 flapping=(), flap_until=0.0):
         self.clock = ManualClock()
+        self.flapping, self.flap_until, self._reads = set(flapping), flap_until, 0
         self.wired = dict(wired or {})
         self.stuck, self.dead, self.latching = set(stuck), set(dead), set(latching)
         self.latched: set[str] = set()
@@ -48,6 +50,9 @@ class Bench:
     def read(self) -> frozenset[str]:
         closed = {self.wired.get(p, p) for p in self.men if p not in self.dead}
         self.latched |= closed & self.latching
+        self._reads += 1
+        if self.clock.now() < self.flap_until and self._reads % 2:
+            closed ^= self.flapping  # a reed at the edge of its magnet: changes at every read
         return frozenset(closed | self.stuck | self.latched)
 
     def close(self) -> None:
@@ -158,6 +163,17 @@ def test_a_switch_that_never_opens_again():
     bench = Bench(latching={"f2"})
     _, report = bench.run(sweep=False, release_timeout_s=3)
     assert [(r.point, r.status) for r in report.faults()] == [("f2", "stuck")]
+
+
+def test_a_flapping_switch_is_named_at_once_and_in_the_report():
+    bench = Bench(flapping={"b4"}, flap_until=2.0)
+    _, report = bench.run(sweep=False)
+    assert [line for line in bench.said if line.startswith("Switch b4")] == [
+        "Switch b4 is flapping: 10 changes within 1 s (check the reed switch, its wire and the magnet)."
+    ]
+    assert not report.ok and report.flapping == {"b4"}
+    assert "b4: flapping" in report.text() and "23 of 24 points OK" in report.text()
+    assert all(r.status == "ok" for r in report.results.values())  # once calm, it tested fine
 
 
 def test_the_sweep_can_be_skipped_with_a_button():

@@ -213,3 +213,38 @@ def test_installed_unit_and_drop_ins_pass_systemd_analyze(target, tmp_path):
         env={**os.environ, "SYSTEMD_UNIT_PATH": f"{unit_dir}:", "SYSTEMD_LOG_COLOR": "0"},
     )
     assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+# -- links inside the image ---------------------------------------------------------------------
+
+
+def test_an_absolute_link_in_the_image_is_followed_inside_the_image(target, tmp_path):
+    outside = tmp_path / "host-systemd"               # on this machine, outside the image
+    outside.mkdir()
+    (target / "etc/systemd").mkdir(parents=True)
+    (target / "etc/systemd/system").symlink_to(outside)   # absolute: in the image it means <root>/<outside>
+    code, _, err, _ = install(["--root", str(target)])
+    assert code == 0, err
+    assert list(outside.iterdir()) == []              # nothing written on this machine
+    inner = target / str(outside).lstrip("/") / "morris-pi.service"
+    assert inner.read_text().startswith("# morris-pi")
+
+
+@pytest.mark.parametrize("link, to", [
+    ("etc/morris-pi", "../../outside"),
+    ("etc/systemd", "../../../../../../../../../tmp"),
+])
+def test_a_relative_link_out_of_the_image_is_refused_before_anything_runs(target, tmp_path, link, to):
+    (tmp_path / "outside").mkdir()
+    (target / link).parent.mkdir(parents=True, exist_ok=True)
+    (target / link).symlink_to(to)
+    code, out, err, runner = install(["--root", str(target), "--root-leds"])
+    assert code == 1 and "leads outside" in err and "refusing" in err
+    assert runner.calls == [] and out == ""
+    assert list((tmp_path / "outside").iterdir()) == []
+
+
+def test_a_link_loop_in_the_image_is_refused(target):
+    (target / "etc/morris-pi").symlink_to("morris-pi")
+    code, _, err, runner = install(["--root", str(target)])
+    assert code == 1 and "too many levels of symbolic links" in err and runner.calls == []

@@ -158,3 +158,48 @@ def test_export_in_sanmills_ply_form_reads_back_to_the_same_game(state, tmp_path
     dest = tmp_path / "sanmill.txt"
     assert run(["records", "export", "20250601", str(dest), "--format", "sanmill", "--state-dir", str(state)])[0] == 0
     assert dest.read_text() == out
+
+
+# -- paths that are not what they seem --------------------------------------------------------
+
+
+def test_export_never_writes_through_a_dangling_link(state, tmp_path):
+    victim = tmp_path / "elsewhere" / "victim.txt"
+    victim.parent.mkdir()
+    link = tmp_path / "game.txt"
+    link.symlink_to(victim)                                    # dangling: victim does not exist yet
+    code, _, err = run(["records", "--state-dir", str(state), "export", "latest", str(link)])
+    assert code == 1 and "already exists (a symbolic link)" in err
+    assert not victim.exists() and link.is_symlink()
+
+
+def test_export_with_force_replaces_a_link_instead_of_following_it(state, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    link = tmp_path / "game.txt"
+    link.symlink_to(victim)
+    code, _, _ = run(["records", "--state-dir", str(state), "export", "latest", str(link), "--force"])
+    assert code == 0
+    assert victim.read_text() == "keep me"
+    assert not link.is_symlink() and "[Result" in link.read_text()
+
+
+def test_list_and_show_read_only_regular_files(state, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text('[Event "the content of a file outside the records folder"]\n\nd6\n')
+    records = state / "records"
+    (records / "20250101-000000.txt").symlink_to(secret)
+    (records / "20250102-000000.txt").mkdir()
+    import os
+
+    os.mkfifo(records / "20250103-000000.txt")
+    code, out, _ = run(["records", "--state-dir", str(state), "list"])
+    assert code == 0 and "outside the records folder" not in out
+    assert "unreadable: it is a symbolic link; not read" in out
+    assert "unreadable: it is a directory, not a file; not read" in out
+    assert "unreadable: it is a named pipe (FIFO), not a file; not read" in out
+    assert out.count("Player") >= 2                           # the two real games are still listed
+    code, out, err = run(["records", "--state-dir", str(state), "show", "20250101-000000"])
+    assert code == 1 and "symbolic link" in err and "outside" not in out + err
+    code, out, err = run(["records", "--state-dir", str(state), "export", "20250103"])
+    assert code == 1 and "named pipe" in err

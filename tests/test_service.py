@@ -256,3 +256,63 @@ def test_no_watchdog_pings_when_the_config_turns_it_off(tmp_path, boards):
                    env={"WATCHDOG_USEC": "2000000"})
     board.run(5)
     assert ("WATCHDOG=1",) not in board.notifier.sent
+
+
+@pytest.mark.parametrize("answer", [(), (0xFF,), (0x1FF, 0), None, "xy"])
+def test_a_malformed_bus_answer_is_a_sensor_fault_and_play_resumes(tmp_path, boards, caplog, answer):
+    board = boards(config(tmp_path, mode="two-player"))
+    board.put("d6")
+    with caplog.at_level(logging.ERROR, logger="morris_pi.service"):
+        board.bus.answer_malformed(0x20, answer)   # the driver returns short data instead of raising
+        assert error_points(board) == set(ERROR_PATTERNS["sensors"])
+    [error] = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert "0x20" in error and "malformed answer" in error
+    board.bus.heal(0x20)
+    board.run(12)
+    assert error_points(board) == set()
+    board.put("a1")
+    assert board.state()["record"] == "d6 a1"
+
+
+def switch_warnings(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "morris_pi.switches" and r.levelno == logging.WARNING]
+
+
+def test_a_flapping_switch_is_named_once_per_episode_and_makes_no_turn(tmp_path, boards, caplog):
+    board = boards(config(tmp_path, mode="two-player"))
+    board.put("d6")
+    with caplog.at_level(logging.INFO, logger="morris_pi.switches"):
+        for episode in range(2):
+            for _ in range(300):              # every 3 ms for 0.9 s: a reed at the edge of its magnet
+                board.close("a1")
+                board.run(0.003)
+                board.open("a1")
+                board.run(0.003)
+            board.run(3)                       # quiet: the episode ends
+    warnings = switch_warnings(caplog)
+    assert len(warnings) == 2 and all("a1 is flapping" in w for w in warnings)
+    assert board.state()["record"] == "d6"
+
+
+def test_a_stuck_switch_in_the_moving_phase_is_named_once(tmp_path, boards, caplog):
+    state = tmp_path / "state"
+    state.mkdir()
+    game = Game.from_record("a7 d7 g7 g4 g1 d1 a1 a4 b6 d6 f6 f4 f2 d2 b2 b4 c5 d5xa7")  # moving now
+    Storage(state).save_current(game, {"mode": "two-player", "id": "20250601-100000"})
+    board = boards(config(tmp_path, mode="two-player"))
+    for point in game.board:
+        board.close(point)
+    board.run(1)
+    assert board.state()["problems"] == []
+    with caplog.at_level(logging.INFO, logger="morris_pi.switches"):
+        board.close("e4")                    # no man there: the reed is stuck
+        board.run(19)
+        assert switch_warnings(caplog) == []
+        board.run(60)
+        board.open("e4")
+        board.run(1)
+        board.close("e4")
+        board.run(25)
+    warnings = switch_warnings(caplog)
+    assert len(warnings) == 2 and all("switch e4 has read closed for 20 s" in w for w in warnings)
+    assert board.state()["record"] == game.record

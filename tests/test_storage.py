@@ -202,20 +202,63 @@ def test_two_corrupt_saves_in_the_same_second_are_both_kept(tmp_path):
     ]
 
 
-def test_an_unreadable_save_is_moved_aside(store, caplog, monkeypatch):
-    write_save(store, json.dumps(good_document()))
-    real = storage_mod.Path.read_bytes
+def make_fifo(path):
+    os.mkfifo(path)
 
-    def failing(path):
-        if path == store.current_path:
-            raise OSError(5, "Input/output error")
-        return real(path)
 
-    monkeypatch.setattr(storage_mod.Path, "read_bytes", failing)
-    with caplog.at_level(logging.WARNING):
-        assert store.load_current() is None
-    assert "Input/output error" in caplog.text
-    assert len(list(store.state_dir.glob("current.corrupt-*"))) == 1
+def make_socket(path):
+    import socket
+
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(path))
+    sock.close()
+
+
+def make_dangling_link(path):
+    os.symlink("/nonexistent/save.json", path)
+
+
+def make_link_to_a_good_save(path):
+    other = path.parent / "elsewhere.json"
+    other.write_text(json.dumps(good_document()))
+    os.symlink(other, path)
+
+
+UNREADABLE = {
+    # what sits at current.json -> words of the warning
+    "deep nesting": (lambda p: p.write_text("[" * 100_000 + "]" * 100_000), "nested too deeply"),
+    "deep nesting in the game": (
+        lambda p: p.write_text(json.dumps({**good_document(), "game": "[" * 100_000})),
+        "the game in it is inconsistent",
+    ),
+    "a 5,001-digit integer": (
+        lambda p: p.write_text(json.dumps({**good_document(), "version": 0}).replace('"version": 0', '"version": ' + "9" * 5001)),
+        "not valid JSON",
+    ),
+    "undecodable bytes": (lambda p: p.write_bytes(b'{"format": "\xc3\x28"}'), "not UTF-8 text (byte 12)"),
+    "UTF-16": (lambda p: p.write_bytes(json.dumps(good_document()).encode("utf-16")), "not UTF-8"),
+    "a huge file": (lambda p: p.write_bytes(b" " * (storage_mod.MAX_SAVE_BYTES + 1)), "more than the 1,048,576"),
+    "a directory": (lambda p: p.mkdir(), "it is a directory"),
+    "a FIFO": (make_fifo, "it is a named pipe (FIFO)"),
+    "a socket": (make_socket, "cannot read it"),
+    "a dangling symbolic link": (make_dangling_link, "symbolic link"),
+    "a link to a save elsewhere": (make_link_to_a_good_save, "symbolic link"),
+}
+
+
+@pytest.mark.parametrize("case", list(UNREADABLE))
+def test_any_unreadable_save_is_moved_aside_and_the_game_starts_afresh(store, caplog, case):
+    make, expected = UNREADABLE[case]
+    store.state_dir.mkdir(parents=True)
+    make(store.current_path)
+    with caplog.at_level(logging.WARNING, logger="morris_pi.board.storage"):
+        assert store.load_current() is None  # returns at once: a FIFO never blocks it
+    assert not os.path.lexists(store.current_path)
+    [aside] = store.state_dir.glob("current.corrupt-*.json")
+    [message] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert expected in message and str(aside) in message
+    assert len(message) < 600  # a bad value is never quoted whole
+    assert store.load_current() is None
 
 
 def test_a_save_that_cannot_be_moved_aside_is_left_in_place_with_an_error(store, caplog, monkeypatch):

@@ -80,11 +80,14 @@ def test_unit_runs_the_board_unprivileged_and_hardened():
     assert unit["WorkingDirectory"] == ["/run/morris-pi"] and unit["RuntimeDirectory"] == ["morris-pi"]
 
 
-def test_root_drop_in_changes_only_user_and_capability():
+def test_root_drop_in_changes_only_user_and_capability_and_closes_other_devices():
     assert settings(DROP_IN.read_text()) == {
         "User": ["root"],
         "Group": ["root"],
         "CapabilityBoundingSet": ["CAP_SYS_RAWIO"],
+        # root could open any device: only what rpi_ws281x and the sensors and buttons use
+        "DevicePolicy": ["closed"],
+        "DeviceAllow": ["/dev/mem rw", "/dev/vcio rw", "/dev/gpiomem rw", "char-gpiochip rw", "char-i2c rw"],
     }
 
 
@@ -146,3 +149,14 @@ def test_verify_would_catch_a_mistake(tmp_path):
     unit.write_text(unit.read_text().replace("WatchdogSec=30", "WatchdogSec=30\nWatchDogSec=30"))
     result = verify(unit, tmp_path)
     assert "WatchDogSec" in result.stdout + result.stderr
+
+
+@pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed")
+def test_verify_reads_the_device_allow_list(tmp_path):
+    # Guards the drop-in test above: verify does parse DeviceAllow= and says so when it is wrong.
+    unit = staged_unit(tmp_path)
+    (tmp_path / "morris-pi.service.d").mkdir()
+    text = DROP_IN.read_text().replace("DeviceAllow=/dev/mem rw", "DeviceAllow=/dev/mem rwz")
+    (tmp_path / "morris-pi.service.d" / "root.conf").write_text(text)
+    result = verify(unit, tmp_path)
+    assert "Invalid device rights 'rwz'" in result.stdout + result.stderr

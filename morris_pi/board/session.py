@@ -152,7 +152,7 @@ class Session:
         self.leds = leds
         self.clock = clock
         self.buttons = buttons
-        self.keeper = GameKeeper(storage)
+        self.keeper = GameKeeper(storage, clock)
         self.defaults = defaults or GameSettings()
         self.menu_at_start = menu
         self.opponent_factory = opponent_factory
@@ -264,6 +264,17 @@ class Session:
         self._wake = self.next_wakeup()
 
     @property
+    def reading(self) -> frozenset[str]:
+        """The switches closed at the last scan."""
+        return self._raw or frozenset()
+
+    def expected_men(self) -> frozenset[str] | None:
+        """Where the game has men now (``None`` while the menu shows or before a game)."""
+        if self.menu is not None or self.controller is None:
+            return None
+        return frozenset(self.controller.game.board)
+
+    @property
     def due(self) -> float | None:
         """``next_wakeup`` as of the last step that did something (cheap: for the loop's sleep)."""
         return self._wake
@@ -303,6 +314,8 @@ class Session:
             wake = self.controller.next_wakeup()
             if wake is not None:
                 times.append(wake)
+        if self.keeper.due is not None:
+            times.append(self.keeper.due)  # a save or record to write again
         if self.faults or self.keeper.fault:
             # the patterns composed here; the controller's own wake-ups cover the computer player's
             edge = guidance.next_edge(["error"], now, self.palette)

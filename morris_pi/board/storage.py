@@ -5,12 +5,23 @@ systemd passes it as ``$STATE_DIRECTORY``)::
 
     current.json                       the game in progress, rewritten after every turn
     current.corrupt-<UTC time>.json    a save that could not be read, moved aside
+    unarchived-<id>.json               a finished game whose record could not be written yet
     records/<YYYYMMDD-HHMMSS>.txt      one file per finished game, named by the game's id
 
 Every file is written atomically: a temporary file in the same directory is
 written, flushed and fsynced, renamed over the target with ``os.replace``, and
 then the directory itself is fsynced so the rename survives a power cut. A
 reader therefore sees either the old file or the new one, never a mixture.
+File contents go through one seam, ``Disk.write``, so a test can run the real
+storage on a disk that fills up (``morris_pi.hw.fakes.disk``).
+
+Nothing read from the state directory is trusted: a save is read only if it is
+a regular file (opened without following links and without blocking, so a FIFO
+never hangs the start), at most ``MAX_SAVE_BYTES`` of it, and any failure to
+parse it, whatever the exception, moves it aside. A finished game whose record
+cannot be written (a full disk) is kept as ``unarchived-<id>.json`` and
+archived by ``archive_waiting`` at the next start; the save of a game that is
+not archived yet is never cleared or overwritten.
 
 The save is JSON rather than TOML because the standard library both reads and
 writes JSON, because any game text nests in it safely as one escaped string,
@@ -33,6 +44,7 @@ import json
 import logging
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +59,13 @@ SAVE_VERSION = 1
 CURRENT_NAME = "current.json"
 RECORDS_DIRNAME = "records"
 RECORD_SUFFIX = ".txt"
+WAITING_PREFIX = "unarchived-"
+
+#: The largest save read. A real one is a few kB even for a 1,000-turn game;
+#: anything bigger is not a save, and reading it whole could exhaust a Pi's memory.
+MAX_SAVE_BYTES = 1 << 20
+#: The largest record file read (``records show``/``list``): same reasoning.
+MAX_RECORD_BYTES = 1 << 20
 
 #: Tags written first, in this order; any further tags follow alphabetically.
 RECORD_TAGS: tuple[str, ...] = (
@@ -66,9 +85,10 @@ class StorageError(ValueError):
 class RecordExistsError(StorageError):
     """The file a record is to be exported to exists already (and overwriting was not allowed)."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} already exists; choose another name or allow overwriting")
+    def __init__(self, path: Path, what: str = "a file") -> None:
+        super().__init__(f"{path} already exists ({what}); choose another name or allow overwriting")
         self.path = path
+        self.what = what
 
 
 class RecordNotFoundError(StorageError):
@@ -103,11 +123,28 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
+class Disk:
+    """Where storage writes file contents: the real ``os.write``.
+
+    The one seam for file data, so that tests run the real storage on a disk that
+    runs out of space (``morris_pi.hw.fakes.disk.SmallDisk``) instead of mocking it.
+    """
+
+    def write(self, fd: int, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+
+
+REAL_DISK = Disk()
+
+
+def atomic_write_text(path: Path, text: str, mode: int = 0o644, disk: Disk | None = None) -> None:
     """Replace ``path`` with ``text`` so that readers see the old or the new file, never a part.
 
     If anything fails before the rename, the temporary file is removed, the old
-    file is untouched and the error propagates.
+    file is untouched and the error propagates. A symbolic link at ``path`` is
+    replaced, never followed.
     """
     directory = path.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
@@ -115,11 +152,10 @@ def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
         # mkstemp creates 0600; records and saves are not secret, and the user listing
         # records from a login shell is not the service user.
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            fd = -1  # the file object owns it now
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        (disk or REAL_DISK).write(fd, text.encode("utf-8"))
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
         os.replace(tmp_name, path)
     except BaseException:
         if fd != -1:
@@ -130,6 +166,110 @@ def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
             pass
         raise
     fsync_dir(directory)
+
+
+class UnreadableFile(Exception):
+    """A file in the state directory that cannot be used; the message says why."""
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISLNK, "a symbolic link"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What a file is, in words (for messages about files that are not regular).
+
+    >>> file_kind(stat.S_IFIFO)
+    'a named pipe (FIFO)'
+    """
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of ``path``, which must be a regular file (not a link to one).
+
+    ``FileNotFoundError`` propagates; everything else that makes the file
+    unusable raises ``UnreadableFile``. The file is opened without following a
+    symbolic link and without blocking, so a FIFO put in its place is refused
+    at once instead of waiting for a writer.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnreadableFile("it is a symbolic link") from None
+        raise UnreadableFile(f"cannot read it: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFile(f"it is {file_kind(info.st_mode)}, not a file")
+        if info.st_size > limit:
+            raise UnreadableFile(f"it is {info.st_size:,} bytes, more than the {limit:,} a valid file can be")
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:  # it grew while being read
+            raise UnreadableFile(f"it is more than the {limit:,} bytes a valid file can be")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UnreadableFile(f"cannot read it: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def parse_save(raw: bytes, game_type: Any) -> tuple[Any, dict[str, Any]]:
+    """The game and meta data in the bytes of a save; ``UnreadableFile`` says what is wrong.
+
+    Any failure, whatever its exception (deep nesting, a number too long to
+    convert, a game text the rules refuse), is turned into ``UnreadableFile``.
+
+    >>> parse_save(b"[" * 100000, None)
+    Traceback (most recent call last):
+    ...
+    morris_pi.board.storage.UnreadableFile: not valid JSON: nested too deeply
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(f"not UTF-8 text (byte {exc.start})") from None
+    if not text.strip():
+        raise UnreadableFile("empty file")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableFile(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise UnreadableFile("not valid JSON: nested too deeply") from None
+    except Exception as exc:  # e.g. ValueError for an integer of thousands of digits
+        raise UnreadableFile(f"not valid JSON: {_short(exc)}") from None
+    problem = _check_save(data)
+    if problem:
+        raise UnreadableFile(problem)
+    try:
+        game = game_type.from_text(data["game"])
+    except RecursionError:
+        raise UnreadableFile("the game in it is inconsistent: nested too deeply") from None
+    except Exception as exc:
+        raise UnreadableFile(f"the game in it is inconsistent: {_short(exc)}") from None
+    return game, dict(data["meta"])
+
+
+def _short(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message, cut to ``limit`` characters (a bad value can be megabytes)."""
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 # -- records --------------------------------------------------------------------------
@@ -258,7 +398,8 @@ class Storage:
 
     ``game_type`` is the class whose ``from_text`` restores a save (default:
     ``morris_pi.rules.Game``); ``clock`` returns the wall-clock time, in UTC,
-    for timestamps and ids. Both are injected so tests control them.
+    for timestamps and ids; ``disk`` writes file contents. All three are
+    injected so tests control them.
     """
 
     def __init__(
@@ -269,6 +410,7 @@ class Storage:
         game_type: Any = None,
         clock: Callable[[], datetime] = utc_now,
         logger: logging.Logger | None = None,
+        disk: Disk | None = None,
     ) -> None:
         self.state_dir = Path(state_dir)
         self.records_dir = Path(records_dir) if records_dir is not None else self.state_dir / RECORDS_DIRNAME
@@ -276,7 +418,12 @@ class Storage:
         self._game_type = game_type
         self._clock = clock
         self.log = logger or log
+        self.disk = disk or REAL_DISK
         self._issued: set[str] = set()
+        #: The id in the meta of what ``current.json`` holds, as this object last wrote or read it.
+        self._current_id: Any = _UNKNOWN
+        #: Ids of finished games whose record could not be written in this run.
+        self._held: set[str] = set()
 
     @property
     def game_type(self) -> Any:
@@ -296,8 +443,18 @@ class Storage:
         """Write the game in progress atomically, replacing the previous save.
 
         ``meta`` (mode, human colour, level, profile, ...) must be JSON data; if it
-        is not, ``StorageError`` is raised and the old save stays as it was.
+        is not, ``StorageError`` is raised and the old save stays as it was. A save
+        of another game that is not archived yet is moved to ``unarchived-<id>.json``
+        first, never overwritten.
         """
+        text = self._document(game, meta)
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        if meta.get("id") != self._current_id:
+            self._protect_current()
+        atomic_write_text(self.current_path, text, disk=self.disk)
+        self._current_id = meta.get("id")
+
+    def _document(self, game: Any, meta: Mapping[str, Any]) -> str:
         document = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
@@ -306,60 +463,67 @@ class Storage:
             "game": game.to_text(),
         }
         try:
-            text = json.dumps(document, indent=2, sort_keys=False, allow_nan=False) + "\n"
+            return json.dumps(document, indent=2, sort_keys=False, allow_nan=False) + "\n"
         except (TypeError, ValueError) as exc:
             raise StorageError(f"cannot save the game: its meta data is not plain JSON data ({exc})") from None
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(self.current_path, text)
 
     def load_current(self) -> tuple[Any, dict[str, Any]] | None:
         """The saved game and its meta data, or ``None`` if there is none to resume.
 
-        A save that cannot be used is moved aside (never deleted), a WARNING names
-        the file and the fault, and ``None`` is returned so a new game starts.
+        A save that cannot be used, for whatever reason, is moved aside (never
+        deleted), a WARNING names the file and the fault, and ``None`` is
+        returned so a new game starts.
         """
         self._remove_stale_temporaries()
         try:
-            raw = self.current_path.read_bytes()
+            game, meta = parse_save(read_regular_file(self.current_path, MAX_SAVE_BYTES), self.game_type)
         except FileNotFoundError:
+            self._current_id = None
             return None
-        except OSError as exc:
-            return self._set_aside(f"cannot read it: {exc.strerror or exc}")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return self._set_aside(f"not UTF-8 text (byte {exc.start})")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            what = "empty file" if not text.strip() else f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-            return self._set_aside(what)
-        problem = _check_save(data)
-        if problem:
-            return self._set_aside(problem)
-        try:
-            game = self.game_type.from_text(data["game"])
-        except ValueError as exc:
-            return self._set_aside(f"the game in it is inconsistent: {exc}")
-        return game, dict(data["meta"])
+        except UnreadableFile as exc:
+            return self._set_aside(str(exc))
+        self._current_id = meta.get("id")
+        return game, meta
 
     def clear_current(self) -> None:
-        """Forget the game in progress (after it is archived, or abandoned on purpose)."""
+        """Forget the game in progress (after it is archived, or abandoned on purpose).
+
+        The save of a finished game whose record could not be written is moved
+        to ``unarchived-<id>.json`` instead of being deleted.
+        """
+        self._protect_current()
         try:
             self.current_path.unlink()
         except FileNotFoundError:
-            return
-        fsync_dir(self.state_dir)
+            pass
+        else:
+            fsync_dir(self.state_dir)
+        self._current_id = None
 
-    def _set_aside(self, problem: str) -> None:
+    def _protect_current(self) -> None:
+        """Keep the save of a game waiting for its record out of the way of the next write."""
+        held = self._current_id
+        if not isinstance(held, str) or held not in self._held:
+            return
+        waiting = self._waiting_path(held)
+        if waiting.exists() or not self.current_path.exists():
+            return  # the finished game itself is kept there already
+        os.replace(self.current_path, waiting)  # a rename needs no free space
+        fsync_dir(self.state_dir)
+        self._current_id = None
+        self.log.warning("kept the save of game %s as %s until its record can be written", held, waiting)
+
+    def _set_aside(self, problem: str, path: Path | None = None) -> None:
+        path = path or self.current_path
         stamp = self._now().strftime("%Y%m%dT%H%M%SZ")
-        target = self.state_dir / f"current.corrupt-{stamp}.json"
+        stem = path.name[: -len(".json")] if path.name.endswith(".json") else path.name
+        target = self.state_dir / f"{stem}.corrupt-{stamp}.json"
         n = 1
-        while target.exists():
+        while os.path.lexists(target):
             n += 1
-            target = self.state_dir / f"current.corrupt-{stamp}-{n}.json"
+            target = self.state_dir / f"{stem}.corrupt-{stamp}-{n}.json"
         try:
-            os.replace(self.current_path, target)
+            os.replace(path, target)
             fsync_dir(self.state_dir)
         except OSError as exc:
             # Leave it where it is rather than lose it; the next save will overwrite it,
@@ -367,12 +531,12 @@ class Storage:
             self.log.error(
                 "saved game %s is unusable (%s) and could not be moved aside (%s); "
                 "starting a new game, and the next save will replace it",
-                self.current_path, problem, exc,
+                path, problem, exc,
             )
             return None
         self.log.warning(
             "saved game %s is unusable (%s); moved it to %s and starting a new game",
-            self.current_path, problem, target,
+            path, problem, target,
         )
         return None
 
@@ -422,7 +586,6 @@ class Storage:
             tags["Mode"] = str(meta["mode"])
         if meta.get("mode") == "computer" and meta.get("level") is not None:
             tags["Level"] = str(meta["level"])
-        self.records_dir.mkdir(parents=True, exist_ok=True)
         given = meta.get("id")
         if isinstance(given, str) and _RECORD_ID.match(given):
             # The game's own id (from ``new_game_id``, kept in the save's meta): archiving the
@@ -433,11 +596,75 @@ class Storage:
             record_id = self._free_id(now)
         path = self.records_dir / f"{record_id}{RECORD_SUFFIX}"
         again = path.exists()
-        atomic_write_text(path, format_record(tags, record_text))
-        self.clear_current()
+        try:
+            self.records_dir.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(path, format_record(tags, record_text), disk=self.disk)
+        except OSError:
+            self._hold(game, meta, record_id)
+            raise
+        self._held.discard(record_id)
+        waiting = self._waiting_path(record_id)
+        if waiting.exists():
+            waiting.unlink()
+            fsync_dir(self.state_dir)
+        if self._holds(given):
+            self.clear_current()
         self.log.info("game %s record %s (%s, %s)", "re-archived as" if again else "archived as",
                       record_id, tags["Result"], tags["Reason"])
         return Record(record_id, path, tags, " ".join(record_text.split()))
+
+    def _holds(self, game_id: Any) -> bool:
+        """Whether ``current.json`` is the save of the game with this id (``None``: without one)."""
+        if self._current_id is _UNKNOWN:
+            try:
+                _, meta = parse_save(read_regular_file(self.current_path, MAX_SAVE_BYTES), self.game_type)
+            except (FileNotFoundError, UnreadableFile):
+                return False
+            self._current_id = meta.get("id")
+        return self._current_id == game_id
+
+    def _waiting_path(self, record_id: str) -> Path:
+        return self.state_dir / f"{WAITING_PREFIX}{record_id}.json"
+
+    def _hold(self, game: Any, meta: Mapping[str, Any], record_id: str) -> None:
+        """The record could not be written: keep the finished game on disk if at all possible."""
+        self._held.add(record_id)
+        try:
+            text = self._document(game, {**meta, "id": record_id})
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(self._waiting_path(record_id), text, disk=self.disk)
+        except (OSError, StorageError):
+            # No room even for that: the last save stays, and _protect_current moves it
+            # out of the way (a rename, which needs no space) before anything replaces it.
+            pass
+
+    def waiting(self) -> list[Path]:
+        """The finished games waiting for their records, oldest id first."""
+        if not self.state_dir.is_dir():
+            return []
+        return sorted(p for p in self.state_dir.glob(f"{WAITING_PREFIX}*.json") if ".corrupt-" not in p.name)
+
+    def archive_waiting(self) -> list[Record]:
+        """Write the record of every finished game that is waiting for one (see ``finish``).
+
+        An unusable waiting file is moved aside like an unusable save. The first
+        write that fails raises ``OSError``; the rest stay waiting.
+        """
+        done = []
+        for path in self.waiting():
+            try:
+                game, meta = parse_save(read_regular_file(path, MAX_SAVE_BYTES), self.game_type)
+            except FileNotFoundError:
+                continue
+            except UnreadableFile as exc:
+                self._set_aside(str(exc), path)
+                continue
+            meta.setdefault("id", path.name[len(WAITING_PREFIX):-len(".json")])
+            if getattr(game, "outcome", None) is None:
+                self.log.warning("game %s waited for its record without its last turns (the disk was full); "
+                                 "archiving it as unfinished", meta["id"])
+            done.append(self.finish(game, meta))
+        return done
 
     def new_game_id(self) -> str:
         """An id for a game starting now (UTC start time), unused by any record or earlier id.
@@ -493,12 +720,20 @@ class Storage:
         """Copy a record file verbatim to ``dest`` (a path or an open text stream; default stdout),
         or the text ``convert(record)`` makes of it (another notation).
 
-        An existing file is never overwritten unless ``overwrite`` is set.
+        A new file is created exclusively and never through a symbolic link, so an
+        existing file, or a link (even a dangling one) at ``dest``, is never written
+        through. With ``overwrite`` the file is replaced atomically: a link there is
+        replaced by the file, not followed.
         """
         import sys
 
         record = self.get_record(record_id)
-        text = convert(record) if convert is not None else record.path.read_text(encoding="utf-8")
+        if record.error:
+            raise StorageError(f"record {record.id} cannot be read: {record.error}")
+        try:
+            text = convert(record) if convert is not None else read_regular_file(record.path, MAX_RECORD_BYTES).decode("utf-8")
+        except (UnreadableFile, UnicodeDecodeError) as exc:
+            raise StorageError(f"record {record.id} cannot be read: {exc}") from None
         if dest is None:
             dest = sys.stdout
         if hasattr(dest, "write"):
@@ -507,19 +742,37 @@ class Storage:
         target = Path(dest)  # type: ignore[arg-type]
         if target.is_dir():
             target = target / record.path.name
-        if target.exists() and not overwrite:
-            raise RecordExistsError(target)
-        target.write_text(text, encoding="utf-8")
+        if overwrite:
+            atomic_write_text(target, text)
+            return record
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(target, flags, 0o644)
+        except FileExistsError:
+            what = "a symbolic link" if target.is_symlink() else "a file"
+            raise RecordExistsError(target, what) from None
+        try:
+            REAL_DISK.write(fd, text.encode("utf-8"))
+        except BaseException:
+            os.close(fd)
+            target.unlink(missing_ok=True)
+            raise
+        os.close(fd)
         return record
 
     def _read(self, path: Path) -> Record:
         record_id = path.name[: -len(RECORD_SUFFIX)]
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular_file(path, MAX_RECORD_BYTES).decode("utf-8")
             tags, body = parse_record(text, where=str(path))
-        except (OSError, UnicodeDecodeError, StorageError) as exc:
-            return Record(record_id, path, error=str(exc))
+        except FileNotFoundError as exc:
+            return Record(record_id, path, error=f"vanished while being read ({exc.strerror})")
+        except (UnreadableFile, UnicodeDecodeError, StorageError) as exc:
+            return Record(record_id, path, error=f"{exc}; not read" if isinstance(exc, UnreadableFile) else str(exc))
         return Record(record_id, path, tags, body)
+
+
+_UNKNOWN = object()
 
 
 def _record_order(path: Path) -> tuple[str, int, str]:

@@ -22,13 +22,27 @@ from .progress import Progress, add_progress_argument
 from .record_args import add_record_arguments, game_from_args
 
 
+#: The deepest search accepted. Depth 10 takes some 20 s in the placing phase here and each
+#: turn deeper about doubles it: 16 is around an hour at worst, and cheap in an endgame.
+MAX_DEPTH = 16
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} must be at least 1")
+    return value
+
+
+def _depth(text: str) -> int:
+    value = _positive_int(text)
+    if value > MAX_DEPTH:
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]} is too deep: --depth must be 1 to {MAX_DEPTH} (each turn deeper about doubles the time)"
+        )
     return value
 
 
@@ -59,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--level", type=_level, help="search with level N's node budget, no noise (default 10)")
     budget.add_argument("--time", type=_seconds, metavar="S", help="search for S seconds")
-    budget.add_argument("--depth", type=_positive_int, metavar="D", help="search D turns deep")
+    budget.add_argument("--depth", type=_depth, metavar="D", help=f"search D turns deep (1 to {MAX_DEPTH})")
     add_progress_argument(parser)
     parser.set_defaults(func=run)
 

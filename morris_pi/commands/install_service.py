@@ -16,6 +16,10 @@ Steps, in order (each is skipped when already done):
 
 With ``--root DIR`` files go under DIR, ``useradd``/``usermod`` get ``--root DIR``
 and ``systemctl --root DIR enable`` only links the unit (nothing is started).
+Every path under DIR is resolved as the image itself will see it
+(``inside_root``): an absolute symbolic link in the image points into the
+image, not into this machine, and a relative one that climbs out of DIR is
+refused before anything is done.
 """
 
 from __future__ import annotations
@@ -94,6 +98,65 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # -- planning: pure, reads only the target root -----------------------------------------
 
 
+class RootEscapeError(ValueError):
+    """A path in the image leads outside it."""
+
+
+def inside_root(root: Path, path: str) -> Path:
+    """``path`` (absolute, as seen inside the image at ``root``) resolved inside ``root``.
+
+    Symbolic links are followed as they will be when the image runs: an absolute
+    target starts again at ``root``. A relative target that climbs above ``root``
+    raises ``RootEscapeError``; so does a loop of links.
+
+    >>> import tempfile, os
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "etc").mkdir(); os.symlink("/usr/lib/x", root / "etc" / "x")
+    >>> inside_root(root, "/etc/x/unit").relative_to(root).as_posix()
+    'usr/lib/x/unit'
+    """
+    if root == Path("/"):
+        return Path(os.path.realpath(path))
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    resolved: list[str] = []
+    hops = 0
+    while parts:
+        name = parts.pop(0)
+        if name == "..":
+            if not resolved:
+                raise RootEscapeError(f"{path} leads outside {root} (a '..' above the image's /); refusing")
+            resolved.pop()
+            continue
+        candidate = root.joinpath(*resolved, name)
+        if candidate.is_symlink():
+            hops += 1
+            if hops > 40:
+                raise RootEscapeError(f"{path} in {root}: too many levels of symbolic links; refusing")
+            target = os.readlink(candidate)
+            if target.startswith("/"):
+                resolved = []  # absolute inside the image: from the image's root, not this machine's
+            elif _climbs_out(resolved, target):
+                raise RootEscapeError(
+                    f"{candidate} is a link to {target}, which leads outside {root}; refusing to write through it"
+                )
+            parts = [p for p in target.split("/") if p not in ("", ".")] + parts
+            continue
+        resolved.append(name)
+    return root.joinpath(*resolved)
+
+
+def _climbs_out(base: list[str], target: str) -> bool:
+    depth = len(base)
+    for part in target.split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return True
+        elif part not in ("", "."):
+            depth += 1
+    return False
+
+
 def _names_in(path: Path) -> set[str]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -114,7 +177,7 @@ def existing_groups(root: Path) -> list[str]:
             except KeyError:
                 pass
         return found
-    names = _names_in(root / "etc/group")
+    names = _names_in(inside_root(root, "/etc/group"))
     return [g for g in GROUPS if g in names]
 
 
@@ -127,7 +190,7 @@ def user_exists(root: Path) -> bool:
             return True
         except KeyError:
             return False
-    return USER in _names_in(root / "etc/passwd")
+    return USER in _names_in(inside_root(root, "/etc/passwd"))
 
 
 def packaged(name: str) -> str:
@@ -178,7 +241,7 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
             "(Raspberry Pi OS creates gpio, spi and i2c; elsewhere give the device nodes to a group yourself)"
         ))
 
-    config = root / CONFIG_PATH
+    config = inside_root(root, "/" + CONFIG_PATH)
     if config.exists():
         steps.append(Note(f"{config} exists; left as it is"))
     else:
@@ -193,11 +256,10 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
                 "line, buttons and status LEDs are there commented out (see wiring/ for each option)"
             ))
 
-    unit_dir = root / UNIT_DIR
-    steps.append(WriteFile(unit_dir / UNIT_NAME, unit_text(prefix), "the systemd unit"))
-    drop_ins = unit_dir / f"{UNIT_NAME}.d"
+    steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}"), unit_text(prefix), "the systemd unit"))
+    drop_ins = inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d")
     if root_leds:
-        steps.append(WriteFile(drop_ins / "root.conf", packaged("morris-pi-root.conf"),
+        steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/root.conf"), packaged("morris-pi-root.conf"),
                                "run as root for the PWM NeoPixel driver"))
     elif (drop_ins / "root.conf").exists():
         steps.append(Note(f"{drop_ins / 'root.conf'} exists and still runs the service as root; delete it if the "
@@ -205,13 +267,13 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
     if missing:
         kept = " ".join(groups)
         steps.append(WriteFile(
-            drop_ins / "groups.conf",
+            inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/groups.conf"),
             "# Written by morris-pi install-service: only these of gpio, spi, i2c exist here.\n"
             "[Service]\nSupplementaryGroups=\n" + (f"SupplementaryGroups={kept}\n" if kept else ""),
             "leave out the groups that do not exist, or the service would not start",
         ))
 
-    executable = root / prefix.lstrip("/") / "venv/bin/morris-pi"
+    executable = inside_root(root, f"{prefix.rstrip('/')}/venv/bin/morris-pi")
     if not executable.exists():
         steps.append(Note(f"{executable} does not exist yet; the service cannot start until morris-pi is "
                           f"installed in {prefix}/venv"))

@@ -7,6 +7,8 @@ import sys
 
 from morris_pi.rules import PROFILES, Game
 
+from .streams import read_stdin_capped
+
 
 def add_record_arguments(parser: argparse.ArgumentParser, *, help_record: str = "the turns so far") -> None:
     parser.add_argument("--profile", default="standard", choices=sorted(PROFILES))
@@ -14,10 +16,17 @@ def add_record_arguments(parser: argparse.ArgumentParser, *, help_record: str = 
 
 
 def game_from_args(args: argparse.Namespace, command: str) -> Game | None:
-    """The game after the record given on the command line or stdin; ``None`` after printing why not."""
-    text = sys.stdin.read() if args.record == ["-"] else " ".join(args.record)
+    """The game after the record given on the command line or stdin; ``None`` after printing why not.
+
+    Standard input is read with a cap (``streams.MAX_STDIN_RECORD``), so an endless or
+    huge input costs bounded memory; a bad turn is quoted at most 40 characters long.
+    """
     try:
+        text = read_stdin_capped() if args.record == ["-"] else " ".join(args.record)
         return Game.from_record(text, args.profile)
     except ValueError as exc:
-        print(f"morris-pi {command}: {exc}", file=sys.stderr)
+        message = str(exc)
+        if len(message) > 300:
+            message = message[:300] + "..."
+        print(f"morris-pi {command}: {message}", file=sys.stderr)
         return None

@@ -21,6 +21,8 @@ from typing import TextIO
 from morris_pi.board.storage import Record, RecordExistsError, Storage, StorageError, default_state_dir, format_record
 from morris_pi.rules.notation import Turn, sanmill_form, split_record
 
+from .streams import stdout_fails
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     # --state-dir is accepted before or after the action: "records --state-dir D list"
@@ -73,10 +75,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             err.write(f"wrote record {record.id} to {args.path}\n")
         return 0
     except RecordExistsError as exc:
-        err.write(f"morris-pi records: error: {exc.path} already exists; choose another name, "
+        err.write(f"morris-pi records: error: {exc.path} already exists ({exc.what}); choose another name, "
                   "or add --force to overwrite it\n")
         return 1
     except (StorageError, OSError) as exc:
+        if out is sys.stdout and (isinstance(exc, BrokenPipeError) or isinstance(exc, OSError) and stdout_fails()):
+            raise  # the output itself failed: the command-line guard reports it
         err.write(f"morris-pi records: error: {exc}\n")
         return 1
 

@@ -25,11 +25,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from morris_pi import replay
 
+    # Bytes, one line at a time: the reader bounds each line and names bad UTF-8 by line.
     if args.trace == "-":
-        return replay.run(replay.lines_of(sys.stdin), sys.stdout, sys.stderr, as_json=args.json)
+        if sys.stdin is None:
+            raise SystemExit("morris-pi replay: standard input is closed")
+        return replay.run(replay.trace_lines(sys.stdin.buffer), sys.stdout, sys.stderr, as_json=args.json)
     try:
-        stream = open(args.trace, encoding="utf-8")
+        stream = open(args.trace, "rb")
     except OSError as exc:
         raise SystemExit(f"morris-pi replay: cannot read {args.trace}: {exc.strerror}") from None
     with stream:
-        return replay.run(replay.lines_of(stream), sys.stdout, sys.stderr, as_json=args.json)
+        return replay.run(replay.trace_lines(stream), sys.stdout, sys.stderr, as_json=args.json)

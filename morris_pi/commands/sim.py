@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import os
 import sys
+from pathlib import Path
 
 from morris_pi.rules import PROFILES
 
@@ -60,7 +61,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def trace_path_problem(path: str) -> str | None:
+    """Why the sensor trace could not be written to ``path`` at exit, or ``None`` if it can.
+
+    Checked before the window opens, so a typo does not lose a whole game's trace.
+    """
+    target = Path(path)
+    if target.is_dir():
+        return "it is a directory"
+    if os.path.lexists(target):
+        if not target.is_file():
+            return "it exists and is not a regular file"
+        return None if os.access(target, os.W_OK) else "it is not writable"
+    folder = target.parent
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is not writable"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.record_trace:
+        problem = trace_path_problem(args.record_trace)
+        if problem:
+            print(f"morris-pi sim: cannot save the trace to {args.record_trace}: {problem}; "
+                  "choose another --record-trace", file=sys.stderr)
+            return 2
     if importlib.util.find_spec("pygame") is None:
         print("morris-pi sim: pygame is not installed; install the simulator with: pip install 'morris-pi[sim]'",
               file=sys.stderr)

@@ -77,7 +77,20 @@ class Mcp23017:
             data = self.bus.read_i2c_block_data(self.address, register, 2)
         except OSError as exc:
             raise self._error(f"reading register 0x{register:02x}", exc) from exc
-        return data[0], data[1]
+        # A bus driver that answers with short or odd data instead of raising is as broken
+        # as one that raises: never let it turn into an IndexError in the service loop.
+        try:
+            a, b = data
+            if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= 0xFF and 0 <= b <= 0xFF):
+                raise ValueError
+        except (TypeError, ValueError):
+            shown = repr(data)
+            shown = shown if len(shown) <= 40 else shown[:40] + "..."
+            raise SensorError(
+                f"{self.describe()}: reading register 0x{register:02x} gave a malformed answer {shown} "
+                "(expected two bytes)"
+            ) from None
+        return a, b
 
     def setup(self, interrupts: bool) -> None:
         """Configure all pins as pulled-up inputs and check the chip took it."""

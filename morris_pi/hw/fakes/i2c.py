@@ -171,6 +171,8 @@ class FakeSMBus:
         self.devices: dict[int, FakeMcp23017] = {chip.address: chip for chip in chips}
         self.transactions: deque[tuple[str, int, int, tuple[int, ...]]] = deque(maxlen=log_limit)
         self.failing: dict[int, int] = {}
+        #: address -> what every block read of it returns instead of the registers
+        self.malformed: dict[int, object] = {}
         self.closed = False
 
     def fail(self, address: int, error: int = _errno.EREMOTEIO) -> None:
@@ -179,6 +181,12 @@ class FakeSMBus:
 
     def heal(self, address: int) -> None:
         self.failing.pop(address, None)
+        self.malformed.pop(address, None)
+
+    def answer_malformed(self, address: int, data: object = ()) -> None:
+        """Make block reads of ``address`` return ``data`` (default: nothing) without raising,
+        as a flaky bus driver can, until ``heal``."""
+        self.malformed[address] = list(data) if isinstance(data, tuple) else data
 
     def _chip(self, address: int) -> FakeMcp23017:
         if self.closed:
@@ -201,6 +209,8 @@ class FakeSMBus:
 
     def read_i2c_block_data(self, i2c_addr: int, register: int, length: int, force: bool | None = None) -> list[int]:
         chip = self._chip(i2c_addr)
+        if i2c_addr in self.malformed:
+            return self.malformed[i2c_addr]  # type: ignore[return-value]
         out, pointer = [], register
         for _ in range(length):
             out.append(chip.read_register(pointer))
