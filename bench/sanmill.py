@@ -265,13 +265,22 @@ def _peer_ply(peer: Peer, game: Game, resyncs: list[dict]) -> str | None:
     plies = game.sanmill_record
     ply = peer.best(f"startpos moves {plies}" if plies else "startpos")
     if ply is None:
-        fen = to_fen(game, peer_counter=True)
+        fen = to_fen(game)
         resyncs.append({"turn": len(game.history) + 1, "fen": fen})
         ply = peer.best(f"fen {fen}")
     return ply
 
 
 def play_game(task: GameTask) -> GameResult:
+    """One game; a failure of the runner itself voids the game (``runner-error``) instead of the match."""
+    try:
+        return _play_game(task)
+    except Exception as exc:  # noqa: BLE001 - one broken game must not lose a night's run
+        return GameResult(task.index, task.opening, task.ours_white, None, None, "runner-error", 0, task.opening,
+                          detail=f"{type(exc).__name__}: {exc}")
+
+
+def _play_game(task: GameTask) -> GameResult:
     game = Game.from_record(task.opening)
     ours = OurPlayer(task.ours, task.seed)
     our_side = "white" if task.ours_white else "black"
