@@ -150,9 +150,18 @@ def parse_fen(text: str, profile: "str | Profile" = "standard") -> FenFields:
     return FenFields((men[0], men[1]), hand, side, phase, pending, counter, max(fullmove, 1))
 
 
+def _finished_by_removal(f: FenFields) -> bool:
+    # Sanmill ends the game inside the removal ply that leaves two men: the winner stays to
+    # move, "removing". By our rules the loser is to move (and has lost).
+    loser = f.side ^ 1
+    return f.phase == "o" and f.pending_removal and f.hand[loser] + f.men[loser].bit_count() < 3
+
+
 def position_from_fen(text: str, profile: "str | Profile" = "standard") -> Position:
     """The ``Position`` of a FEN (no pending removal: use ``game_from_fen`` for those)."""
     f = parse_fen(text, profile)
+    if _finished_by_removal(f):
+        return Position(tables_for(profile), f.men, f.hand, f.side ^ 1, 0)
     if f.pending_removal:
         raise FenError("FEN field 4 (action) 'r': a removal is pending, which a Position cannot hold; "
                        "use Game.from_fen")
@@ -164,6 +173,8 @@ def game_from_fen(text: str, profile: "str | Profile" = "standard") -> Game:
     f = parse_fen(text, profile)
     tables = tables_for(profile)
     ply = 2 * (f.fullmove - 1) + (f.side == BLACK)
+    if _finished_by_removal(f):
+        return Game.from_position(Position(tables, f.men, f.hand, f.side ^ 1, 0), first_ply=ply)
     if not f.pending_removal:
         return Game.from_position(Position(tables, f.men, f.hand, f.side, f.counter), first_ply=ply)
     # Undo one step that fits: a man of the side to move in a closed mill, placed or moved there.
@@ -231,14 +242,20 @@ def to_fen(source: "Game | Position") -> str:
     hand = game.in_hand
     side = game.turn
     pending = game.pending is not None
-    if game.outcome:
+    outcome = game.outcome
+    if outcome:
         phase = "o"
     else:
-        phase = "p" if any(hand.values()) else "m"
+        # The last placement's mill keeps Sanmill in the placing phase until its removal.
+        placing = any(hand.values()) or (pending and game.pending.is_placement)
+        phase = "p" if placing else "m"
     if pending:
         action = "r"
     else:
         action = "p" if hand[side] else "s"
+    if outcome and outcome.reason == "fewer-than-three":
+        # Sanmill ends the game inside the removal ply: the winner stays to move, still "removing".
+        side, action, pending = outcome.winner, "r", True
     on_board = {s: sum(1 for owner in board.values() if owner == s) for s in ("white", "black")}
     remove = (1 if pending and side == "white" else 0, 1 if pending and side == "black" else 0)
     plies = game.first_ply + len(game.sanmill_record.split())
