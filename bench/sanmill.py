@@ -519,7 +519,9 @@ def _option(text: str) -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--peer", required=True, help="the peer engine's command (a path, arguments allowed)")
+    parser.add_argument("--peer", help="the peer engine's command (a path, arguments allowed)")
+    parser.add_argument("--summarize", type=Path, metavar="LOG",
+                        help="print the summary of a --log file (a finished or interrupted run) and exit")
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--level", type=int, default=10, help="our level 1-10 (default 10), seeded node budgets")
     who.add_argument("--nodes", type=int, help="our fixed node budget per turn instead of a level")
@@ -541,6 +543,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
 
+    if args.summarize:
+        try:
+            results = [GameResult(**{k: v for k, v in json.loads(line).items() if k != "ours"})
+                       for line in args.summarize.read_text().splitlines() if line.strip()]
+        except (OSError, ValueError, TypeError) as exc:
+            parser.error(f"--summarize {args.summarize}: not a log of this bench: {exc}")
+        s = summary(results, Ours(level=args.level, nodes=args.nodes, time=args.time), args.summarize.name)
+        print(json.dumps(s) if args.json else format_summary(s))
+        return 0
+    if not args.peer:
+        parser.error("--peer is required (the path of the built peer engine)")
     command = shlex.split(args.peer)
     if not command or not Path(command[0]).exists():
         parser.error(f"--peer {args.peer!r}: no such file; build the peer first (docs/engine.md)")
