@@ -91,11 +91,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     if game is None:
         return 2
     fmt = args.format or ("png" if args.out != "-" and args.out.lower().endswith(".png") else "svg")
-    # A FEN's pending mill does not say which step closed it (the rules name one that
-    # fits), so a picture of the FEN alone shows no last turn rather than a guess.
-    fen = getattr(args, "fen", None)
-    guessed = fen is not None and not game.history and game.pending == Game.from_fen(fen, args.profile).pending
-    svg = picture(game, leds=args.leds, show_last=not guessed, size=args.size, flipped=args.flip,
+    svg = picture(game, leds=args.leds, show_last=_last_turn_known(game, args), size=args.size, flipped=args.flip,
                   coordinates=args.coordinates, led_style=args.led_style)
     try:
         data: str | bytes = svg_to_png(svg, size=args.size) if fmt == "png" else svg
@@ -113,6 +109,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         err.write(f"morris-pi render: error: {exc}\n")
         return 1
     return 0
+
+
+def _last_turn_known(game: Game, args: argparse.Namespace) -> bool:
+    """Whether the last turn was given, rather than guessed by the rules from a FEN.
+
+    A FEN's pending mill does not say which step closed it (the rules name one
+    that fits): until a turn of the record follows its removal, the picture
+    shows no last turn rather than a guess.
+    """
+    fen = getattr(args, "fen", None)
+    if fen is None or Game.from_fen(fen, args.profile).pending is None:
+        return True
+    return len(game.history) > 1 or (len(game.history) == 1 and game.pending is not None)
 
 
 def _to_stream(data: str | bytes, out: TextIO) -> None:
