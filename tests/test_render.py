@@ -271,3 +271,28 @@ def test_a_finished_game_says_so_in_its_title():
     game = positions("twelve")[-1]
     title = parse(board_svg(game)).find("svg:title", NS).text
     assert title.startswith("twelve: black wins (fewer-than-three)")
+
+
+def test_the_renderer_imports_only_the_rules_and_the_guidance():
+    """Floor 2 beside the tracker: no board, engine, pygame or third-party code at import."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    import morris_pi.render as package
+
+    allowed = ("morris_pi.rules", "morris_pi.tracker.guidance")
+    for path in Path(package.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                ours = name.startswith(allowed)
+                lazy = path.name == "png.py" and name == "cairosvg"  # imported only when a PNG is asked for
+                assert ours or lazy or top in sys.stdlib_module_names, f"{path.name} imports {name}"

@@ -273,3 +273,8 @@ def test_records_show_svg_of_a_record_that_does_not_replay(capsys, records, tmp_
                          "--svg", str(tmp_path / "pics"))
     assert code == 1 and "record 20250601-201500 cannot be replayed (standard): turn 2" in err
     assert "Traceback" not in err and not (tmp_path / "pics").exists()
+
+
+def test_out_naming_a_directory_is_refused(capsys, tmp_path):
+    code, _, err = run(capsys, "render", "-o", str(tmp_path), "--force", "d6")
+    assert code == 1 and "is a directory; give a file name" in err

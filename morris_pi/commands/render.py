@@ -99,6 +99,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             _to_stream(data, out)
         else:
             path = Path(args.out)
+            if path.is_dir():
+                raise StorageError(f"{path} is a directory; give a file name")
             _refuse_existing([path], args.force)
             _write(path, data)
             err.write(f"wrote {path} ({fmt}, {args.size} px, after {len(game.history)} turns)\n")
@@ -145,8 +147,6 @@ def _refuse_existing(paths: Sequence[Path], force: bool) -> None:
 
 
 def _write(path: Path, data: str | bytes) -> None:
-    if path.is_dir():
-        raise StorageError(f"{path} is a directory; give a file name")
     if isinstance(data, str):
         atomic_write_text(path, data)
     else:
