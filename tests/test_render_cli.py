@@ -278,3 +278,13 @@ def test_records_show_svg_of_a_record_that_does_not_replay(capsys, records, tmp_
 def test_out_naming_a_directory_is_refused(capsys, tmp_path):
     code, _, err = run(capsys, "render", "-o", str(tmp_path), "--force", "d6")
     assert code == 1 and "is a directory; give a file name" in err
+
+
+def test_turn_pictures_of_a_game_set_up_from_a_fen_start_at_the_fen():
+    game = Game.from_fen(MILL)
+    game.play("xa4")
+    game.play("d7")
+    pictures = render_cmd.turn_pictures(game)
+    assert [name for name, _ in pictures][1:] == ["001-b6xa4.svg", "002-d7.svg"]
+    assert men(parse(pictures[0][1])) == {"d6": "white", "f6": "white", "a1": "black", "a4": "black"}
+    assert men(parse(pictures[-1][1])) == game.board

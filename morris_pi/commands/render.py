@@ -161,7 +161,7 @@ def turn_pictures(game: Game, **options) -> list[tuple[str, str]]:
     """
     turns = game.history
     width = max(3, len(str(len(turns))))
-    replay = Game(game.profile)
+    replay = Game.from_position(game.positions[0], first_ply=game.first_ply)  # a FEN's start too
     pictures = [(f"{0:0{width}d}-start.svg", board_svg(replay, **options))]
     for number, turn in enumerate(turns, 1):
         replay.play(turn)
