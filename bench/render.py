@@ -52,7 +52,8 @@ def main() -> None:
               f"size {min(sizes) / 1024:.1f}-{max(sizes) / 1024:.1f} KB ({len(times)} pictures)")
     start = time.perf_counter()
     frames = [led_frame(g) for g in games]
-    print(f"{'LED frame':>16}: {(time.perf_counter() - start) / len(games) * 1e3:.2f} ms per position (the tracker's guidance)")
+    per = (time.perf_counter() - start) / len(games)
+    print(f"{'LED frame':>16}: {per * 1e3:.2f} ms per position (the tracker's guidance)")
     start = time.perf_counter()
     pictures = turn_pictures(Game.from_record(record), size=400)
     elapsed = time.perf_counter() - start

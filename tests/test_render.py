@@ -49,7 +49,7 @@ def test_the_points_sit_on_the_grid_with_white_at_the_bottom():
     assert centre(root, "a1")[1] > centre(root, "a7")[1]  # rank 1 nearest the viewer
     assert centre(root, "g1")[0] > centre(root, "a1")[0]
     # the same spacing everywhere: neighbouring grid positions one step apart
-    (ax, ay), (bx, by), (dx, dy) = centre(root, "a7"), centre(root, "b6"), centre(root, "d7")
+    (ax, ay), (bx, by), (dx, _) = centre(root, "a7"), centre(root, "b6"), centre(root, "d7")
     assert bx - ax == by - ay == 60 and dx - ax == 180
 
 

@@ -45,8 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--led-style", choices=("ring", "beside"), default="ring",
                         help="LEDs as rings around the points, or beside them as on the board (default ring)")
     parser.add_argument("--flip", action="store_true", help="seen from black's side")
-    parser.add_argument("--size", type=_pixels, default=400, metavar="N", help="width and height in pixels (default 400)")
-    parser.add_argument("--no-coordinates", dest="coordinates", action="store_false", help="leave out the a-g, 1-7 labels")
+    parser.add_argument("--size", type=_pixels, default=400, metavar="N",
+                        help="width and height in pixels (default 400)")
+    parser.add_argument("--no-coordinates", dest="coordinates", action="store_false",
+                        help="leave out the a-g, 1-7 labels")
     parser.add_argument("--force", action="store_true", help="replace an existing file")
     parser.set_defaults(func=run)
 

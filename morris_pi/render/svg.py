@@ -124,7 +124,9 @@ def _board_of(position: "Game | Position | Board | None") -> tuple[dict[str, str
                 raise ValueError(f"board picture: the man on {point} is {side!r}; men are 'white' or 'black'")
             board[point] = side
         return board, None
-    raise TypeError(f"board picture: expected a Game, a Position or a point -> side mapping, got {type(position).__name__}")
+    raise TypeError(
+        f"board picture: expected a Game, a Position or a point -> side mapping, got {type(position).__name__}"
+    )
 
 
 def _title_of(position: "Game | Position | Board | None") -> str | None:
@@ -152,7 +154,9 @@ def _roles_of(leds: "Frame | Mapping[str, str] | None") -> tuple[dict[str, str],
     elif isinstance(leds, Mapping):
         points, status = dict(leds), {}
     else:
-        raise TypeError(f"board picture: leds must be a guidance Frame or a point -> role mapping, got {type(leds).__name__}")
+        raise TypeError(
+            f"board picture: leds must be a guidance Frame or a point -> role mapping, got {type(leds).__name__}"
+        )
     for point in points:
         if point not in POINTS:
             raise ValueError(f"board picture: LED at {point!r}, which is not a point; points are {', '.join(POINTS)}")
