@@ -146,13 +146,18 @@ def atomic_write_text(path: Path, text: str, mode: int = 0o644, disk: Disk | Non
     file is untouched and the error propagates. A symbolic link at ``path`` is
     replaced, never followed.
     """
+    atomic_write_bytes(path, text.encode("utf-8"), mode, disk)
+
+
+def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644, disk: Disk | None = None) -> None:
+    """``atomic_write_text`` for bytes (a PNG picture, say)."""
     directory = path.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         # mkstemp creates 0600; records and saves are not secret, and the user listing
         # records from a login shell is not the service user.
         os.fchmod(fd, mode)
-        (disk or REAL_DISK).write(fd, text.encode("utf-8"))
+        (disk or REAL_DISK).write(fd, data)
         os.fsync(fd)
         os.close(fd)
         fd = -1
