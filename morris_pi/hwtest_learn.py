@@ -25,7 +25,7 @@ from typing import Any
 from morris_pi.board import wiring
 from morris_pi.board.config import parse_config
 from morris_pi.board.config_types import Config
-from morris_pi.board.storage import atomic_write_text
+from morris_pi.board.safe_files import atomic_write_text
 from morris_pi.board.tomlpos import key_lines
 from morris_pi.hwtest import Report
 

@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from morris_pi.board.storage import Record, RecordExistsError, Storage, StorageError, default_state_dir, format_record
+from morris_pi.board.record_format import Record, RecordExistsError, StorageError, format_record
+from morris_pi.board.storage import Storage, default_state_dir
 from morris_pi.rules.notation import Turn, sanmill_form, split_record
 
 from .streams import stdout_fails
