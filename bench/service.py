@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from morris_pi.board.config import parse_config  # noqa: E402
+from morris_pi.config.loader import parse_config  # noqa: E402
 from morris_pi.board.menu import GameSettings  # noqa: E402
 from morris_pi.board.storage import Storage  # noqa: E402
 from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus  # noqa: E402

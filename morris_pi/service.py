@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from morris_pi.board.config_types import Config
+from morris_pi.config.model import Config
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.ports import Clock, FirstLegalOpponent, MonotonicClock, Opponent
 from morris_pi.board.session import Session, timings

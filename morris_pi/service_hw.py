@@ -28,7 +28,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from morris_pi.board.config_types import Config
+from morris_pi.config.model import Config
 from morris_pi.board.ports import RGB, Clock
 from morris_pi.hw import factory
 from morris_pi.hw.errors import HardwareError, SensorError

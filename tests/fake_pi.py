@@ -37,7 +37,7 @@ class NoGpiod(importlib.abc.MetaPathFinder):
 
 
 def main(config_path: str, seconds: float, fake_leds: bool = False) -> dict:
-    from morris_pi.board.config import load_config
+    from morris_pi.config.loader import load_config
     from morris_pi.board.ports import ManualClock
     from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
     from morris_pi.hw.fakes.pixels import FakePixels

@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from morris_pi.board.config import load_config
+from morris_pi.config.loader import load_config
 from morris_pi.commands import install_service
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from morris_pi.board.config import parse_config
+from morris_pi.config.loader import parse_config
 from morris_pi.board.menu import LEVEL_POINTS, MODE_POINTS, START_POINT
 from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.board.storage import Storage

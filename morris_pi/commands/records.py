@@ -96,7 +96,7 @@ def storage_dirs(args: argparse.Namespace, err: TextIO) -> tuple[Path, Path | No
         return default_state_dir(), Path(records) if records else None
     config_path = getattr(args, "config", None)
     try:
-        from morris_pi.board.config import load_config
+        from morris_pi.config.loader import load_config
     except ImportError:  # pragma: no cover - only while the config module is absent
         return default_state_dir(), Path(records) if records else None
     try:

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from morris_pi import journal
-    from morris_pi.board.config import ConfigError, load_config
+    from morris_pi.config.loader import ConfigError, load_config
     from morris_pi.hw import platform
 
     journal.configure("info")

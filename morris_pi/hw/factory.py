@@ -7,7 +7,7 @@ object), so tests, benchmarks and ``hwtest`` dry runs use the real backend
 code over emulated hardware:
 
 >>> from gpiozero.pins.mock import MockFactory
->>> from morris_pi.board.config import parse_config
+>>> from morris_pi.config.loader import parse_config
 >>> from morris_pi.board.ports import ManualClock
 >>> from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
 >>> from morris_pi.hw.fakes.spi import FakeSpi
@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from morris_pi.board.config_types import Config
+from morris_pi.config.model import Config
 from morris_pi.board.ports import Buttons, Clock, LedStrip, SensorSource
 from morris_pi.hw.errors import ButtonError, HardwareError, LedError, SensorError
 from morris_pi.hw.failures import describe

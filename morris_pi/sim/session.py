@@ -105,7 +105,7 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
     base: dict[str, object] = {}
     menu = False
     if getattr(args, "config", None):
-        from morris_pi.board.config import load_config
+        from morris_pi.config.loader import load_config
 
         config = load_config(Path(args.config))
         game = config.game
