@@ -27,7 +27,7 @@ from morris_pi.board.ports import ManualClock
 from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.hw import factory, platform
 from morris_pi.hw.errors import HardwareError, LedError
-from morris_pi.service_hw import LedSlot, SensorSlot
+from morris_pi.service.hardware import LedSlot, SensorSlot
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_PI = {"BLINKA_FORCEBOARD": "RASPBERRY_PI_4B", "BLINKA_FORCECHIP": "BCM2XXX"}

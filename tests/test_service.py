@@ -12,7 +12,7 @@ from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.board.storage import Storage
 from morris_pi.hw.fakes.i2c import FakeMcp23017
 from morris_pi.rules import Game
-from morris_pi.service import engine_factory
+from morris_pi.service.loop import engine_factory
 from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 from service_harness import FakeBoard

@@ -139,7 +139,7 @@ def engine_opponents(seed: int) -> Callable[[int], Opponent]:
             from morris_pi.engine.player import EnginePlayer
         except ImportError:  # the engine package is missing from this install
             return FirstLegalOpponent()
-        from morris_pi.service import WatchedEngine
+        from morris_pi.service.loop import WatchedEngine
 
         return WatchedEngine(EnginePlayer(level, seed=seed))
 

@@ -43,8 +43,8 @@ from morris_pi.board.session import Session, timings
 from morris_pi.board.storage import Storage
 from morris_pi.board.switchwatch import SwitchWatch
 from morris_pi.hw.errors import HardwareError
-from morris_pi.sdnotify import Notifier, watchdog_interval
-from morris_pi.service_hw import BoardHardware
+from morris_pi.service.sdnotify import Notifier, watchdog_interval
+from morris_pi.service.hardware import BoardHardware
 
 log = logging.getLogger("morris_pi.service")
 
