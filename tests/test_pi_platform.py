@@ -238,7 +238,7 @@ def test_the_c_libraries_install_only_on_arm_linux(machine, expected):
     assert chosen == expected
 
 
-@pytest.mark.parametrize("module", ["morris_pi.hw.failures", "morris_pi.hw.platform", "morris_pi.hwtest"])
+@pytest.mark.parametrize("module", ["morris_pi.hw.failures", "morris_pi.hw.platform", "morris_pi.hwtest.selftest"])
 def test_doctests(module):
     import doctest
     import importlib

@@ -27,7 +27,7 @@ from morris_pi.config.loader import parse_config
 from morris_pi.config.model import Config
 from morris_pi.board.safe_files import atomic_write_text
 from morris_pi.config.tomlpos import key_lines
-from morris_pi.hwtest import Report
+from morris_pi.hwtest.selftest import Report
 
 
 class LearnError(ValueError):
