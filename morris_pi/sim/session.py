@@ -32,12 +32,11 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import StandInOpponent, engine_opponents
-from morris_pi.board.ports import Clock, Opponent
+from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.session import Session
 from morris_pi.rules import Geometry, get_profile
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
@@ -153,7 +152,7 @@ class GameSession:
         settings: SimSettings | None = None,
         *,
         opponent_factory: Callable[[int], Opponent] | None = None,
-        storage: Any = None,
+        storage: GameStore | None = None,
     ) -> None:
         self.board = board
         settings = settings or SimSettings()
