@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from morris_pi.config.loader import parse_config  # noqa: E402
 from morris_pi.board.menu import GameSettings  # noqa: E402
 from morris_pi.board.storage import Storage  # noqa: E402
+from morris_pi.config.loader import parse_config  # noqa: E402
 from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus  # noqa: E402
 from morris_pi.hw.fakes.pins import connect_interrupts  # noqa: E402
 from morris_pi.hw.fakes.spi import FakeSpi  # noqa: E402

@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.sim:
         return _run_sim(args)
-    from morris_pi.config.loader import DEFAULT_PATH, ConfigError, load_config
     from morris_pi.board.ports import MonotonicClock
+    from morris_pi.config.loader import DEFAULT_PATH, ConfigError, load_config
     from morris_pi.hw import platform
     from morris_pi.hw.errors import HardwareError
     from morris_pi.hw.factory import build_hardware
@@ -93,8 +93,8 @@ def selftest(config: Any, hardware: Any, *, clock: Any, sleep: Any, test: Any = 
              say: Any = print, scan_hz: float = 100.0, show_s: float = 0.0) -> int:
     """The self-test over built hardware, the report, and ``--learn``; returns the exit code."""
     from morris_pi.hw.errors import HardwareError
-    from morris_pi.hwtest.selftest import run_selftest
     from morris_pi.hwtest.learn import LearnError, learn
+    from morris_pi.hwtest.selftest import run_selftest
 
     try:
         report = run_selftest(hardware.sensors, hardware.leds, hardware.buttons, clock=clock, sleep=sleep,

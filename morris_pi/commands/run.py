@@ -26,9 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from morris_pi.service import journal
     from morris_pi.config.loader import ConfigError, load_config
     from morris_pi.hw import platform
+    from morris_pi.service import journal
 
     journal.configure("info")
     log = logging.getLogger("morris_pi.service")

@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
-from morris_pi.config.model import Config
 from morris_pi.board.ports import Buttons, Clock, LedStrip, SensorSource
+from morris_pi.config.model import Config
 from morris_pi.hw.errors import ButtonError, HardwareError, LedError, SensorError
 from morris_pi.hw.failures import describe
 

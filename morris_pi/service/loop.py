@@ -35,16 +35,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from morris_pi.config.model import Config
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import engine_opponents
 from morris_pi.board.ports import Clock, MonotonicClock, Opponent
 from morris_pi.board.session import Session, timings
 from morris_pi.board.storage import Storage
 from morris_pi.board.switchwatch import SwitchWatch
+from morris_pi.config.model import Config
 from morris_pi.hw.errors import HardwareError
-from morris_pi.service.sdnotify import Notifier, watchdog_interval
 from morris_pi.service.hardware import BoardHardware
+from morris_pi.service.sdnotify import Notifier, watchdog_interval
 
 log = logging.getLogger("morris_pi.service")
 
