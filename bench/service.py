@@ -1,6 +1,6 @@
 """The service loop on emulated hardware, in real time: idle CPU, sensor-to-LED latency, peak memory.
 
-Runs ``morris_pi.service.run_service`` exactly as ``morris-pi run`` does (real
+Runs ``morris_pi.service.loop.run_service`` exactly as ``morris-pi run`` does (real
 clock, real sleep, the config's scan rate), over the MCP23017 driver on the
 emulated I2C bus and the real NeoPixel SPI driver on the emulated SPI port.
 The board resumes a saved game in the moving phase, so every scan does the
@@ -35,14 +35,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from morris_pi.board.config import parse_config  # noqa: E402
 from morris_pi.board.menu import GameSettings  # noqa: E402
 from morris_pi.board.storage import Storage  # noqa: E402
+from morris_pi.config.loader import parse_config  # noqa: E402
 from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus  # noqa: E402
 from morris_pi.hw.fakes.pins import connect_interrupts  # noqa: E402
 from morris_pi.hw.fakes.spi import FakeSpi  # noqa: E402
 from morris_pi.rules import Game  # noqa: E402
-from morris_pi.service import run_service  # noqa: E402
+from morris_pi.service.loop import run_service  # noqa: E402
 
 #: Moving phase, white to move, no turn closes a mill yet.
 MOVING = "f2 b2 d7 d6 e3 e4 c5 f4 c4 a4 b4 d1 d5 g1 b6 g7 a7 c3"

@@ -1,6 +1,6 @@
 """The real ``morris-pi run`` loop over emulated hardware, driven step by step.
 
-``FakeBoard`` runs ``morris_pi.service.run_service`` in a thread with a manual
+``FakeBoard`` runs ``morris_pi.service.loop.run_service`` in a thread with a manual
 clock. The loop's ``sleep`` advances that clock and parks until the test asks
 for more time (``run``), so the test and the loop take turns and nothing waits
 for real time. Underneath are the real backends: the MCP23017 driver over the
@@ -28,13 +28,13 @@ if __name__ == "__main__":  # run as a script from anywhere: import the package 
 
 from gpiozero.pins.mock import MockFactory
 
-from morris_pi.board.config import parse_config
 from morris_pi.board.ports import ManualClock
+from morris_pi.config.loader import parse_config
 from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
 from morris_pi.hw.fakes.pins import connect_interrupts
 from morris_pi.hw.fakes.spi import FakeSpi, Ws2812Chain
-from morris_pi.sdnotify import Notifier
-from morris_pi.service import engine_factory, run_service
+from morris_pi.service.loop import engine_factory, run_service
+from morris_pi.service.sdnotify import Notifier
 
 RGB = tuple[int, int, int]
 

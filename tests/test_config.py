@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from morris_pi.board import config as config_module
-from morris_pi.board.config import ConfigError, load_config, parse_config, schema_paths
-from morris_pi.board.config_types import Config
-from morris_pi.board.tomlpos import key_lines
-from morris_pi.board.wiring import DEFAULT_MCP23017_MAP, POINTS
+from morris_pi.config import loader as config_module
+from morris_pi.config.loader import ConfigError, load_config, parse_config, schema_paths
+from morris_pi.config.model import Config
+from morris_pi.config.tomlpos import key_lines
+from morris_pi.config.wiring import DEFAULT_MCP23017_MAP, POINTS
 from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
 
 ROOT = Path(__file__).resolve().parent.parent

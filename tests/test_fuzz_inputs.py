@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from morris_pi import replay
-from morris_pi.board.storage import Storage, UnreadableFile, parse_save
+from morris_pi.board.safe_files import UnreadableFile
+from morris_pi.board.storage import Storage, parse_save
 from morris_pi.rules import Game
 
 FUZZ = settings(derandomize=True, max_examples=300, deadline=None,

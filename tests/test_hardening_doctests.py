@@ -1,4 +1,4 @@
-"""The examples in the docstrings of storage, the switch watch, the fake disk and the command helpers stay true."""
+"""The examples in the docstrings of storage (its files and record format), the switch watch, the fake disk and the command helpers stay true."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import pytest
 
 MODULES = [
     "morris_pi.board.storage",
+    "morris_pi.board.safe_files",
+    "morris_pi.board.record_format",
     "morris_pi.board.switchwatch",
     "morris_pi.hw.fakes.disk",
     "morris_pi.commands.streams",

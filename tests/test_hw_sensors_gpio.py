@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from morris_pi.board.ports import ManualClock
-from morris_pi.board.wiring import (
+from morris_pi.config.wiring import (
     DEFAULT_GPIO_MAP,
     DEFAULT_MATRIX_COLUMNS,
     DEFAULT_MATRIX_MAP,

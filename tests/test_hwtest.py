@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from morris_pi import cli
-from morris_pi.board.config import parse_config
 from morris_pi.board.ports import ManualClock
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons
-from morris_pi.hwtest import SWEEP_COLOURS, HwTest, run_selftest
-from morris_pi.hwtest_learn import LearnError, learn, learned_map, rewrite_map
+from morris_pi.config.loader import parse_config
+from morris_pi.hwtest.learn import LearnError, learn, learned_map, rewrite_map
+from morris_pi.hwtest.selftest import SWEEP_COLOURS, HwTest, run_selftest
 from morris_pi.rules import POINTS
 from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
@@ -104,7 +104,7 @@ def test_a_good_board_passes_every_point_after_the_sweep():
 
 def test_the_sweep_never_draws_more_than_one_channel_per_led():
     """Every frame the recording strip saw, priced at 20 mA per full channel."""
-    from morris_pi.hwtest import MA_PER_CHANNEL, SWEEP_MA_PER_LED, led_current_ma, sweep_current_ma
+    from morris_pi.hwtest.selftest import MA_PER_CHANNEL, SWEEP_MA_PER_LED, led_current_ma, sweep_current_ma
 
     bench = Bench()
     bench.run()
@@ -229,7 +229,7 @@ def test_learn_writes_matrix_cells_and_refuses_an_inline_map(tmp_path):
     path.write_text(text)
     learn(path, config, swapped_report("a7", "b6"))
     assert "a7 = [1, 0]" in path.read_text() and "b6 = [0, 0]" in path.read_text()
-    from morris_pi.board.wiring import DEFAULT_GPIO_MAP
+    from morris_pi.config.wiring import DEFAULT_GPIO_MAP
 
     cells = ", ".join(f"{p} = {v}" for p, v in DEFAULT_GPIO_MAP.items())
     inline = f'[sensors]\nbackend = "gpio"\n[sensors.gpio]\nmap = {{ {cells} }}\n[leds]\nbackend = "neopixel"\n'

@@ -192,7 +192,7 @@ def test_without_a_packaged_example_an_empty_config_is_written(target, monkeypat
     install(["--root", str(target)])
     text = (target / "etc/morris-pi/config.toml").read_text()
     assert text == install_service.MINIMAL_CONFIG
-    from morris_pi.board.config import parse_config
+    from morris_pi.config.loader import parse_config
 
     assert parse_config(text) == parse_config("")
 

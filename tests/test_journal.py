@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 
-from morris_pi.journal import JournalFormatter, PlainFormatter, RepeatFilter, to_journal
+from morris_pi.service.journal import JournalFormatter, PlainFormatter, RepeatFilter, to_journal
 
 
 def record(msg, level=logging.ERROR, name="morris_pi.service", exc_info=None):

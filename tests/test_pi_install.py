@@ -13,8 +13,8 @@ import re
 import sys
 from pathlib import Path
 
-from morris_pi.board.config import load_config
 from morris_pi.commands import install_service
+from morris_pi.config.loader import load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()

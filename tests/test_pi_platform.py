@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 
 from morris_pi import cli
-from morris_pi.board.config import ConfigError, parse_config
 from morris_pi.board.ports import ManualClock
 from morris_pi.board.session import ERROR_PATTERNS
+from morris_pi.config.loader import ConfigError, parse_config
 from morris_pi.hw import factory, platform
 from morris_pi.hw.errors import HardwareError, LedError
-from morris_pi.service_hw import LedSlot, SensorSlot
+from morris_pi.service.hardware import LedSlot, SensorSlot
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_PI = {"BLINKA_FORCEBOARD": "RASPBERRY_PI_4B", "BLINKA_FORCECHIP": "BCM2XXX"}
@@ -168,7 +168,7 @@ def test_which_rpi_gpio_can_work(machine, problem):
 def test_rpigpio_where_it_cannot_work_is_a_config_error_at_its_line(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('[buttons]\nnew = 17\n\n[gpio]\npin_factory = "rpigpio"\n')
-    from morris_pi.board.config import load_config
+    from morris_pi.config.loader import load_config
 
     config = load_config(path)
     with pytest.raises(ConfigError) as caught:
@@ -238,7 +238,7 @@ def test_the_c_libraries_install_only_on_arm_linux(machine, expected):
     assert chosen == expected
 
 
-@pytest.mark.parametrize("module", ["morris_pi.hw.failures", "morris_pi.hw.platform", "morris_pi.hwtest"])
+@pytest.mark.parametrize("module", ["morris_pi.hw.failures", "morris_pi.hw.platform", "morris_pi.hwtest.selftest"])
 def test_doctests(module):
     import doctest
     import importlib

@@ -8,7 +8,7 @@ import tempfile
 
 import pytest
 
-from morris_pi.sdnotify import Notifier, watchdog_interval
+from morris_pi.service.sdnotify import Notifier, watchdog_interval
 
 
 @pytest.fixture

@@ -242,7 +242,7 @@ def test_a_fault_shows_in_the_panel_and_on_the_board(windows, tmp_path):
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_an_engine_whose_search_thread_dies_shows_the_fault_as_on_the_board(monkeypatch):
     import morris_pi.engine.player as player
-    from morris_pi.sim.session import engine_opponents
+    from morris_pi.board.opponents import engine_opponents
 
     def think(*args, **kw):
         raise MemoryError("search blew up")

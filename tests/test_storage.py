@@ -12,13 +12,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from morris_pi.board import storage as storage_mod
-from morris_pi.board.storage import (
-    RecordNotFoundError,
-    Storage,
-    StorageError,
-    format_record,
-    parse_record,
-)
+from morris_pi.board.record_format import RecordNotFoundError, StorageError, format_record, parse_record
+from morris_pi.board.storage import Storage
 from morris_pi.rules import Game
 
 RECORD = "d6 a1 f6 a4 b6xa1 g7 d7"

@@ -44,7 +44,7 @@ def test_packaged_copy_is_identical_to_the_source(name, source):
 
 
 def test_packaged_example_config_is_a_valid_config():
-    from morris_pi.board.config import parse_config
+    from morris_pi.config.loader import parse_config
 
     text = resources.files("morris_pi.data").joinpath("config.example.toml").read_text(encoding="utf-8")
     config = parse_config(text, "config.example.toml")

@@ -32,7 +32,7 @@ from typing import Any
 from morris_pi.rules import Game
 
 from .menu import GameSettings
-from .ports import Clock, MonotonicClock
+from .ports import Clock, GameStore, MonotonicClock
 
 log = logging.getLogger("morris_pi.board.session")
 
@@ -44,13 +44,13 @@ RETRY_MAX_S = 30.0
 class _Job:
     key: str  # a later job with the same key replaces this one: only the newest save matters
     doing: str
-    call: Callable[[Any], Any]
+    call: Callable[[GameStore], Any]
 
 
 class GameKeeper:
-    """Ids, saves and records for a ``Storage`` (or nothing at all without one)."""
+    """Ids, saves and records for a ``GameStore`` (or nothing at all without one)."""
 
-    def __init__(self, storage: Any = None, clock: Clock | None = None) -> None:
+    def __init__(self, storage: GameStore | None = None, clock: Clock | None = None) -> None:
         self.storage = storage
         self.clock = clock or MonotonicClock()
         #: Why the last storage call failed, while it keeps failing.
@@ -73,10 +73,10 @@ class GameKeeper:
         """
         waiting = getattr(self.storage, "archive_waiting", None)
         if waiting is not None:  # finished games from before the restart come first: their saves
-            ok, _ = self.call("archive the finished games waiting for their records", lambda s: s.archive_waiting())
+            ok, _ = self.call("archive the finished games waiting for their records", lambda _: waiting())
             if not ok:
                 self._keep(_Job("waiting", "archive the finished games waiting for their records",
-                                lambda s: s.archive_waiting()))
+                                lambda _: waiting()))
         ok, loaded = self.call("load the saved game", lambda s: s.load_current())
         if not loaded:
             return None
@@ -182,13 +182,15 @@ class GameKeeper:
             self._retry_at = self.clock.now() + self._delay
 
     def _run(self, job: _Job) -> tuple[bool, Any]:
+        if self.storage is None:
+            return False, None
         try:
             return True, job.call(self.storage)
         except Exception as exc:  # whatever breaks in storage, the game goes on and the job is kept
             self._failed(job.doing, exc)
             return False, None
 
-    def call(self, doing: str, call: Callable[[Any], Any]) -> tuple[bool, Any]:
+    def call(self, doing: str, call: Callable[[GameStore], Any]) -> tuple[bool, Any]:
         """Run a storage call now: (whether it worked, its value). Not retried."""
         if self.storage is None:
             return False, None

@@ -121,7 +121,7 @@ class GameSettings:
 
     @classmethod
     def from_config(cls, game: Any) -> GameSettings:
-        """From a validated ``[game]`` table (``morris_pi.board.config_types.GameConfig``)."""
+        """From a validated ``[game]`` table (``morris_pi.config.model.GameConfig``)."""
         return cls(mode=game.mode, human=game.human, level=game.level, profile=game.profile)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from morris_pi.rules import Game, Turn
 
@@ -90,6 +90,26 @@ class Opponent(Protocol):
 
     @property
     def thinking(self) -> bool: ...
+
+
+class GameStore(Protocol):
+    """Where a session keeps the game in progress and the finished games (``morris_pi.board.storage.Storage``).
+
+    ``meta`` is plain JSON data (mode, sides, level, the game's ``id``). A store
+    may also offer ``archive_waiting()``, which the session calls first at start
+    to write the records of finished games that could not be written before.
+    Any exception from a store is a storage fault: the game goes on unsaved.
+    """
+
+    def load_current(self) -> tuple[Game, dict[str, Any]] | None: ...
+
+    def save_current(self, game: Game, meta: Mapping[str, Any]) -> None: ...
+
+    def clear_current(self) -> None: ...
+
+    def finish(self, game: Game, meta: Mapping[str, Any]) -> object: ...
+
+    def new_game_id(self) -> str: ...
 
 
 class FirstLegalOpponent:

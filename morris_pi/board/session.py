@@ -52,7 +52,7 @@ from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from .controller import Controller, Snapshot
 from .keeper import GameKeeper
 from .menu import GameSettings, Menu
-from .ports import RGB, Buttons, Clock, LedStrip, Opponent, SensorSource
+from .ports import RGB, Buttons, Clock, GameStore, LedStrip, Opponent, SensorSource
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ class Session:
 
     ``opponent_factory(level)`` makes the computer player (the engine); it is
     also asked for hints in two-player games. Without it the controller's
-    first-legal player stands in. ``storage`` (``morris_pi.board.storage.Storage``)
+    first-legal player stands in. ``storage`` (a ``GameStore``: ``morris_pi.board.storage.Storage``)
     is optional: without it nothing is saved. The session does not close the
     ends it was given: their owner does.
     """
@@ -140,7 +140,7 @@ class Session:
         leds: LedStrip,
         clock: Clock,
         buttons: Buttons | None = None,
-        storage: Any = None,
+        storage: GameStore | None = None,
         defaults: GameSettings | None = None,
         menu: bool = True,
         opponent_factory: Callable[[int], Opponent] | None = None,
@@ -204,7 +204,7 @@ class Session:
         return "new"
 
     @property
-    def storage(self) -> Any:
+    def storage(self) -> GameStore | None:
         return self.keeper.storage
 
     @property

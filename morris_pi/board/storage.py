@@ -8,12 +8,11 @@ systemd passes it as ``$STATE_DIRECTORY``)::
     unarchived-<id>.json               a finished game whose record could not be written yet
     records/<YYYYMMDD-HHMMSS>.txt      one file per finished game, named by the game's id
 
-Every file is written atomically: a temporary file in the same directory is
-written, flushed and fsynced, renamed over the target with ``os.replace``, and
-then the directory itself is fsynced so the rename survives a power cut. A
-reader therefore sees either the old file or the new one, never a mixture.
-File contents go through one seam, ``Disk.write``, so a test can run the real
-storage on a disk that fills up (``morris_pi.hw.fakes.disk``).
+Every file is written atomically (``morris_pi.board.safe_files``), so a reader
+sees either the old file or the new one, never a mixture; file contents go
+through its ``Disk`` seam, so a test can run the real storage on a disk that
+fills up (``morris_pi.hw.fakes.disk``). The record files are in the format of
+``morris_pi.board.record_format``.
 
 Nothing read from the state directory is trusted: a save is read only if it is
 a regular file (opened without following links and without blocking, so a FIFO
@@ -39,18 +38,27 @@ shorter but valid file.
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
 import re
-import stat
-import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
+
+from morris_pi.board.record_format import (
+    Record,
+    RecordExistsError,
+    RecordNotFoundError,
+    StorageError,
+    format_record,
+    parse_record,
+    plain_value,
+    player_names,
+    result_tag,
+)
+from morris_pi.board.safe_files import REAL_DISK, Disk, UnreadableFile, atomic_write_text, fsync_dir, read_regular_file
 
 #: Identifies a save file and its layout version; ``load_current`` refuses others.
 SAVE_FORMAT = "morris-pi/save"
@@ -67,32 +75,9 @@ MAX_SAVE_BYTES = 1 << 20
 #: The largest record file read (``records show``/``list``): same reasoning.
 MAX_RECORD_BYTES = 1 << 20
 
-#: Tags written first, in this order; any further tags follow alphabetically.
-RECORD_TAGS: tuple[str, ...] = (
-    "Event", "Site", "Date", "Time", "White", "Black", "Profile", "Result", "Reason", "Turns",
-)
-
-_TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$')
 _RECORD_ID = re.compile(r"^\d{8}-\d{6}(?:-\d+)?$")
 
 log = logging.getLogger(__name__)
-
-
-class StorageError(ValueError):
-    """Bad input to storage: an unknown record id, a record file that does not parse, ..."""
-
-
-class RecordExistsError(StorageError):
-    """The file a record is to be exported to exists already (and overwriting was not allowed)."""
-
-    def __init__(self, path: Path, what: str = "a file") -> None:
-        super().__init__(f"{path} already exists ({what}); choose another name or allow overwriting")
-        self.path = path
-        self.what = what
-
-
-class RecordNotFoundError(StorageError):
-    """No record has the given id."""
 
 
 def default_state_dir() -> Path:
@@ -106,132 +91,7 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-# -- atomic files ---------------------------------------------------------------------
-
-
-def fsync_dir(directory: Path) -> None:
-    """Make a rename or unlink in ``directory`` durable."""
-    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        # Some file systems (vfat on a boot partition, some FUSE) refuse fsync on a directory;
-        # the rename has still happened, so this is not worth failing the save for.
-        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
-            raise
-    finally:
-        os.close(fd)
-
-
-class Disk:
-    """Where storage writes file contents: the real ``os.write``.
-
-    The one seam for file data, so that tests run the real storage on a disk that
-    runs out of space (``morris_pi.hw.fakes.disk.SmallDisk``) instead of mocking it.
-    """
-
-    def write(self, fd: int, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-
-
-REAL_DISK = Disk()
-
-
-def atomic_write_text(path: Path, text: str, mode: int = 0o644, disk: Disk | None = None) -> None:
-    """Replace ``path`` with ``text`` so that readers see the old or the new file, never a part.
-
-    If anything fails before the rename, the temporary file is removed, the old
-    file is untouched and the error propagates. A symbolic link at ``path`` is
-    replaced, never followed.
-    """
-    atomic_write_bytes(path, text.encode("utf-8"), mode, disk)
-
-
-def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644, disk: Disk | None = None) -> None:
-    """``atomic_write_text`` for bytes (a PNG picture, say)."""
-    directory = path.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        # mkstemp creates 0600; records and saves are not secret, and the user listing
-        # records from a login shell is not the service user.
-        os.fchmod(fd, mode)
-        (disk or REAL_DISK).write(fd, data)
-        os.fsync(fd)
-        os.close(fd)
-        fd = -1
-        os.replace(tmp_name, path)
-    except BaseException:
-        if fd != -1:
-            os.close(fd)
-        try:
-            os.unlink(tmp_name)
-        except FileNotFoundError:
-            pass
-        raise
-    fsync_dir(directory)
-
-
-class UnreadableFile(Exception):
-    """A file in the state directory that cannot be used; the message says why."""
-
-
-_KINDS = (
-    (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISLNK, "a symbolic link"),
-)
-
-
-def file_kind(mode: int) -> str:
-    """What a file is, in words (for messages about files that are not regular).
-
-    >>> file_kind(stat.S_IFIFO)
-    'a named pipe (FIFO)'
-    """
-    for test, name in _KINDS:
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
-def read_regular_file(path: Path, limit: int) -> bytes:
-    """At most ``limit`` bytes of ``path``, which must be a regular file (not a link to one).
-
-    ``FileNotFoundError`` propagates; everything else that makes the file
-    unusable raises ``UnreadableFile``. The file is opened without following a
-    symbolic link and without blocking, so a FIFO put in its place is refused
-    at once instead of waiting for a writer.
-    """
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise UnreadableFile("it is a symbolic link") from None
-        raise UnreadableFile(f"cannot read it: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnreadableFile(f"it is {file_kind(info.st_mode)}, not a file")
-        if info.st_size > limit:
-            raise UnreadableFile(f"it is {info.st_size:,} bytes, more than the {limit:,} a valid file can be")
-        chunks, total = [], 0
-        while total <= limit:
-            chunk = os.read(fd, min(1 << 16, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:  # it grew while being read
-            raise UnreadableFile(f"it is more than the {limit:,} bytes a valid file can be")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise UnreadableFile(f"cannot read it: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
+# -- the save format ------------------------------------------------------------------
 
 
 def parse_save(raw: bytes, game_type: Any) -> tuple[Any, dict[str, Any]]:
@@ -243,7 +103,7 @@ def parse_save(raw: bytes, game_type: Any) -> tuple[Any, dict[str, Any]]:
     >>> parse_save(b"[" * 100000, None)
     Traceback (most recent call last):
     ...
-    morris_pi.board.storage.UnreadableFile: not valid JSON: nested too deeply
+    morris_pi.board.safe_files.UnreadableFile: not valid JSON: nested too deeply
     """
     try:
         text = raw.decode("utf-8")
@@ -275,124 +135,6 @@ def _short(exc: BaseException, limit: int = 200) -> str:
     """An exception's message, cut to ``limit`` characters (a bad value can be megabytes)."""
     text = str(exc) or type(exc).__name__
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-# -- records --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Record:
-    """One finished game as stored: its id, file, header tags and notation."""
-
-    id: str
-    path: Path
-    tags: dict[str, str] = field(default_factory=dict)
-    record: str = ""
-    error: str | None = None  # why the file could not be parsed, if it could not
-
-    @property
-    def turns(self) -> list[str]:
-        return self.record.split()
-
-
-def _escape(value: str) -> str:
-    value = " ".join(str(value).split())  # tag values are one line
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
-
-
-def format_record(tags: Mapping[str, str], record: str, width: int = 79) -> str:
-    """The text of a record file: tag lines, a blank line, the turns wrapped at ``width``.
-
-    >>> print(format_record({"Result": "1-0", "Event": "Casual game"}, "d6 a1 f4"))
-    [Event "Casual game"]
-    [Result "1-0"]
-    <BLANKLINE>
-    d6 a1 f4
-    <BLANKLINE>
-    """
-    ordered = [t for t in RECORD_TAGS if t in tags] + sorted(t for t in tags if t not in RECORD_TAGS)
-    lines = []
-    for name in ordered:
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
-            raise StorageError(f"record tag name {name!r} must be letters, digits and '_'")
-        lines.append(f'[{name} "{_escape(tags[name])}"]')
-    lines.append("")
-    row: list[str] = []
-    for token in record.split():
-        if row and len(" ".join([*row, token])) > width:
-            lines.append(" ".join(row))
-            row = []
-        row.append(token)
-    if row:
-        lines.append(" ".join(row))
-    return "\n".join(lines) + "\n"
-
-
-def parse_record(text: str, where: str = "record") -> tuple[dict[str, str], str]:
-    """Split a record file into its tags and its turns; ``StorageError`` names the bad line.
-
-    >>> parse_record('[Result "0-1"]\\n\\nd6 a1\\nf4\\n')
-    ({'Result': '0-1'}, 'd6 a1 f4')
-    """
-    tags: dict[str, str] = {}
-    lines = text.splitlines()
-    body_start = len(lines)
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if not stripped:
-            body_start = number
-            break
-        match = _TAG_LINE.match(stripped)
-        if not match:
-            if stripped.startswith("["):
-                raise StorageError(f"{where}, line {number}: malformed tag line {stripped!r}")
-            body_start = number - 1
-            break
-        tags[match.group(1)] = _unescape(match.group(2))
-    body = " ".join(" ".join(lines[body_start:]).split())
-    for offset, line in enumerate(lines[body_start:], body_start + 1):
-        if line.strip().startswith("["):
-            raise StorageError(f"{where}, line {offset}: tag line after the turns")
-    return tags, body
-
-
-def _plain(value: Any) -> Any:
-    """An enum member's value, else the value itself."""
-    return getattr(value, "value", value)
-
-
-def result_tag(outcome: Any) -> str:
-    """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` (unfinished), as in PGN."""
-    if outcome is None:
-        return "*"
-    winner = _plain(getattr(outcome, "winner", None))
-    if winner is None:
-        return "1/2-1/2"
-    return {"white": "1-0", "black": "0-1"}.get(str(winner).lower(), "*")
-
-
-def player_names(meta: Mapping[str, Any]) -> tuple[str, str]:
-    """White and Black tag values from the game's meta data.
-
-    >>> player_names({"mode": "computer", "human": "black", "level": 4})
-    ('Computer (level 4)', 'Player')
-    >>> player_names({"mode": "two-player"})
-    ('Player', 'Player')
-    """
-    names = {"white": "Player", "black": "Player"}
-    if meta.get("mode") == "computer":
-        human = str(meta.get("human", "white"))
-        computer = "black" if human == "white" else "white"
-        level = meta.get("level")
-        names[computer] = f"Computer (level {level})" if level is not None else "Computer"
-    for side in names:
-        if meta.get(side):
-            names[side] = str(meta[side])
-    return names["white"], names["black"]
 
 
 # -- storage --------------------------------------------------------------------------
@@ -584,7 +326,7 @@ class Storage:
             "Black": black,
             "Profile": str(profile),
             "Result": result_tag(outcome),
-            "Reason": str(_plain(getattr(outcome, "reason", None)) or "unfinished"),
+            "Reason": str(plain_value(getattr(outcome, "reason", None)) or "unfinished"),
             "Turns": str(len(record_text.split())),
         }
         if meta.get("mode"):

@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _test(args: argparse.Namespace) -> Any:
-    from morris_pi.hwtest import HwTest
+    from morris_pi.hwtest.selftest import HwTest
 
     if not args.timeout > 0:
         raise SystemExit("morris-pi hwtest: --timeout must be more than 0 seconds")
@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.sim:
         return _run_sim(args)
-    from morris_pi.board.config import DEFAULT_PATH, ConfigError, load_config
     from morris_pi.board.ports import MonotonicClock
+    from morris_pi.config.loader import DEFAULT_PATH, ConfigError, load_config
     from morris_pi.hw import platform
     from morris_pi.hw.errors import HardwareError
     from morris_pi.hw.factory import build_hardware
@@ -93,8 +93,8 @@ def selftest(config: Any, hardware: Any, *, clock: Any, sleep: Any, test: Any = 
              say: Any = print, scan_hz: float = 100.0, show_s: float = 0.0) -> int:
     """The self-test over built hardware, the report, and ``--learn``; returns the exit code."""
     from morris_pi.hw.errors import HardwareError
-    from morris_pi.hwtest import run_selftest
-    from morris_pi.hwtest_learn import LearnError, learn
+    from morris_pi.hwtest.learn import LearnError, learn
+    from morris_pi.hwtest.selftest import run_selftest
 
     try:
         report = run_selftest(hardware.sensors, hardware.leds, hardware.buttons, clock=clock, sleep=sleep,
@@ -131,7 +131,7 @@ def _run_sim(args: argparse.Namespace, *, board: Any = None, sleep: Any = time.s
         print("morris-pi hwtest: --learn writes the switch map of a real board; the simulator has none to fix",
               file=sys.stderr)
         return EXIT_USAGE
-    from morris_pi.hwtest import Report
+    from morris_pi.hwtest.selftest import Report
     from morris_pi.sim import selftest as sim_selftest
     from morris_pi.sim.backends import SimBoard
 

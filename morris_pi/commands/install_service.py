@@ -35,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
-from morris_pi.board.storage import atomic_write_text
+from morris_pi.board.safe_files import atomic_write_text
 
 DEFAULT_PREFIX = "/opt/morris-pi"
 USER = "morris"

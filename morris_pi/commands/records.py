@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from morris_pi.board.storage import Record, RecordExistsError, Storage, StorageError, default_state_dir, format_record
+from morris_pi.board.record_format import Record, RecordExistsError, StorageError, format_record
+from morris_pi.board.storage import Storage, default_state_dir
 from morris_pi.rules.notation import Turn, sanmill_form, split_record
 
 from .streams import stdout_fails
@@ -103,7 +104,7 @@ def storage_dirs(args: argparse.Namespace, err: TextIO) -> tuple[Path, Path | No
         return default_state_dir(), Path(records) if records else None
     config_path = getattr(args, "config", None)
     try:
-        from morris_pi.board.config import load_config
+        from morris_pi.config.loader import load_config
     except ImportError:  # pragma: no cover - only while the config module is absent
         return default_state_dir(), Path(records) if records else None
     try:

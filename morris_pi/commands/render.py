@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from morris_pi.board.storage import Record, StorageError, atomic_write_bytes, atomic_write_text
+from morris_pi.board.record_format import Record, StorageError
+from morris_pi.board.safe_files import atomic_write_bytes, atomic_write_text
 from morris_pi.render import PngUnavailableError, board_svg, last_turn_of, svg_to_png
 from morris_pi.rules import Game, RulesError
 from morris_pi.tracker import Tracker

@@ -26,9 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from morris_pi import journal
-    from morris_pi.board.config import ConfigError, load_config
+    from morris_pi.config.loader import ConfigError, load_config
     from morris_pi.hw import platform
+    from morris_pi.service import journal
 
     journal.configure("info")
     log = logging.getLogger("morris_pi.service")
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    from morris_pi.service import run_service
+    from morris_pi.service.loop import run_service
 
     try:
         return run_service(config, stop=stopping.is_set)

@@ -7,7 +7,7 @@ object), so tests, benchmarks and ``hwtest`` dry runs use the real backend
 code over emulated hardware:
 
 >>> from gpiozero.pins.mock import MockFactory
->>> from morris_pi.board.config import parse_config
+>>> from morris_pi.config.loader import parse_config
 >>> from morris_pi.board.ports import ManualClock
 >>> from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
 >>> from morris_pi.hw.fakes.spi import FakeSpi
@@ -21,13 +21,17 @@ frozenset({'a7'})
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
-from morris_pi.board.config_types import Config
 from morris_pi.board.ports import Buttons, Clock, LedStrip, SensorSource
+from morris_pi.config.model import Config
 from morris_pi.hw.errors import ButtonError, HardwareError, LedError, SensorError
 from morris_pi.hw.failures import describe
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 PIN_FACTORIES: dict[str, tuple[str, str]] = {
     "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
@@ -61,12 +65,12 @@ def make_pin_factory(name: str) -> Any:
                             f"user in the gpio group?): {describe(exc)}") from exc
 
 
-def _opening(error: type[HardwareError], what: str) -> Any:
+def _opening(error: type[HardwareError], what: str) -> Callable[[Callable[P, T]], Callable[P, T]]:
     """Decorator: any exception while opening becomes ``error``, so the caller's
     fault handling sees every failure (a library may raise anything on import)."""
 
-    def wrap(build: Any) -> Any:
-        def opened(*args: Any, **kwargs: Any) -> Any:
+    def wrap(build: Callable[P, T]) -> Callable[P, T]:
+        def opened(*args: P.args, **kwargs: P.kwargs) -> T:
             try:
                 return build(*args, **kwargs)
             except HardwareError:

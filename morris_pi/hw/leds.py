@@ -29,8 +29,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from morris_pi.board.config_types import LedsConfig
 from morris_pi.board.ports import RGB
+from morris_pi.config.model import LedsConfig
 from morris_pi.hw.errors import LedError
 from morris_pi.hw.failures import describe
 

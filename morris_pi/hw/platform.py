@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from morris_pi.board.config_types import Config
+    from morris_pi.config.model import Config
 
 _FIX = ("replace it with rpi-lgpio, which provides the same RPi.GPIO module on lgpio "
         "(pip uninstall RPi.GPIO, then pip install rpi-lgpio), or set pin_factory = \"lgpio\"")
@@ -102,6 +102,6 @@ def check(config: Config, machine: Machine | None = None) -> None:
         return
     problem = rpigpio_problem(machine or Machine.here())
     if problem is not None:
-        from morris_pi.board.config import error_at
+        from morris_pi.config.loader import error_at
 
         raise error_at(config, "gpio.pin_factory", f"\"rpigpio\" cannot work here: {problem}")

@@ -1,6 +1,6 @@
 """The self-test (``morris-pi hwtest --sim``) on the simulated board, with or without a window.
 
-``run`` drives ``morris_pi.hwtest.run_selftest`` over a ``SimBoard``: the
+``run`` drives ``morris_pi.hwtest.selftest.run_selftest`` over a ``SimBoard``: the
 same test the wooden board runs. In a window the user answers with the
 mouse; ``ScriptedHand`` answers instead, as a person following the lights
 would: a man on the point lit blue, off again when it turns white, and off
@@ -10,7 +10,7 @@ unattended and ends with the report:
     morris-pi hwtest --sim --auto --no-sweep        # 24 of 24 points OK, exit 0
 
 >>> from morris_pi.board.ports import ManualClock
->>> from morris_pi.hwtest import HwTest
+>>> from morris_pi.hwtest.selftest import HwTest
 >>> board = SimBoard(clock=ManualClock())
 >>> said = []
 >>> report = run(board, HwTest(sweep=False), hand=ScriptedHand(board), sleep=board.clock.advance, say=said.append)
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from morris_pi.hwtest import HwTest, Report, run_selftest
+from morris_pi.hwtest.selftest import HwTest, Report, run_selftest
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 
 from .backends import SimBoard

@@ -32,11 +32,11 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
-from morris_pi.board.ports import Clock, FirstLegalOpponent, Opponent
+from morris_pi.board.opponents import StandInOpponent, engine_opponents
+from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.session import Session
 from morris_pi.rules import Geometry, get_profile
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
@@ -105,7 +105,7 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
     base: dict[str, object] = {}
     menu = False
     if getattr(args, "config", None):
-        from morris_pi.board.config import load_config
+        from morris_pi.config.loader import load_config
 
         config = load_config(Path(args.config))
         game = config.game
@@ -127,23 +127,6 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
     if state_dir is not None:
         base["state_dir"] = Path(state_dir)
     return SimSettings(**base)  # type: ignore[arg-type]
-
-
-def engine_opponents(seed: int) -> Callable[[int], Opponent]:
-    """The session's computer player for a level: the engine, always seeded so a trace replays
-    to the same game (``morris-pi replay`` seeds its engine from the trace header), watched as
-    the service watches it, so a search thread that dies shows the engine fault."""
-
-    def make(level: int) -> Opponent:
-        try:
-            from morris_pi.engine.player import EnginePlayer
-        except ImportError:  # the engine package is missing from this install
-            return FirstLegalOpponent()
-        from morris_pi.service import WatchedEngine
-
-        return WatchedEngine(EnginePlayer(level, seed=seed))
-
-    return make
 
 
 class _Session(Session):
@@ -169,7 +152,7 @@ class GameSession:
         settings: SimSettings | None = None,
         *,
         opponent_factory: Callable[[int], Opponent] | None = None,
-        storage: Any = None,
+        storage: GameStore | None = None,
     ) -> None:
         self.board = board
         settings = settings or SimSettings()
@@ -184,7 +167,7 @@ class GameSession:
         self.session = _Session(
             sensors=board.sensors, leds=board.leds, clock=board.clock, buttons=board.buttons,
             storage=storage, defaults=settings.game, menu=settings.menu,
-            opponent_factory=opponent_factory or engine_opponents(settings.seed),  # type: ignore[arg-type]
+            opponent_factory=opponent_factory or engine_opponents(settings.seed),
             palette=settings.palette,
         )
         #: How the board started: ``"new"``, ``"menu"`` or ``"resumed"`` (a saved game).
@@ -289,14 +272,22 @@ class GameSession:
             lines += words.menu_lines(menu.options(), menu.chosen(), menu.describe())
         else:
             lines += self._game_lines(self.snapshot())
-        faults = session.all_faults()
+        faults = list(session.all_faults().values())
+        stand_in = self.stand_in()
+        if stand_in is not None:
+            faults.append(stand_in)
         if faults:
-            lines += [("", "")] + [("warn", text) for text in faults.values()]
+            lines += [("", "")] + [("warn", text) for text in faults]
         lines += self._save_lines()
         if session.menu is None:
             lines += [("", ""), ("head", "Game record"), ("text", words.numbered(self.snapshot().record))]
         lines += [("", ""), ("dim", words.CONTROLS), ("dim", words.KEYS)]
         return lines
+
+    def stand_in(self) -> str | None:
+        """Why the computer plays its first legal turn instead of searching, if it does."""
+        opponent = self.session.controller.opponent if self.session.controller is not None else None
+        return opponent.problem if isinstance(opponent, StandInOpponent) else None
 
     def _game_lines(self, snap: Snapshot) -> list[tuple[str, str]]:
         s = self.session.settings

@@ -1,6 +1,6 @@
 """The validated configuration: a frozen tree of dataclasses.
 
-``morris_pi.board.config`` builds it from TOML; code that needs a config
+``morris_pi.config.loader`` builds it from TOML; code that needs a config
 without a file (tests, the simulator) can build it directly: every field has
 the same default as a missing key.
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from morris_pi.board import wiring
+from morris_pi.config import wiring
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 
 

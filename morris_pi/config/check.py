@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from morris_pi.board import wiring
+from morris_pi.config import wiring
 
 if TYPE_CHECKING:
-    from morris_pi.board.config_types import Config
-    from morris_pi.board.config_values import KeyPath, Reader
+    from morris_pi.config.model import Config
+    from morris_pi.config.values import KeyPath, Reader
 
 
 def pin_claims(config: Config) -> list[tuple[int, KeyPath, str]]:

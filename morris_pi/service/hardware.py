@@ -26,15 +26,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from morris_pi.board.config_types import Config
-from morris_pi.board.ports import RGB, Clock
+from morris_pi.board.ports import RGB, Buttons, Clock, LedStrip, SensorSource
+from morris_pi.config.model import Config
 from morris_pi.hw import factory
 from morris_pi.hw.errors import HardwareError, SensorError
 from morris_pi.hw.failures import describe
 
 log = logging.getLogger("morris_pi.service")
+
+#: The port a slot holds (sensors, LEDs or buttons).
+E = TypeVar("E", SensorSource, LedStrip, Buttons)
 
 FIRST_RETRY_S = 0.5
 MAX_RETRY_S = 10.0
@@ -89,11 +92,11 @@ def _driver_fault(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-class _Slot:
-    def __init__(self, kind: str, what: str, build: Callable[[], Any]) -> None:
+class _Slot(Generic[E]):
+    def __init__(self, kind: str, what: str, build: Callable[[], E]) -> None:
         self.backoff = Backoff(kind, what)
-        self.inner: Any = None
-        self._build = build
+        self.inner: E | None = None
+        self._build: Callable[[], E] = build
 
     def open(self, now: float) -> bool:
         """Build the backend; on failure the slot is failing and retries later.
@@ -125,7 +128,7 @@ class _Slot:
                 log.warning("closing the %s: %s", self.backoff.what, exc)
 
 
-class SensorSlot(_Slot):
+class SensorSlot(_Slot[SensorSource]):
     """The sensors; ``read`` raises ``SensorError`` while they are missing or failing."""
 
     def read(self) -> frozenset[str]:
@@ -145,10 +148,10 @@ class SensorSlot(_Slot):
         return True
 
 
-class LedSlot(_Slot):
+class LedSlot(_Slot[LedStrip]):
     """The LED chain; a failed write is retried on the backoff schedule, never raised."""
 
-    def __init__(self, kind: str, what: str, build: Callable[[], Any], clock: Clock) -> None:
+    def __init__(self, kind: str, what: str, build: Callable[[], LedStrip], clock: Clock) -> None:
         super().__init__(kind, what, build)
         self.clock = clock
         self._frame: tuple[Mapping[str, RGB], Mapping[str, RGB]] | None = None
@@ -181,10 +184,10 @@ class LedSlot(_Slot):
         super().close()
 
 
-class ButtonSlot(_Slot):
+class ButtonSlot(_Slot[Buttons]):
     """The buttons; a failing input gives no presses until it works again."""
 
-    def __init__(self, kind: str, what: str, build: Callable[[], Any], clock: Clock) -> None:
+    def __init__(self, kind: str, what: str, build: Callable[[], Buttons], clock: Clock) -> None:
         super().__init__(kind, what, build)
         self.clock = clock
 

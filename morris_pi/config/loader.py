@@ -27,9 +27,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from morris_pi.board import wiring
-from morris_pi.board.config_check import check_pins
-from morris_pi.board.config_types import (
+from morris_pi.board.ports import BUTTONS, STATUS_LEDS
+from morris_pi.config import wiring
+from morris_pi.config.check import check_pins
+from morris_pi.config.model import (
     ButtonsConfig,
     Config,
     EngineConfig,
@@ -44,9 +45,8 @@ from morris_pi.board.config_types import (
     StorageConfig,
     _frozen,
 )
-from morris_pi.board.config_values import ConfigError, Reader
-from morris_pi.board.tomlpos import key_lines, locate
-from morris_pi.board.ports import BUTTONS, STATUS_LEDS
+from morris_pi.config.tomlpos import key_lines, locate
+from morris_pi.config.values import ConfigError, Reader
 from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
 
 __all__ = ["ConfigError", "Config", "DEFAULT_PATH", "SCHEMA", "load_config", "parse_config", "schema_paths"]

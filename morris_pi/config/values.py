@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from morris_pi.board import wiring
-from morris_pi.board.tomlpos import key_lines, locate
+from morris_pi.config import wiring
+from morris_pi.config.tomlpos import key_lines, locate
 
 KeyPath = tuple[str, ...]
 

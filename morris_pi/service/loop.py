@@ -33,83 +33,25 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
-from morris_pi.board.config_types import Config
 from morris_pi.board.menu import GameSettings
-from morris_pi.board.ports import Clock, FirstLegalOpponent, MonotonicClock, Opponent
+from morris_pi.board.opponents import engine_opponents
+from morris_pi.board.ports import Clock, MonotonicClock, Opponent
 from morris_pi.board.session import Session, timings
 from morris_pi.board.storage import Storage
 from morris_pi.board.switchwatch import SwitchWatch
+from morris_pi.config.model import Config
 from morris_pi.hw.errors import HardwareError
-from morris_pi.sdnotify import Notifier, watchdog_interval
-from morris_pi.service_hw import BoardHardware
+from morris_pi.service.hardware import BoardHardware
+from morris_pi.service.sdnotify import Notifier, watchdog_interval
 
 log = logging.getLogger("morris_pi.service")
 
 
-class WatchedEngine:
-    """An ``Opponent`` around ``EnginePlayer`` that notices a search thread that died.
-
-    ``EnginePlayer`` answers through ``result()``; if its thread ends with an
-    exception it would never answer, and the board would wait forever. Here a
-    finished thread without a turn raises from ``result()``, so the controller
-    shows the fault and asks again.
-    """
-
-    def __init__(self, player: Any) -> None:
-        self.player = player
-        self._asked = False
-
-    def start(self, game: Any, *, hint: bool = False) -> None:
-        self._asked = False
-        self.player.start(game, hint=hint)
-        self._asked = True
-
-    def result(self) -> Any:
-        turn = self.player.result()
-        if turn is not None or not self._asked:
-            if turn is not None:
-                self._asked = False
-            return turn
-        if self.player.join(0):  # the thread has ended: it answered just now, or never will
-            turn = self.player.result()
-            self._asked = False
-            if turn is None:
-                raise RuntimeError("the engine stopped without choosing a turn (its error is logged above)")
-        return turn
-
-    def cancel(self) -> None:
-        self._asked = False
-        self.player.cancel()
-
-    @property
-    def thinking(self) -> bool:
-        return bool(self.player.thinking)
-
-    @property
-    def last(self) -> Any:
-        return getattr(self.player, "last", None)
-
-
 def engine_factory(config: Config, *, threaded: bool = True) -> Callable[[int], Opponent]:
     """Makes the computer player for a level: the engine, seeded and time-capped as configured."""
-
-    def make(level: int) -> Opponent:
-        try:
-            from morris_pi.engine.player import EnginePlayer
-        except ImportError as exc:  # the engine package is missing from this install
-            log.error("the engine cannot be loaded (%s); the computer plays its first legal turn", exc)
-            return FirstLegalOpponent()
-        player = EnginePlayer(level, seed=config.engine.seed, threaded=threaded)
-        cap = config.engine.max_time_s
-        if cap is not None:
-            player.level = replace(player.level, seconds=min(player.level.seconds, cap))
-            player.hint_level = replace(player.hint_level, seconds=min(player.hint_level.seconds, cap))
-        return WatchedEngine(player)
-
-    return make
+    return engine_opponents(config.engine.seed, max_time_s=config.engine.max_time_s, threaded=threaded, logger=log)
 
 
 def run_service(

@@ -1,0 +1,121 @@
+"""The computer player for a level, made the same way for the service and the simulator.
+
+``engine_opponents(seed)`` returns the ``opponent_factory`` a ``Session`` asks
+for a player whenever the level changes: the engine (``EnginePlayer``), seeded,
+optionally time-capped, and wrapped in ``WatchedEngine`` so that a search
+thread that dies shows the engine fault instead of leaving the board waiting.
+
+If the engine cannot be imported (a broken or partial install), the factory
+says so in an ERROR naming the import error and returns a ``StandInOpponent``:
+it plays the first legal turn, and its ``problem`` is the sentence an end
+shows the user (the simulator's panel does).
+
+>>> from morris_pi.rules import Game
+>>> opponent = StandInOpponent("the engine cannot be loaded")
+>>> opponent.start(Game())
+>>> str(opponent.result()), opponent.problem
+('a7', 'the engine cannot be loaded')
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Protocol
+
+from morris_pi.board.ports import FirstLegalOpponent, Opponent
+from morris_pi.rules import Game, Turn
+
+log = logging.getLogger(__name__)
+
+
+class SearchingPlayer(Opponent, Protocol):
+    """An ``Opponent`` that searches in a thread of its own, as ``EnginePlayer`` does.
+
+    ``join(timeout)`` waits at most ``timeout`` seconds for that thread and
+    says whether it has ended (``join(0)`` only looks).
+    """
+
+    def join(self, timeout: float | None = None) -> bool: ...
+
+
+class WatchedEngine:
+    """An ``Opponent`` around ``EnginePlayer`` that notices a search thread that died.
+
+    ``EnginePlayer`` answers through ``result()``; if its thread ends with an
+    exception it would never answer, and the board would wait forever. Here a
+    finished thread without a turn raises from ``result()``, so the controller
+    shows the fault and asks again.
+    """
+
+    def __init__(self, player: SearchingPlayer) -> None:
+        self.player = player
+        self._asked = False
+
+    def start(self, game: Game, *, hint: bool = False) -> None:
+        self._asked = False
+        self.player.start(game, hint=hint)
+        self._asked = True
+
+    def result(self) -> Turn | None:
+        turn = self.player.result()
+        if turn is not None or not self._asked:
+            if turn is not None:
+                self._asked = False
+            return turn
+        if self.player.join(0):  # the thread has ended: it answered just now, or never will
+            turn = self.player.result()
+            self._asked = False
+            if turn is None:
+                raise RuntimeError("the engine stopped without choosing a turn (its error is logged above)")
+        return turn
+
+    def cancel(self) -> None:
+        self._asked = False
+        self.player.cancel()
+
+    @property
+    def thinking(self) -> bool:
+        return bool(self.player.thinking)
+
+    @property
+    def last(self) -> object:
+        """The player's last search result (depth, nodes), if it keeps one."""
+        return getattr(self.player, "last", None)
+
+
+class StandInOpponent(FirstLegalOpponent):
+    """The first-legal-turn player standing in for an engine that cannot be loaded; ``problem`` says why."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem
+
+
+def engine_opponents(
+    seed: int | None,
+    *,
+    max_time_s: float | None = None,
+    threaded: bool = True,
+    logger: logging.Logger | None = None,
+) -> Callable[[int], Opponent]:
+    """Makes the computer player for a level: the engine, seeded, its thinking time capped at ``max_time_s``.
+
+    ``logger`` receives the ERROR when the engine cannot be loaded (default: this
+    module's), so the service reports it under its own name.
+    """
+
+    def make(level: int) -> Opponent:
+        try:
+            from morris_pi.engine.player import EnginePlayer
+        except ImportError as exc:  # the engine package is missing or broken in this install
+            (logger or log).error("the engine cannot be loaded (%s); the computer plays its first legal turn", exc)
+            return StandInOpponent(f"The engine cannot be loaded ({exc}): the computer plays its first legal turn.")
+        player = EnginePlayer(level, seed=seed, threaded=threaded)
+        if max_time_s is not None:
+            player.level = replace(player.level, seconds=min(player.level.seconds, max_time_s))
+            player.hint_level = replace(player.hint_level, seconds=min(player.hint_level.seconds, max_time_s))
+        return WatchedEngine(player)
+
+    return make
