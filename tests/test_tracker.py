@@ -126,9 +126,11 @@ def test_removing_a_protected_man_is_refused_and_shown():
     assert table.lit("removable") == {"d1"}
     table.lift("a4")
     assert table.record == record
-    assert table.problems == ["put a man back on a4"]
+    assert table.problems == ["this man may not be taken: put it back on a4"]
+    assert table.lit("protected") == {"a4"}
     assert table.lit("removable") == {"d1"}  # still waiting for the right man
     table.put("a4")
+    assert not table.problems and table.lit("protected") == set()
     table.lift("d1")
     assert table.record == record + " b6xd1"
     assert not table.problems

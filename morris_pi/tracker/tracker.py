@@ -14,6 +14,15 @@ How it decides:
   it for at most 150 ms, so a slide never reaches a decision, even over a
   point the lifted man could legally go to. Problems the player fixes
   disappear as soon as the fix has settled (``settle_s``).
+- A reading must also be *backed by events*: every point it changes changed
+  on the sensors since the game's position (the settler counts each point's
+  settled changes from there), twice where a chain of two turns empties and
+  refills a point. A board no backed reading explains is shown as guidance
+  and waits: a later change or a snapshot may complete it.
+- While a removal is pending (the mill's step done, or the computer's
+  prompted step carried out), a man lifted that may not be taken is
+  *protected*: it counts as standing where it was, so no reading takes it or
+  moves it, and it shows ``protected`` until it is back.
 - After a takeback by button, a new game or a resumed game, no turn is read
   until the board matches the game again (``resync``): the LEDs guide it back.
 
@@ -33,7 +42,7 @@ from dataclasses import dataclass
 from morris_pi.rules import SIDES, Game, Outcome, Turn
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
-from .reconcile import Problem, board_mask, diff_problems, read_board, removal_targets, take_back
+from .reconcile import Changes, Problem, board_mask, diff_problems, read_board, removal_targets, take_back
 from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
@@ -95,7 +104,11 @@ class Tracker:
         self.settler = Settler(settle_s, hold_s)
         self.prompt: Turn | None = None
         self.hint: Turn | None = None
+        #: Everything shown as a correction: the reading's problems and the protected men.
         self.problems: tuple[Problem, ...] = ()
+        #: Men lifted during a pending removal that may not be taken (a mask), until they are back.
+        self.protected = 0
+        self._found: tuple[Problem, ...] = ()
         self.lifted: str | None = None
         self.targets: tuple[str, ...] = ()
         self.armed: str | None = None
@@ -120,10 +133,12 @@ class Tracker:
         if not self._started:
             self._started = True
             self.settler = Settler(self.settle_s, self.hold_s, mask)
+            self.settler.rebase(board_mask(self.game))
             self._dirty = True
             self._relift()
         elif self.settler.feed(mask, now):
             self._changed()  # the prompt's roles follow the raw switches
+            self._protect()
             self._relift()
         self._advance(now)
 
@@ -176,6 +191,7 @@ class Tracker:
         self.prompt = turn
         self._dirty = True
         self._changed()
+        self._protect()
         self._advance(self._now)
         return True
 
@@ -255,10 +271,15 @@ class Tracker:
         self.armed = None
         if resync:
             self.resync = True
+            self.protected = 0
+            self._found = ()
             self.problems = ()
         self._dirty = True
         self._over_board = None
         self.game_version += 1
+        # What the sensors saw is counted from the new position on.
+        self.settler.rebase(board_mask(self.game))
+        self._protect()
         self._relift()
         self._changed()
 
@@ -269,12 +290,13 @@ class Tracker:
         if firmed:
             self._dirty = True
         if settled:
-            if self.problems:
+            if self.protected:
+                self._protect()
+            if self._found:
                 occ = self.settler.settled
-                kept = tuple(p for p in self.problems if (occ >> INDEX[p.point] & 1) == (p.kind == "extra"))
-                if kept != self.problems:
-                    self.problems = kept
-                    self._changed()
+                kept = tuple(p for p in self._found if (occ >> INDEX[p.point] & 1) == (p.kind == "extra"))
+                if kept != self._found:
+                    self._set_problems(kept)
         if self.armed is not None and now >= self._armed_until:
             self.armed = None
             self._changed()
@@ -298,6 +320,7 @@ class Tracker:
             if occ == 0 and self._over_board:
                 self.new_game()
                 return False
+            self.protected = 0
             self._set_problems(())
             return False
         expected = board_mask(game)
@@ -305,13 +328,18 @@ class Tracker:
             if occ == expected:
                 self.resync = False
                 self._events.append(("synced", None))
+                self.settler.rebase(expected)
                 self._set_problems(())
                 self._relift()
                 self._changed()
             else:
                 self._set_problems(diff_problems(expected, occ))
             return False
-        reading = read_board(game, occ, order=self.settler.changed_at, prompt=self.prompt, computer=self.computer)
+        settler = self.settler
+        reading = read_board(
+            game, occ, order=settler.changed_at, prompt=self.prompt, computer=self.computer,
+            changes=Changes(settler.once, settler.twice), protected=self.protected,
+        )
         kind = reading.kind
         if kind in ("match", "progress"):
             self._set_problems(())
@@ -324,7 +352,7 @@ class Tracker:
                     self._set_problems(diff_problems(board_mask(game), occ))
                     return False
                 self._events.append(("turn", played))
-                self.problems = ()
+                self._found = ()
                 self._game_changed()
                 if game.outcome is not None:
                     self._events.append(("over", game.outcome))
@@ -334,15 +362,52 @@ class Tracker:
             for _ in range(reading.back):
                 game.undo()
             self._events.append(("takeback", reading.back))
-            self.problems = ()
+            self._found = ()
+            self.protected = 0
             self._game_changed()
             return False
         self._set_problems(reading.problems)
         return False
 
-    def _set_problems(self, problems: tuple[Problem, ...]) -> None:
+    def _set_problems(self, found: tuple[Problem, ...]) -> None:
+        """The reading's problems, shown together with the protected men (in board order)."""
+        self._found = found
+        problems = found
+        if self.protected:
+            problems = tuple(sorted(
+                (*found, *(Problem(POINTS[i], "protected") for i in bits(self.protected))),
+                key=lambda p: INDEX[p.point],
+            ))
         if problems != self.problems:
             self.problems = problems
+            self._changed()
+
+    def _protect(self) -> None:
+        """Follow the men lifted during a pending removal that may not be taken.
+
+        A removal is pending when the game waits for it, or when the hand has
+        carried out the step of the computer's prompted turn with a removal.
+        Such a man stays protected, whatever the game does meanwhile, until
+        it is back on its point (its switch closed and settled).
+        """
+        settler = self.settler
+        raw = settler.raw
+        mask = self.protected & ~(raw & settler.settled)
+        game = self.game
+        if not self.resync and game.outcome is None:
+            off = board_mask(game) & ~raw
+            if off:
+                prompt = self.prompt
+                if game.pending is not None:
+                    mask |= off & ~game.position.removable(game.position.side)
+                elif prompt is not None and prompt.removal:
+                    o, t, r = prompt.to_raw()
+                    if raw >> t & 1 and (o < 0 or not raw >> o & 1):
+                        mask |= off & ~(1 << r) & ~(1 << o if o >= 0 else 0)
+        if mask != self.protected:
+            self.protected = mask
+            self._dirty = True
+            self._set_problems(self._found)
             self._changed()
 
     def _relift(self) -> None:
@@ -350,7 +415,7 @@ class Tracker:
         lifted, targets = None, ()
         game = self.game
         if not self.resync and game.outcome is None and game.pending is None and game.turn != self.computer:
-            gone = board_mask(game) & ~self.settler.raw
+            gone = board_mask(game) & ~self.settler.raw & ~self.protected
             if gone:
                 since = self.settler.changed_at
                 own = game.position.men[SIDES.index(game.turn)]
