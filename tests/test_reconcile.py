@@ -103,3 +103,36 @@ def test_the_computer_turn_done_and_the_human_already_lifting_reads_the_prompted
     # The human's quick turn is never read as the computer's.
     assert read_board(game, occ(game, minus=["f2"], plus=["f4"]), prompt=Turn("g4", "g7"), computer="white").kind \
         == "problems"
+
+
+def test_a_chain_of_two_turns_is_read_only_when_the_point_it_empties_and_refills_changed_twice():
+    from morris_pi.tracker.reconcile import Changes
+
+    game = Game.from_record(MOVING)
+    # The computer's a1-d1xe3 carried out removal first, then black's quick e4-e3 into the removed man's point.
+    board = occ(game, minus=["a1", "e4"], plus=["d1"])
+    prompt = Turn.parse("a1-d1xe3")
+    seen = Changes(once=mask_of(["a1", "d1", "e3", "e4"]), twice=mask_of(["e3"]))
+    assert read_board(game, board, prompt=prompt, computer="white", changes=seen).turns == (
+        prompt, Turn.parse("e4-e3"))
+    # e3 showed only one change (or none): the two turns are not read; the board waits as it is.
+    for once in (mask_of(["a1", "d1", "e3", "e4"]), mask_of(["a1", "d1", "e4"])):
+        reading = read_board(game, board, prompt=prompt, computer="white", changes=Changes(once, 0))
+        assert reading.kind == "problems"
+    # Without a record of the sensors (occupancy alone), the chain is what the board nets out to.
+    assert read_board(game, board, prompt=prompt, computer="white").turns == (prompt, Turn.parse("e4-e3"))
+
+
+def test_a_takeback_by_hand_needs_every_point_it_restores_to_have_changed():
+    from morris_pi.tracker.reconcile import Changes
+
+    # The human (white) played d7-a7 and the computer answered d6-d7: d7 now holds a black man.
+    game = Game.from_record("f2 b2 d7 d6 e3 e4 c5 f4 c4 b6 a4 f6xc4 g4 b4xf2 g1 a1 d3 e5 d7-a7 d6-d7")
+    board = occ(game, minus=["a7"], plus=["d6"])  # the occupancy of the position two turns back
+    # The white man carried from a7 to d6: d7 never changed, so its man is still black. Not a takeback.
+    moved = Changes(once=mask_of(["a7", "d6"]), twice=0)
+    assert read_board(game, board, computer="black", changes=moved).kind == "problems"
+    # The black man back from d7 to d6 and the white man from a7 to d7: d7 emptied and refilled.
+    undone = Changes(once=mask_of(["a7", "d6", "d7"]), twice=mask_of(["d7"]))
+    reading = read_board(game, board, computer="black", changes=undone)
+    assert reading.kind == "takeback" and reading.back == 2

@@ -204,3 +204,45 @@ def test_case_2_removal_first_and_the_lift_event_lost_waits_for_the_snapshot(pro
     assert not table.problems
     _never_wrong(table, record, text)
     assert via in board  # the point the wrong chain needed stood still throughout
+
+
+def test_a_man_carried_to_the_point_of_an_older_position_is_not_a_takeback_unless_every_point_changed():
+    """Against the computer: the human's d7-a7, the computer's d6-d7. Carrying the white man from a7 to d6
+    nets out to the occupancy before both turns, but d7 still holds the computer's black man."""
+    table = Table(OPENING, computer="black", opponent=ScriptedOpponent(["d6-d7"]))
+    table.play("d7-a7")
+    assert table.snap.computer == "d6-d7"
+    table.move("d6", "d7")
+    assert table.record == f"{OPENING} d7-a7 d6-d7"
+    table.move("a7", "d6")
+    table.wait(1.0)
+    assert table.record == f"{OPENING} d7-a7 d6-d7"
+    assert table.problems == ["put a man back on a7", "take the man off d6"]
+    table.move("d6", "a7")
+    assert not table.problems
+    # Undone properly: the black man back to d6, the white man back to d7.
+    table.move("d7", "d6")
+    table.move("a7", "d7")
+    assert table.record == OPENING
+    assert not table.problems
+    assert set(table.games) == {f"{OPENING} d7-a7", f"{OPENING} d7-a7 d6-d7", OPENING}
+
+
+def test_the_prompted_turn_done_in_another_order_and_the_quick_answer_into_the_removed_point():
+    """The computer's a1-d1xe3 carried out removal first, then lift and place; the human (black) at once
+    moves e4-e3, into the point just emptied. Both are read, because e3 showed both changes."""
+    moving = "g1 e4 g7 f6 a1 e3 c3 c4 c5 d6 b6 d7 d5 a7 d3 b2 d2 f2"
+    table = Table(moving, computer="white", opponent=ScriptedOpponent(["a1-d1xe3"]))
+    assert table.lit("computer-remove") == {"e3"}
+    table.off("e3")
+    table.wait(0.4)
+    table.off("a1")
+    table.wait(0.5)
+    table.on("d1")
+    table.wait(0.12)  # the human's own turn begins before the prompted one has held
+    table.off("e4")
+    table.wait(0.3)
+    table.on("e3")
+    table.wait(0.5)
+    assert table.record == f"{moving} a1-d1xe3 e4-e3"
+    assert not table.problems

@@ -398,12 +398,16 @@ class Tracker:
             off = board_mask(game) & ~raw
             if off:
                 prompt = self.prompt
+                # Once a man that may be taken is off, the removal is done: a man lifted after
+                # that is the next side's turn beginning.
                 if game.pending is not None:
-                    mask |= off & ~game.position.removable(game.position.side)
+                    removable = game.position.removable(game.position.side)
+                    if not off & removable:
+                        mask |= off
                 elif prompt is not None and prompt.removal:
                     o, t, r = prompt.to_raw()
-                    if raw >> t & 1 and (o < 0 or not raw >> o & 1):
-                        mask |= off & ~(1 << r) & ~(1 << o if o >= 0 else 0)
+                    if raw >> t & 1 and (o < 0 or not raw >> o & 1) and raw >> r & 1:
+                        mask |= off & ~(1 << o if o >= 0 else 0)
         if mask != self.protected:
             self.protected = mask
             self._dirty = True
