@@ -373,9 +373,11 @@ class Tracker:
         """The reading's problems, shown together with the protected men (in board order)."""
         self._found = found
         problems = found
-        if self.protected:
+        protected = self.protected
+        if protected:
             problems = tuple(sorted(
-                (*found, *(Problem(POINTS[i], "protected") for i in bits(self.protected))),
+                (*(p for p in found if not protected >> INDEX[p.point] & 1),
+                 *(Problem(POINTS[i], "protected") for i in bits(protected))),
                 key=lambda p: INDEX[p.point],
             ))
         if problems != self.problems:
