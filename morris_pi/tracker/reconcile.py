@@ -72,7 +72,10 @@ class Changes:
     """What the sensors saw since the position a reading starts from.
 
     ``once``: points whose (settled) state changed at least once; ``twice``:
-    at least twice. The default sees everything: occupancy alone decides.
+    at least twice; ``unsteady``: points whose settled state already differs
+    from the firm one the reading is made from (changing back right now). A
+    reading may not change an unsteady point: it waits until the point is firm.
+    The default sees everything: occupancy alone decides.
 
     >>> from morris_pi.rules.board import mask_of
     >>> seen = Changes(once=mask_of(["a1", "a4"]), twice=0)
@@ -84,10 +87,11 @@ class Changes:
 
     once: int = FULL
     twice: int = FULL
+    unsteady: int = 0
 
     def show(self, once: int, twice: int = 0) -> bool:
-        """Whether every point in ``once`` changed, and every point in ``twice`` changed twice."""
-        return not (once & ~self.once or twice & ~self.twice)
+        """Whether every point in ``once`` changed (and is steady), and every point in ``twice`` changed twice."""
+        return not (once & ~self.once or twice & ~self.twice or once & self.unsteady)
 
     def chain(self, first: int, second: int = 0) -> bool:
         """Whether a chain that flips the points ``first`` and then the points ``second`` is backed."""

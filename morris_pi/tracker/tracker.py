@@ -124,6 +124,7 @@ class Tracker:
         self._state: TrackerState | None = None
         self._over_board: int | None = None
         self._events: list[tuple[str, object]] = []
+        self._recheck = False
 
     # -- inputs -----------------------------------------------------------------------
 
@@ -289,9 +290,11 @@ class Tracker:
         settled, firmed = self.settler.advance(now)
         if firmed:
             self._dirty = True
-        if settled:
             if self.protected:
                 self._protect()
+        if settled:
+            if self._recheck:
+                self._dirty = True
             if self._found:
                 occ = self.settler.settled
                 kept = tuple(p for p in self._found if (occ >> INDEX[p.point] & 1) == (p.kind == "extra"))
@@ -336,9 +339,13 @@ class Tracker:
                 self._set_problems(diff_problems(expected, occ))
             return False
         settler = self.settler
+        unsteady = settler.settled ^ occ
+        # A point changing back right now holds up any reading that changes it: decide again
+        # when it has settled either way.
+        self._recheck = bool(unsteady)
         reading = read_board(
             game, occ, order=settler.changed_at, prompt=self.prompt, computer=self.computer,
-            changes=Changes(settler.once, settler.twice), protected=self.protected,
+            changes=Changes(settler.once, settler.twice, unsteady), protected=self.protected,
         )
         kind = reading.kind
         if kind in ("match", "progress"):
@@ -390,11 +397,12 @@ class Tracker:
         A removal is pending when the game waits for it, or when the hand has
         carried out the step of the computer's prompted turn with a removal.
         Such a man stays protected, whatever the game does meanwhile, until
-        it is back on its point (its switch closed and settled).
+        it is back on its point: its switch closed and firm, as the readings
+        see it (a point back but not yet firm would read as a man lifted).
         """
         settler = self.settler
         raw = settler.raw
-        mask = self.protected & ~(raw & settler.settled)
+        mask = self.protected & ~(raw & settler.settled & settler.firm)
         game = self.game
         if not self.resync and game.outcome is None:
             off = board_mask(game) & ~raw
