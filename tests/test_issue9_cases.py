@@ -6,8 +6,7 @@ run through ``morris-pi replay --json``. Every line replay writes must carry a r
 a beginning of the game's true record (no turn nobody played, not even for a moment), and the
 last line the whole record and result.
 
-Cases the tracker on main already reads right are plain tests; the rest are marked until the
-tracker fix lands.
+Before the tracker read only event-backed turns, 17 of these cases wrote turns nobody played.
 """
 
 from __future__ import annotations
@@ -20,21 +19,7 @@ import pytest
 from morris_pi import replay
 from morris_pi.physical import cases
 
-PENDING = pytest.mark.xfail(strict=True, reason="issue 9: tracker fix pending")
-
-#: The cases main reads wrongly today (found by running them).
-FAILING_ON_MAIN = {
-    ("1", "standard", "two-player"), ("1", "move-this", "two-player"), ("1", "club", "two-player"),
-    ("1", "no-flying", "two-player"), ("1", "lasker", "two-player"),
-    ("1", "move-this", "computer-black"), ("1", "twelve", "computer-black"),
-    ("2", "standard", "two-player"), ("2", "move-this", "two-player"), ("2", "club", "two-player"),
-    ("2", "lasker", "two-player"), ("2", "twelve", "two-player"),
-    ("2", "standard", "computer-white"), ("2", "move-this", "computer-white"), ("2", "club", "computer-white"),
-    ("2", "lasker", "computer-white"), ("2", "twelve", "computer-white"),
-}
-
-CASES = [pytest.param(*key, id="-".join(key), marks=[PENDING] if key in FAILING_ON_MAIN else [])
-         for key in cases.RECORDS]
+CASES = [pytest.param(*key, id="-".join(key)) for key in cases.RECORDS]
 
 
 def replay_rows(trace) -> tuple[int, list[dict], str]:

@@ -208,6 +208,8 @@ def test_takeback_by_hand_restores_the_previous_position_without_the_button():
     table = Table(MOVING)
     table.play("a1-a4")
     table.move("a4", "a1")  # put back where it came from: the position before the turn
+    assert table.record == MOVING + " a1-a4"  # the old position must hold a second first
+    table.wait(1.0)
     assert table.record == MOVING
     assert not table.problems
     assert table.snap.turn == "white"
@@ -221,6 +223,7 @@ def test_takeback_by_hand_brings_a_removed_man_back():
     table.put("f2")
     assert table.problems == ["take the man off f2"]  # half-way: not yet the old position
     table.move("d1", "a1")
+    table.wait(1.0)
     assert table.record == MOVING
     assert not table.problems
 

@@ -47,6 +47,11 @@ from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
 RESIGN_CONFIRM_S = 3.0
+#: Seconds the board must show the older position before a takeback by hand is read. Longer
+#: than firm: a man carried onto the point the last turn emptied, with the lift of the man
+#: really moved lost, shows the same board until a scan of every switch (within a second)
+#: completes the picture; a takeback is never urgent.
+TAKEBACK_HOLD_S = 1.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 
@@ -125,6 +130,7 @@ class Tracker:
         self._over_board: int | None = None
         self._events: list[tuple[str, object]] = []
         self._recheck = False
+        self._takeback_at = math.inf
 
     # -- inputs -----------------------------------------------------------------------
 
@@ -259,6 +265,8 @@ class Tracker:
             times.append(settle)
         if self.armed is not None:
             times.append(self._armed_until)
+        if self._takeback_at < math.inf:
+            times.append(self._takeback_at)
         return min(times) if times else None
 
     # -- inside -----------------------------------------------------------------------
@@ -300,6 +308,9 @@ class Tracker:
                 kept = tuple(p for p in self._found if (occ >> INDEX[p.point] & 1) == (p.kind == "extra"))
                 if kept != self._found:
                     self._set_problems(kept)
+        if now >= self._takeback_at:
+            self._takeback_at = math.inf
+            self._dirty = True
         if self.armed is not None and now >= self._armed_until:
             self.armed = None
             self._changed()
@@ -366,6 +377,11 @@ class Tracker:
                     break
             return True
         if kind == "takeback":
+            since = max(settler.changed_at(i) for i in bits(expected ^ occ))
+            if self._now < since + TAKEBACK_HOLD_S:
+                self._takeback_at = since + TAKEBACK_HOLD_S
+                self._set_problems(())
+                return False
             for _ in range(reading.back):
                 game.undo()
             self._events.append(("takeback", reading.back))
