@@ -7,7 +7,7 @@ how often each kind of mess (``KINDS``) actually happened.
 """
 
 from .computer import Engine, FirstLegal
-from .generate import MODES, PhysicalTrace, Plan, generate
+from .playing import MODES, PhysicalTrace, Plan, generate
 from .mess import CLEAN, KINDS, noise
 from .people import endings
 

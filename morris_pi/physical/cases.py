@@ -26,7 +26,7 @@ from morris_pi.rules import POINTS, Game, Turn, get_profile
 from morris_pi.rules.board import RINGS
 
 from .computer import FirstLegal
-from .generate import Plan, PhysicalTrace, computer_side, perform
+from .playing import Plan, PhysicalTrace, computer_side, perform
 from .hands import Hands
 from .mess import KINDS, noise
 from .switches import Contacts, events

@@ -6,7 +6,7 @@ under 1 ms on a make or a break, a change the board never reads (``lost``),
 and the scan of every switch (a trace ``snapshot``) that heals a loss.
 
 >>> c = Contacts()
->>> c.close(1.0, "d6"); c.open(2.5, "d6")
+>>> _ = c.close(1.0, "d6"), c.open(2.5, "d6")
 >>> [e for e in events(c, bounce=0.0, rng=None)]
 [{'t': 1.0, 'on': 'd6'}, {'t': 2.5, 'off': 'd6'}]
 """
