@@ -305,6 +305,8 @@ def _two_turns(
                 whole.append((raw1, raw2))
             elif _partial(m1, occupied, raw2):
                 begun.add(raw1)
+    if whole and order is not None:
+        whole = [pair for pair in whole if _in_order(*pair, order)]
     if whole:
         if len(whole) > 1 and order is not None:
             whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
@@ -320,6 +322,20 @@ def _two_turns(
         if len(begun) == 1:
             return Reading("turns", (Turn.from_raw(next(iter(begun))),))
     return None
+
+
+def _in_order(first: RawTurn, second: RawTurn, order: Callable[[int], float]) -> bool:
+    """Whether each move of a chain was lifted before it landed, where the sensors can tell.
+
+    A man lands only after it left its point. The second turn's points carry its own last
+    changes; the first turn's only where the second did not touch them again. (A lift healed
+    by a late snapshot can look later than the landing: the chain then waits, never misreads.)
+    """
+    o2, t2, r2 = second
+    if o2 >= 0 and order(t2) < order(o2):
+        return False
+    o1, t1, _ = first
+    return o1 < 0 or o1 in (t2,) or t1 == r2 or order(t1) > order(o1)
 
 
 def takeback_count(game: Game, computer: str | None) -> int:
