@@ -136,3 +136,28 @@ def test_a_takeback_by_hand_needs_every_point_it_restores_to_have_changed():
     undone = Changes(once=mask_of(["a7", "d6", "d7"]), twice=mask_of(["d7"]))
     reading = read_board(game, board, computer="black", changes=undone)
     assert reading.kind == "takeback" and reading.back == 2
+
+
+def test_a_chain_whose_second_man_landed_before_it_left_is_not_read():
+    from morris_pi.tracker.reconcile import Changes
+
+    game = Game.from_record(MOVING)  # white to move
+    # White a1-a4 and black f2-f4 nets out to this board whatever the order of the events ...
+    board = occ(game, minus=["a1", "f2"], plus=["a4", "f4"])
+    seen = Changes(once=mask_of(["a1", "a4", "f2", "f4"]), twice=0)
+    at = {mask_of([p]).bit_length() - 1: t for p, t in {"a1": 1.0, "a4": 1.6, "f2": 2.2, "f4": 2.9}.items()}
+    assert read_board(game, board, changes=seen, order=at.__getitem__).turns == (Turn("a4", "a1"), Turn("f4", "f2"))
+    # ... but a man on f4 before anything left f2 was not black's move.
+    at[mask_of(["f4"]).bit_length() - 1] = 2.0
+    assert read_board(game, board, changes=seen, order=at.__getitem__).kind == "problems"
+
+
+def test_a_reading_waits_while_a_point_it_changes_is_changing_back():
+    from morris_pi.tracker.reconcile import Changes
+
+    game = Game.from_record(MOVING)
+    board = occ(game, minus=["a1"], plus=["a4"])
+    assert read_board(game, board, changes=Changes(mask_of(["a1", "a4"]), 0)).turns == (Turn("a4", "a1"),)
+    # The man is already back on a1 (settled, not yet firm): no turn is read from the firm board.
+    unsteady = Changes(mask_of(["a1", "a4"]), 0, unsteady=mask_of(["a1"]))
+    assert read_board(game, board, changes=unsteady).kind != "turns"
