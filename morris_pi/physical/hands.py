@@ -206,9 +206,10 @@ def illegal_step(game: Game, colour: str, rng: random.Random, prompted: Turn | N
     else:
         own = [p for p in board if board[p] == colour]
         other = [p for p in board if board[p] != colour]
+        steps = {(t.origin, t.target) for t in game.legal_turns()}
         for o in own:
             for p in empty:
-                if not game.is_legal(Turn(p, o)):
+                if (o, p) not in steps:
                     options.append((o, p))
         for o in other:
             for p in geometry.neighbours(o):
