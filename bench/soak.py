@@ -79,12 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(spec(i, args.seed, args.engine_share), mess, args.out) for i in range(args.games)]
     started = time.perf_counter()
     results: list[dict] = []
-    with Pool(args.jobs) as pool:
-        for n, result in enumerate(pool.imap_unordered(run_one, jobs, chunksize=4), start=1):
+    pool = Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        answers = pool.imap_unordered(run_one, jobs, chunksize=4) if pool else map(run_one, jobs)
+        for n, result in enumerate(answers, start=1):
             results.append(result)
             if n % 100 == 0:
                 done = sum(r["ok"] for r in results)
                 print(f"  {n}/{args.games} games, {done} exact", file=sys.stderr, flush=True)
+    finally:
+        if pool:
+            pool.close()
+            pool.join()
     results.sort(key=lambda r: r["index"])
     wall = time.perf_counter() - started
     report(results, args, wall)

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = [f"morris_pi.physical.{name}" for name in ("mess", "switches", "people", "computer", "playing", "cases")]
+MODULES = [f"morris_pi.physical.{name}" for name in ("mess", "switches", "hands", "people", "computer", "playing", "cases")]
 
 
 @pytest.mark.parametrize("name", MODULES)

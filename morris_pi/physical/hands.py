@@ -16,15 +16,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from morris_pi.rules import Game, Turn, coordinates
+from morris_pi.rules import POINTS, Game, Turn, coordinates, get_profile
 
 from .switches import Contacts
 
 
 def _between(a: str, b: str) -> list[str]:
-    """Points strictly between ``a`` and ``b`` on the straight segment joining them, from ``a``."""
-    from morris_pi.rules import POINTS
+    """Points strictly between ``a`` and ``b`` on the straight segment joining them, from ``a``.
 
+    >>> _between("a1", "a7"), _between("a1", "a4")
+    (['a4'], [])
+    """
     (ax, ay), (bx, by) = coordinates(a), coordinates(b)
     out = []
     for p in POINTS:
@@ -81,7 +83,7 @@ class Hands:
             # Men on the path are lifted over; only the empty stretch after the last of them is slid across.
             blocked = [i for i, p in enumerate(path) if p in self.men]
             if blocked:
-                passing = [p for p in path[blocked[-1] + 1:]]
+                passing = list(path[blocked[-1] + 1:])
             if passing and self.chance("slide"):
                 self.counts["slide"] += 1
                 for p in passing:
@@ -112,23 +114,17 @@ class Hands:
     def entry_path(self, colour: str, target: str) -> list[str]:
         """Points a man from the tray would be slid across: white sits at rank 1, black at rank 7."""
         x, y = coordinates(target)
-        edge = f"{target[0]}{0 if colour == 'white' else 8}"
-        from morris_pi.rules import POINTS
-
         on_file = [p for p in POINTS if coordinates(p)[0] == x and p != target]
         if colour == "white":
             path = sorted((p for p in on_file if coordinates(p)[1] < y), key=lambda p: coordinates(p)[1])
         else:
             path = sorted((p for p in on_file if coordinates(p)[1] > y), key=lambda p: -coordinates(p)[1])
-        del edge
         return path
 
     def nudge_near(self, points: list[str], avoid: set[str]) -> None:
         """Maybe knock a man next to ``points`` off its switch for a moment; it slides back."""
         if not self.chance("nudge"):
             return
-        from morris_pi.rules import get_profile
-
         board = get_profile(self.profile).board
         near = sorted({n for p in points for n in board.neighbours(p)} & set(self.men) - avoid)
         if not near:
@@ -167,8 +163,6 @@ class Hands:
 
     def knock(self, avoid: set[str]) -> bool:
         """A sleeve knocks a man between points; its owner puts it back, maybe sliding it in."""
-        from morris_pi.rules import get_profile
-
         candidates = sorted(set(self.men) - avoid)
         if not candidates:
             return False
@@ -190,8 +184,6 @@ def illegal_step(game: Game, colour: str, rng: random.Random, prompted: Turn | N
     placed, or a move of the other side's man. Carrying out the computer's turn: any other
     step than the one prompted (a legal one, even).
     """
-    from morris_pi.rules import POINTS
-
     board = game.board
 
     empty = [p for p in POINTS if p not in board]
@@ -206,9 +198,10 @@ def illegal_step(game: Game, colour: str, rng: random.Random, prompted: Turn | N
     else:
         own = [p for p in board if board[p] == colour]
         other = [p for p in board if board[p] != colour]
+        steps = {(t.origin, t.target) for t in game.legal_turns()}
         for o in own:
             for p in empty:
-                if not game.is_legal(Turn(p, o)):
+                if (o, p) not in steps:
                     options.append((o, p))
         for o in other:
             for p in geometry.neighbours(o):
