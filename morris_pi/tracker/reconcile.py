@@ -249,16 +249,17 @@ def read_board(
                 after = _after(pos_mask, (o, t, -1))
                 if after == occupied and changes.chain(expected ^ after):
                     return Reading("turns", (Turn.from_raw((o, t, -1)),))
-        # The mill's step done, but a man that may not be taken already lifted (the removal
-        # tried before the step): the step stands; the tracker then shows that man as protected.
-        keep = pos.removable(pos.side)
+        # The mill's step done, but an opponent man that may not be taken already lifted (the
+        # removal tried before the step): the step stands; the tracker then shows that man as
+        # protected. Only the opponent's men: an own man lifted may be one of the mill's.
+        protected_men = pos.men[pos.side ^ 1] & ~pos.removable(pos.side)
         for raw in allowed:
             o, t, r = raw
             if r >= 0:
                 after = _after(pos_mask, (o, t, -1))
                 lifted = after & ~occupied
                 if (
-                    lifted and not lifted >> t & 1 and not occupied & ~after and not lifted & keep
+                    lifted and not lifted & ~protected_men and not occupied & ~after
                     and changes.chain(expected ^ after)
                 ):
                     return Reading("turns", (Turn.from_raw((o, t, -1)),))
