@@ -130,8 +130,9 @@ def test_each_lost_change_is_followed_by_one_scan_of_every_switch():
     assert len(changes(trace)) == len(changes(clean)) - trace.mess["lost"]
 
 
-def test_both_reaching_at_once_puts_two_men_down_within_60_ms():
-    trace = generate("standard", 1, mess=noise(1.0, ["both_reach"]), target="open", max_turns=30)
+def test_both_reaching_at_once_puts_two_men_down_within_60_ms_and_neither_is_lost():
+    # Only the order of the two makes says whose man is whose, so neither change may go missing.
+    trace = generate("standard", 1, mess=noise(1.0, ["both_reach", "lost"]), target="open", max_turns=30)
     ons = [t for t, _, on in changes(trace) if on]
     close = sum(1 for a, b in zip(ons, ons[1:]) if b - a <= 0.06)
     assert close == trace.mess["both_reach"] > 0

@@ -171,9 +171,10 @@ def perform(plan: Plan, profile: str, side: str | None, hands: Hands,
             hands.t = ready + rng.uniform(0.03, 0.18)
         else:
             hands.t = ready + _think(rng)
+        pair = False
         if hooks and i in hooks:
             hooks[i](hands, game, turn)
-        elif _both_reach(game, turns, i, side, hands):
+        elif pair := _both_reach(game, turns, i, side, hands):
             hands.counts["both_reach"] += 1
             hands.land(turn.target, mover, plain=True)
             hands.t += rng.uniform(0.005, 0.06)
@@ -184,7 +185,9 @@ def perform(plan: Plan, profile: str, side: str | None, hands: Hands,
         game.play(turn)
         new = hands.contacts.changes[first_change:]
         ready = max([hands.t] + [c.t for c in new])
-        if new and hooks is None and hands.chance("lost"):
+        # Two men down at once are told apart only by the order their switches closed; a lost
+        # change there would leave no observer able to say whose man is whose.
+        if new and hooks is None and not pair and hands.chance("lost"):
             hands.counts["lost"] += 1
             change = rng.choice(new)
             change.lost = True
