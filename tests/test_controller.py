@@ -104,6 +104,7 @@ def test_takeback_by_hand_against_the_computer_restores_the_human_turn_and_its_a
     table.move("f4", "f2")  # the computer's turn alone put back: not yet
     assert table.record == MOVING + " a1-a4 f2-f4"
     table.move("a4", "a1")
+    table.wait(1.0)
     assert table.record == MOVING
     assert not table.problems
 

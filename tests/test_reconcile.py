@@ -103,3 +103,61 @@ def test_the_computer_turn_done_and_the_human_already_lifting_reads_the_prompted
     # The human's quick turn is never read as the computer's.
     assert read_board(game, occ(game, minus=["f2"], plus=["f4"]), prompt=Turn("g4", "g7"), computer="white").kind \
         == "problems"
+
+
+def test_a_chain_of_two_turns_is_read_only_when_the_point_it_empties_and_refills_changed_twice():
+    from morris_pi.tracker.reconcile import Changes
+
+    game = Game.from_record(MOVING)
+    # The computer's a1-d1xe3 carried out removal first, then black's quick e4-e3 into the removed man's point.
+    board = occ(game, minus=["a1", "e4"], plus=["d1"])
+    prompt = Turn.parse("a1-d1xe3")
+    seen = Changes(once=mask_of(["a1", "d1", "e3", "e4"]), twice=mask_of(["e3"]))
+    assert read_board(game, board, prompt=prompt, computer="white", changes=seen).turns == (
+        prompt, Turn.parse("e4-e3"))
+    # e3 showed only one change (or none): the two turns are not read; the board waits as it is.
+    for once in (mask_of(["a1", "d1", "e3", "e4"]), mask_of(["a1", "d1", "e4"])):
+        reading = read_board(game, board, prompt=prompt, computer="white", changes=Changes(once, 0))
+        assert reading.kind == "problems"
+    # Without a record of the sensors (occupancy alone), the chain is what the board nets out to.
+    assert read_board(game, board, prompt=prompt, computer="white").turns == (prompt, Turn.parse("e4-e3"))
+
+
+def test_a_takeback_by_hand_needs_every_point_it_restores_to_have_changed():
+    from morris_pi.tracker.reconcile import Changes
+
+    # The human (white) played d7-a7 and the computer answered d6-d7: d7 now holds a black man.
+    game = Game.from_record("f2 b2 d7 d6 e3 e4 c5 f4 c4 b6 a4 f6xc4 g4 b4xf2 g1 a1 d3 e5 d7-a7 d6-d7")
+    board = occ(game, minus=["a7"], plus=["d6"])  # the occupancy of the position two turns back
+    # The white man carried from a7 to d6: d7 never changed, so its man is still black. Not a takeback.
+    moved = Changes(once=mask_of(["a7", "d6"]), twice=0)
+    assert read_board(game, board, computer="black", changes=moved).kind == "problems"
+    # The black man back from d7 to d6 and the white man from a7 to d7: d7 emptied and refilled.
+    undone = Changes(once=mask_of(["a7", "d6", "d7"]), twice=mask_of(["d7"]))
+    reading = read_board(game, board, computer="black", changes=undone)
+    assert reading.kind == "takeback" and reading.back == 2
+
+
+def test_a_chain_whose_second_man_landed_before_it_left_is_not_read():
+    from morris_pi.tracker.reconcile import Changes
+
+    game = Game.from_record(MOVING)  # white to move
+    # White a1-a4 and black f2-f4 nets out to this board whatever the order of the events ...
+    board = occ(game, minus=["a1", "f2"], plus=["a4", "f4"])
+    seen = Changes(once=mask_of(["a1", "a4", "f2", "f4"]), twice=0)
+    at = {mask_of([p]).bit_length() - 1: t for p, t in {"a1": 1.0, "a4": 1.6, "f2": 2.2, "f4": 2.9}.items()}
+    assert read_board(game, board, changes=seen, order=at.__getitem__).turns == (Turn("a4", "a1"), Turn("f4", "f2"))
+    # ... but a man on f4 before anything left f2 was not black's move.
+    at[mask_of(["f4"]).bit_length() - 1] = 2.0
+    assert read_board(game, board, changes=seen, order=at.__getitem__).kind == "problems"
+
+
+def test_a_reading_waits_while_a_point_it_changes_is_changing_back():
+    from morris_pi.tracker.reconcile import Changes
+
+    game = Game.from_record(MOVING)
+    board = occ(game, minus=["a1"], plus=["a4"])
+    assert read_board(game, board, changes=Changes(mask_of(["a1", "a4"]), 0)).turns == (Turn("a4", "a1"),)
+    # The man is already back on a1 (settled, not yet firm): no turn is read from the firm board.
+    unsteady = Changes(mask_of(["a1", "a4"]), 0, unsteady=mask_of(["a1"]))
+    assert read_board(game, board, changes=unsteady).kind != "turns"

@@ -126,9 +126,11 @@ def test_removing_a_protected_man_is_refused_and_shown():
     assert table.lit("removable") == {"d1"}
     table.lift("a4")
     assert table.record == record
-    assert table.problems == ["put a man back on a4"]
+    assert table.problems == ["this man may not be taken: put it back on a4"]
+    assert table.lit("protected") == {"a4"}
     assert table.lit("removable") == {"d1"}  # still waiting for the right man
     table.put("a4")
+    assert not table.problems and table.lit("protected") == set()
     table.lift("d1")
     assert table.record == record + " b6xd1"
     assert not table.problems
@@ -206,6 +208,8 @@ def test_takeback_by_hand_restores_the_previous_position_without_the_button():
     table = Table(MOVING)
     table.play("a1-a4")
     table.move("a4", "a1")  # put back where it came from: the position before the turn
+    assert table.record == MOVING + " a1-a4"  # the old position must hold a second first
+    table.wait(1.0)
     assert table.record == MOVING
     assert not table.problems
     assert table.snap.turn == "white"
@@ -219,6 +223,7 @@ def test_takeback_by_hand_brings_a_removed_man_back():
     table.put("f2")
     assert table.problems == ["take the man off f2"]  # half-way: not yet the old position
     table.move("d1", "a1")
+    table.wait(1.0)
     assert table.record == MOVING
     assert not table.problems
 

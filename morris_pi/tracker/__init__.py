@@ -2,11 +2,12 @@
 
 Imports only ``morris_pi.rules``. ``Tracker`` is the state machine,
 ``read_board`` the reconciliation of the settled board with the game,
-``Settler`` the debounce, and ``guidance`` turns the state into LED roles.
+``Changes`` what the sensors saw since the game's position (a reading must be
+backed by it), ``Settler`` the debounce, and ``guidance`` turns the state into LED roles.
 """
 
-from .reconcile import Problem, Reading, board_mask, read_board
+from .reconcile import Changes, Problem, Reading, board_mask, read_board
 from .settle import Settler
 from .tracker import Tracker, TrackerState
 
-__all__ = ["Problem", "Reading", "board_mask", "read_board", "Settler", "Tracker", "TrackerState"]
+__all__ = ["Changes", "Problem", "Reading", "board_mask", "read_board", "Settler", "Tracker", "TrackerState"]

@@ -23,6 +23,7 @@ ROLES: tuple[str, ...] = (
     "error",            # hardware or engine fault pattern
     "missing",          # a man should be here; put one back
     "extra",            # no man should be here; take it off
+    "protected",        # lifted while a removal waits, but it may not be taken: put it back
     "lifted",           # the man the player is holding came from here
     "computer-remove",  # computer's turn: take this human man off
     "computer-from",    # computer's turn: lift the computer's man here
@@ -73,6 +74,7 @@ DEFAULT_PALETTE: dict[str, Look] = {
     "error": Look((255, 0, 0), "double"),
     "missing": Look((255, 140, 0), "fast"),
     "extra": Look((255, 0, 255), "double"),
+    "protected": Look((255, 255, 255), "double"),
     "lifted": Look((255, 255, 255), "steady"),
     "computer-remove": Look((255, 140, 0), "slow"),
     "computer-from": Look((0, 90, 255), "slow"),
@@ -125,8 +127,10 @@ PRIORITY: dict[str, int] = {role: i for i, role in enumerate(ROLES)}
 #: Role groups that can be lit together; within a group, roles sharing a blink
 #: pattern must differ in colour even for a red-green colour-blind eye.
 TOGETHER: tuple[tuple[str, ...], ...] = (
-    ("error", "missing", "extra", "lifted", "legal-target", "removable", "mill", "hint", "last-move", "confirm"),
-    ("error", "missing", "extra", "computer-from", "computer-to", "computer-remove", "last-move", "confirm"),
+    ("error", "missing", "extra", "protected", "lifted", "legal-target", "removable", "mill", "hint", "last-move",
+     "confirm"),
+    ("error", "missing", "extra", "protected", "computer-from", "computer-to", "computer-remove", "last-move",
+     "confirm"),
     ("error", "winner"),
     ("error", "menu-option", "menu-choice"),
     ("error", "to-move", "winner", "confirm"),

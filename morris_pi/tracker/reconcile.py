@@ -15,9 +15,25 @@ switches never tell colour) and the game, and answers with one ``Reading``:
 ``problems``  none of these: each point that disagrees with the game, with the
               single correction that fixes it.
 
-Decisions never rest on the order of single events. Order (the raw time of
-each point's last change) only breaks a tie that occupancy cannot: two men put
-down within one window while placing; the first is the side to move's.
+Two kinds of evidence, in this order:
+
+1. The settled occupancy: which reading explains the board.
+2. What each point did since the position the reading starts from
+   (``Changes``): a reading may change the game only if the sensors saw every
+   point it changes change, and a point that a chain of two turns empties and
+   refills (or fills and empties) must have changed twice. A board that only
+   *nets out* to two turns, through a point where nothing happened, is not
+   read: it waits, with guidance, for more evidence (a later change or a
+   snapshot of every switch).
+
+Order (the raw time of each point's last change) only breaks a tie that
+neither can: two men put down within one window while placing; the first is
+the side to move's.
+
+Men in ``protected`` were lifted while a removal was pending although they may
+not be taken (a protected man, or the remover's own): they count as standing
+where they were, so no reading takes them, and no later turn moves them until
+they are back.
 
 >>> from morris_pi.rules import Game
 >>> from morris_pi.rules.board import mask_of
@@ -30,6 +46,7 @@ down within one window while placing; the first is the side to move's.
 'progress'
 >>> [str(p) for p in read_board(game, mask_of(["a1", "f6", "a4", "g7", "g1"])).problems]
 ['take the man off g7', 'take the man off g1', 'put a man back on d6']
+
 """
 
 from __future__ import annotations
@@ -38,12 +55,50 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from morris_pi.rules import Game, Turn
-from morris_pi.rules.board import INDEX, POINTS, bits, point_index
+from morris_pi.rules.board import FULL, INDEX, POINTS, bits, point_index
 
 RawTurn = tuple[int, int, int]
 KINDS = ("match", "turns", "progress", "takeback", "problems")
 
-_TEXTS = {"missing": "put a man back on {point}", "extra": "take the man off {point}"}
+_TEXTS = {
+    "missing": "put a man back on {point}",
+    "extra": "take the man off {point}",
+    "protected": "this man may not be taken: put it back on {point}",
+}
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What the sensors saw since the position a reading starts from.
+
+    ``once``: points whose (settled) state changed at least once; ``twice``:
+    at least twice; ``unsteady``: points whose settled state already differs
+    from the firm one the reading is made from (changing back right now). A
+    reading may not change an unsteady point: it waits until the point is firm.
+    The default sees everything: occupancy alone decides.
+
+    >>> from morris_pi.rules.board import mask_of
+    >>> seen = Changes(once=mask_of(["a1", "a4"]), twice=0)
+    >>> seen.show(mask_of(["a1", "a4"])), seen.show(mask_of(["a1", "d1"]))
+    (True, False)
+    >>> seen.show(mask_of(["a1"]), mask_of(["a1"]))  # a1 emptied and refilled: it changed only once
+    False
+    """
+
+    once: int = FULL
+    twice: int = FULL
+    unsteady: int = 0
+
+    def show(self, once: int, twice: int = 0) -> bool:
+        """Whether every point in ``once`` changed (and is steady), and every point in ``twice`` changed twice."""
+        return not (once & ~self.once or twice & ~self.twice or once & self.unsteady)
+
+    def chain(self, first: int, second: int = 0) -> bool:
+        """Whether a chain that flips the points ``first`` and then the points ``second`` is backed."""
+        return self.show(first | second, first & second)
+
+
+ANYTHING = Changes()
 
 
 @dataclass(frozen=True)
@@ -159,14 +214,20 @@ def read_board(
     order: Callable[[int], float] | None = None,
     prompt: Turn | None = None,
     computer: str | None = None,
+    changes: Changes = ANYTHING,
+    protected: int = 0,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
     ``prompt`` is the computer's chosen turn, the only one the board may show on
     the computer's turn (``computer`` names its side). ``order`` gives the raw
-    time of a point's last change, for the placing tie-break.
+    time of a point's last change, for the placing tie-break. ``changes`` is
+    what the sensors saw since the game's position; ``protected`` the men
+    lifted during a pending removal that may not be taken.
     """
     expected = board_mask(game)
+    actual = occupied
+    occupied |= protected & expected
     if occupied == expected:
         return MATCH
     pos = game.position
@@ -176,13 +237,32 @@ def read_board(
     allowed = allowed_turns(game, prompt, computer)
 
     for raw in allowed:
-        if _after(pos_mask, raw) == occupied:
-            return Reading("turns", (Turn.from_raw(raw),))
+        after = _after(pos_mask, raw)
+        if after == occupied:
+            if changes.chain(expected ^ after):
+                return Reading("turns", (Turn.from_raw(raw),))
+            break  # no other turn leaves this board
     if human and not pending:
         for raw in allowed:
             o, t, r = raw
-            if r >= 0 and _after(pos_mask, (o, t, -1)) == occupied:
-                return Reading("turns", (Turn.from_raw((o, t, -1)),))
+            if r >= 0:
+                after = _after(pos_mask, (o, t, -1))
+                if after == occupied and changes.chain(expected ^ after):
+                    return Reading("turns", (Turn.from_raw((o, t, -1)),))
+        # The mill's step done, but an opponent man that may not be taken already lifted (the
+        # removal tried before the step): the step stands; the tracker then shows that man as
+        # protected. Only the opponent's men: an own man lifted may be one of the mill's.
+        protected_men = pos.men[pos.side ^ 1] & ~pos.removable(pos.side)
+        for raw in allowed:
+            o, t, r = raw
+            if r >= 0:
+                after = _after(pos_mask, (o, t, -1))
+                lifted = after & ~occupied
+                if (
+                    lifted and not lifted & ~protected_men and not occupied & ~after
+                    and changes.chain(expected ^ after)
+                ):
+                    return Reading("turns", (Turn.from_raw((o, t, -1)),))
 
     for raw in allowed:
         if _partial(expected, occupied, raw, step_done=pending):
@@ -190,24 +270,33 @@ def read_board(
 
     nxt = "black" if game.turn == "white" else "white"
     if computer != nxt:
-        found = _two_turns(pos, pos_mask, occupied, allowed, order)
+        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes)
         if found is not None:
             return found
 
-    back = _takeback(game, occupied, computer)
+    back = _takeback(game, actual, computer, changes)
     if back:
         return Reading("takeback", back=back)
     return Reading("problems", problems=diff_problems(expected, occupied))
 
 
-def _two_turns(pos, pos_mask: int, occupied: int, allowed: list[RawTurn], order) -> Reading | None:
-    """Two turns in a row (the next side was quick), or one turn and the next one begun."""
+def _two_turns(
+    pos, expected: int, pos_mask: int, occupied: int, allowed: list[RawTurn], order, changes: Changes,
+) -> Reading | None:
+    """Two turns in a row (the next side was quick), or one turn and the next one begun.
+
+    Only chains the sensors back: each point the two turns change must have
+    changed, and a point the first turn empties and the second refills (or
+    the first fills and the second empties) must have changed twice.
+    """
     whole: list[tuple[RawTurn, RawTurn]] = []
     begun: set[RawTurn] = set()
     for raw1 in allowed:
         m1 = _after(pos_mask, raw1)
         extra = occupied & ~m1
         if extra.bit_count() > 1 or (m1 & ~occupied).bit_count() > 2:
+            continue
+        if not changes.chain(expected ^ m1, m1 ^ occupied):
             continue
         pos1 = pos.play(raw1)
         for raw2 in pos1.turns():
@@ -217,6 +306,8 @@ def _two_turns(pos, pos_mask: int, occupied: int, allowed: list[RawTurn], order)
                 whole.append((raw1, raw2))
             elif _partial(m1, occupied, raw2):
                 begun.add(raw1)
+    if whole and order is not None:
+        whole = [pair for pair in whole if _in_order(*pair, order)]
     if whole:
         if len(whole) > 1 and order is not None:
             whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
@@ -232,6 +323,20 @@ def _two_turns(pos, pos_mask: int, occupied: int, allowed: list[RawTurn], order)
         if len(begun) == 1:
             return Reading("turns", (Turn.from_raw(next(iter(begun))),))
     return None
+
+
+def _in_order(first: RawTurn, second: RawTurn, order: Callable[[int], float]) -> bool:
+    """Whether each move of a chain was lifted before it landed, where the sensors can tell.
+
+    A man lands only after it left its point. The second turn's points carry its own last
+    changes; the first turn's only where the second did not touch them again. (A lift healed
+    by a late snapshot can look later than the landing: the chain then waits, never misreads.)
+    """
+    o2, t2, r2 = second
+    if o2 >= 0 and order(t2) < order(o2):
+        return False
+    o1, t1, _ = first
+    return o1 < 0 or o1 in (t2,) or t1 == r2 or order(t1) > order(o1)
 
 
 def takeback_count(game: Game, computer: str | None) -> int:
@@ -261,7 +366,19 @@ def take_back(game: Game, computer: str | None) -> int:
     return n
 
 
-def _takeback(game: Game, occupied: int, computer: str | None) -> int:
+def colour_masks(game: Game) -> tuple[int, int]:
+    """White's and black's men as they should stand now (a pending step applied)."""
+    men = list(game.position.men)
+    pending = game.pending
+    if pending is not None:
+        side = 0 if game.turn == "white" else 1
+        if pending.origin:
+            men[side] &= ~(1 << INDEX[pending.origin])
+        men[side] |= 1 << INDEX[pending.target]
+    return men[0], men[1]
+
+
+def _takeback(game: Game, occupied: int, computer: str | None, changes: Changes = ANYTHING) -> int:
     if game.outcome is not None:
         return 0
     g = game.copy()
@@ -272,6 +389,12 @@ def _takeback(game: Game, occupied: int, computer: str | None) -> int:
     # Restoring puts at least one man back; a board that only lacks men is a man in the hand
     # (after a removal the opponent refilled, lifting a man can look like the older position).
     if back != occupied or not back & ~board_mask(game):
+        return 0
+    # The hands need not retrace the turns, only set each point right: a point whose man
+    # changes colour must have been emptied and refilled, any other that differs changed once.
+    nw, nb = colour_masks(game)
+    bw, bb = colour_masks(g)
+    if not changes.show((nw ^ bw) | (nb ^ bb), (nw & bb) | (nb & bw)):
         return 0
     return n
 

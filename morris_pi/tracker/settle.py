@@ -26,6 +26,14 @@ Occupancy is a 24-bit mask in ``morris_pi.rules.POINTS`` order.
 ((0, 1), 1)
 >>> s.changed_at(0)           # the raw time of the change: for tie-breaks
 1.0009
+>>> s.once, s.twice           # a7 settled once since the start (bounce never counts)
+(1, 0)
+
+Besides the state, the settler keeps what each point *did* since a base
+position (``rebase``): ``once`` has the points whose settled state changed at
+least once, ``twice`` those that changed at least twice (emptied and refilled,
+or filled and emptied). A reading of the board may only change a point the
+sensors saw change; see ``reconcile``.
 """
 
 from __future__ import annotations
@@ -41,7 +49,9 @@ DEFAULT_HOLD_S = 0.12
 class Settler:
     """Per-point debounce of raw occupancy masks, with the time of every change."""
 
-    __slots__ = ("window", "hold", "raw", "settled", "firm", "last_change", "_since", "_unsettled", "_unfirm")
+    __slots__ = (
+        "window", "hold", "raw", "settled", "firm", "last_change", "once", "twice", "_since", "_unsettled", "_unfirm",
+    )
 
     def __init__(
         self, window: float = DEFAULT_SETTLE_S, hold: float = DEFAULT_HOLD_S, occupied: int = 0,
@@ -61,6 +71,9 @@ class Settler:
         self.firm = occupied
         #: Raw time of the latest raw transition anywhere on the board.
         self.last_change = now
+        #: Points whose settled state changed at least once / twice since the base (``rebase``).
+        self.once = 0
+        self.twice = 0
         self._since = [now] * len(POINTS)
         self._unsettled = 0  # points whose raw state differs from the settled one
         self._unfirm = 0  # points whose raw state differs from the firm one
@@ -91,6 +104,8 @@ class Settler:
             if done:
                 self.settled ^= done
                 self._unsettled = pending & ~done
+                self.twice |= self.once & done
+                self.once |= done
         pending = self._unfirm
         if pending:
             longer = window + self.hold
@@ -101,6 +116,15 @@ class Settler:
                 self.firm ^= firmed
                 self._unfirm = pending & ~firmed
         return done, firmed
+
+    def rebase(self, base: int) -> None:
+        """Start counting changes from the position ``base`` (a mask of the men that should stand).
+
+        A point that already differs from ``base`` has changed once: its man is
+        in the hand, or a man was put there, before the position was decided.
+        """
+        self.once = self.settled ^ base
+        self.twice = 0
 
     def changed_at(self, index: int) -> float:
         """Raw time of the last transition of a point (the order of changes)."""

@@ -14,6 +14,15 @@ How it decides:
   it for at most 150 ms, so a slide never reaches a decision, even over a
   point the lifted man could legally go to. Problems the player fixes
   disappear as soon as the fix has settled (``settle_s``).
+- A reading must also be *backed by events*: every point it changes changed
+  on the sensors since the game's position (the settler counts each point's
+  settled changes from there), twice where a chain of two turns empties and
+  refills a point. A board no backed reading explains is shown as guidance
+  and waits: a later change or a snapshot may complete it.
+- While a removal is pending (the mill's step done, or the computer's
+  prompted step carried out), a man lifted that may not be taken is
+  *protected*: it counts as standing where it was, so no reading takes it or
+  moves it, and it shows ``protected`` until it is back.
 - After a takeback by button, a new game or a resumed game, no turn is read
   until the board matches the game again (``resync``): the LEDs guide it back.
 
@@ -33,11 +42,16 @@ from dataclasses import dataclass
 from morris_pi.rules import SIDES, Game, Outcome, Turn
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
-from .reconcile import Problem, board_mask, diff_problems, read_board, removal_targets, take_back
+from .reconcile import Changes, Problem, board_mask, diff_problems, read_board, removal_targets, take_back
 from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
 RESIGN_CONFIRM_S = 3.0
+#: Seconds the board must show the older position before a takeback by hand is read. Longer
+#: than firm: a man carried onto the point the last turn emptied, with the lift of the man
+#: really moved lost, shows the same board until a scan of every switch (within a second)
+#: completes the picture; a takeback is never urgent.
+TAKEBACK_HOLD_S = 1.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 
@@ -95,7 +109,11 @@ class Tracker:
         self.settler = Settler(settle_s, hold_s)
         self.prompt: Turn | None = None
         self.hint: Turn | None = None
+        #: Everything shown as a correction: the reading's problems and the protected men.
         self.problems: tuple[Problem, ...] = ()
+        #: Men lifted during a pending removal that may not be taken (a mask), until they are back.
+        self.protected = 0
+        self._found: tuple[Problem, ...] = ()
         self.lifted: str | None = None
         self.targets: tuple[str, ...] = ()
         self.armed: str | None = None
@@ -111,6 +129,8 @@ class Tracker:
         self._state: TrackerState | None = None
         self._over_board: int | None = None
         self._events: list[tuple[str, object]] = []
+        self._recheck = False
+        self._takeback_at = math.inf
 
     # -- inputs -----------------------------------------------------------------------
 
@@ -120,10 +140,12 @@ class Tracker:
         if not self._started:
             self._started = True
             self.settler = Settler(self.settle_s, self.hold_s, mask)
+            self.settler.rebase(board_mask(self.game))
             self._dirty = True
             self._relift()
         elif self.settler.feed(mask, now):
             self._changed()  # the prompt's roles follow the raw switches
+            self._protect()
             self._relift()
         self._advance(now)
 
@@ -176,6 +198,7 @@ class Tracker:
         self.prompt = turn
         self._dirty = True
         self._changed()
+        self._protect()
         self._advance(self._now)
         return True
 
@@ -242,6 +265,8 @@ class Tracker:
             times.append(settle)
         if self.armed is not None:
             times.append(self._armed_until)
+        if self._takeback_at < math.inf:
+            times.append(self._takeback_at)
         return min(times) if times else None
 
     # -- inside -----------------------------------------------------------------------
@@ -255,10 +280,15 @@ class Tracker:
         self.armed = None
         if resync:
             self.resync = True
+            self.protected = 0
+            self._found = ()
             self.problems = ()
         self._dirty = True
         self._over_board = None
         self.game_version += 1
+        # What the sensors saw is counted from the new position on.
+        self.settler.rebase(board_mask(self.game))
+        self._protect()
         self._relift()
         self._changed()
 
@@ -268,13 +298,19 @@ class Tracker:
         settled, firmed = self.settler.advance(now)
         if firmed:
             self._dirty = True
+            if self.protected:
+                self._protect()
         if settled:
-            if self.problems:
+            if self._recheck:
+                self._dirty = True
+            if self._found:
                 occ = self.settler.settled
-                kept = tuple(p for p in self.problems if (occ >> INDEX[p.point] & 1) == (p.kind == "extra"))
-                if kept != self.problems:
-                    self.problems = kept
-                    self._changed()
+                kept = tuple(p for p in self._found if (occ >> INDEX[p.point] & 1) == (p.kind == "extra"))
+                if kept != self._found:
+                    self._set_problems(kept)
+        if now >= self._takeback_at:
+            self._takeback_at = math.inf
+            self._dirty = True
         if self.armed is not None and now >= self._armed_until:
             self.armed = None
             self._changed()
@@ -298,6 +334,7 @@ class Tracker:
             if occ == 0 and self._over_board:
                 self.new_game()
                 return False
+            self.protected = 0
             self._set_problems(())
             return False
         expected = board_mask(game)
@@ -305,13 +342,22 @@ class Tracker:
             if occ == expected:
                 self.resync = False
                 self._events.append(("synced", None))
+                self.settler.rebase(expected)
                 self._set_problems(())
                 self._relift()
                 self._changed()
             else:
                 self._set_problems(diff_problems(expected, occ))
             return False
-        reading = read_board(game, occ, order=self.settler.changed_at, prompt=self.prompt, computer=self.computer)
+        settler = self.settler
+        unsteady = settler.settled ^ occ
+        # A point changing back right now holds up any reading that changes it: decide again
+        # when it has settled either way.
+        self._recheck = bool(unsteady)
+        reading = read_board(
+            game, occ, order=settler.changed_at, prompt=self.prompt, computer=self.computer,
+            changes=Changes(settler.once, settler.twice, unsteady), protected=self.protected,
+        )
         kind = reading.kind
         if kind in ("match", "progress"):
             self._set_problems(())
@@ -324,25 +370,74 @@ class Tracker:
                     self._set_problems(diff_problems(board_mask(game), occ))
                     return False
                 self._events.append(("turn", played))
-                self.problems = ()
+                self._found = ()
                 self._game_changed()
                 if game.outcome is not None:
                     self._events.append(("over", game.outcome))
                     break
             return True
         if kind == "takeback":
+            since = max(settler.changed_at(i) for i in bits(expected ^ occ))
+            if self._now < since + TAKEBACK_HOLD_S:
+                self._takeback_at = since + TAKEBACK_HOLD_S
+                self._set_problems(())
+                return False
             for _ in range(reading.back):
                 game.undo()
             self._events.append(("takeback", reading.back))
-            self.problems = ()
+            self._found = ()
+            self.protected = 0
             self._game_changed()
             return False
         self._set_problems(reading.problems)
         return False
 
-    def _set_problems(self, problems: tuple[Problem, ...]) -> None:
+    def _set_problems(self, found: tuple[Problem, ...]) -> None:
+        """The reading's problems, shown together with the protected men (in board order)."""
+        self._found = found
+        problems = found
+        protected = self.protected
+        if protected:
+            problems = tuple(sorted(
+                (*(p for p in found if not protected >> INDEX[p.point] & 1),
+                 *(Problem(POINTS[i], "protected") for i in bits(protected))),
+                key=lambda p: INDEX[p.point],
+            ))
         if problems != self.problems:
             self.problems = problems
+            self._changed()
+
+    def _protect(self) -> None:
+        """Follow the men lifted during a pending removal that may not be taken.
+
+        A removal is pending when the game waits for it, or when the hand has
+        carried out the step of the computer's prompted turn with a removal.
+        Such a man stays protected, whatever the game does meanwhile, until
+        it is back on its point: its switch closed and firm, as the readings
+        see it (a point back but not yet firm would read as a man lifted).
+        """
+        settler = self.settler
+        raw = settler.raw
+        mask = self.protected & ~(raw & settler.settled & settler.firm)
+        game = self.game
+        if not self.resync and game.outcome is None:
+            off = board_mask(game) & ~raw
+            if off:
+                prompt = self.prompt
+                # Once a man that may be taken is off, the removal is done: a man lifted after
+                # that is the next side's turn beginning.
+                if game.pending is not None:
+                    removable = game.position.removable(game.position.side)
+                    if not off & removable:
+                        mask |= off
+                elif prompt is not None and prompt.removal:
+                    o, t, r = prompt.to_raw()
+                    if raw >> t & 1 and (o < 0 or not raw >> o & 1) and raw >> r & 1:
+                        mask |= off & ~(1 << o if o >= 0 else 0)
+        if mask != self.protected:
+            self.protected = mask
+            self._dirty = True
+            self._set_problems(self._found)
             self._changed()
 
     def _relift(self) -> None:
@@ -350,7 +445,7 @@ class Tracker:
         lifted, targets = None, ()
         game = self.game
         if not self.resync and game.outcome is None and game.pending is None and game.turn != self.computer:
-            gone = board_mask(game) & ~self.settler.raw
+            gone = board_mask(game) & ~self.settler.raw & ~self.protected
             if gone:
                 since = self.settler.changed_at
                 own = game.position.men[SIDES.index(game.turn)]

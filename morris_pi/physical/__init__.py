@@ -1,0 +1,14 @@
+"""Messy sensor traces of whole games, modelled on the physical board and the people at it.
+
+Independent of the tracker: it knows the rules, the trace format and nothing
+else. ``generate`` gives a ``PhysicalTrace``: the JSON Lines for
+``morris-pi replay``, the exact record and outcome replay must end with, and
+how often each kind of mess (``KINDS``) actually happened.
+"""
+
+from .computer import Engine, FirstLegal
+from .playing import MODES, PhysicalTrace, Plan, generate
+from .mess import CLEAN, KINDS, noise
+from .people import endings
+
+__all__ = ["CLEAN", "KINDS", "MODES", "Engine", "FirstLegal", "PhysicalTrace", "Plan", "endings", "generate", "noise"]

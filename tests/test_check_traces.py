@@ -1,0 +1,85 @@
+"""bench/check_traces.py and bench/soak.py: outside traces checked against replay, only exact records count."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from morris_pi.physical import CLEAN, generate
+from morris_pi.physical.files import expectation, write
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def check():
+    return load("check_traces").main
+
+
+def clean_trace(seed: int = 1):
+    return generate("standard", seed, mess=CLEAN, target="open", max_turns=20)
+
+
+def test_a_trace_with_its_sidecar_counts_when_replay_ends_with_exactly_its_record(tmp_path, check, capsys):
+    write(clean_trace(), tmp_path, "good")
+    assert check([str(tmp_path)]) == 0
+    assert "1 traces in" in capsys.readouterr().out
+
+
+def test_a_wrong_expected_record_is_a_mismatch_naming_the_turn(tmp_path, check, capsys):
+    trace = clean_trace()
+    path = write(trace, tmp_path, "bad")
+    data = trace.expected()
+    turns = data["record"].split()
+    data["record"] = " ".join(turns[:-1] + ["a1"])
+    path.with_name("bad.expected.json").write_text(json.dumps(data))
+    assert check([str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert f"MISMATCH turn {len(turns)}" in out and "0 replayed to it exactly" in out
+
+
+def test_the_expected_record_may_sit_in_the_header_and_is_taken_out_before_replay(tmp_path, check, capsys):
+    trace = clean_trace()
+    lines = trace.lines()
+    header = json.loads(lines[0])
+    header["expected"] = {"record": trace.record}
+    (tmp_path / "inline.jsonl").write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    replay_lines, expected, source = expectation(tmp_path / "inline.jsonl")
+    assert expected == {"record": trace.record} and "expected" not in json.loads(replay_lines[0])
+    assert check([str(tmp_path)]) == 0
+
+
+def test_traces_without_an_expectation_are_skipped_and_bad_sidecars_named(tmp_path, check, capsys):
+    (tmp_path / "loose.jsonl").write_text("\n".join(clean_trace().lines()) + "\n")
+    write(clean_trace(2), tmp_path, "broken")
+    (tmp_path / "broken.expected.json").write_text("{not json")
+    assert check([str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "skipped (no sidecar, no expected record in the header): loose.jsonl" in out
+    assert "broken.jsonl: cannot read:" in out and "not valid JSON" in out
+
+
+def test_a_missing_folder_is_reported(tmp_path, check, capsys):
+    assert check([str(tmp_path / "nope")]) == 1
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_the_soak_writes_each_failure_where_replay_can_show_it_again(tmp_path, capsys):
+    soak = load("soak")
+    code = soak.main(["--games", "3", "--jobs", "1", "--noise", "0", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0 and "exact record and outcome: 3 of 3 (100.0 %)" in out
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(SystemExit):
+        soak.main(["--kinds", "sneeze"])
+    assert "unknown mess kind(s) sneeze" in capsys.readouterr().err
