@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from morris_pi.commands.render import led_frame, turn_pictures  # noqa: E402
-from morris_pi.render import board_svg, last_turn_of  # noqa: E402
-from morris_pi.rules import Game  # noqa: E402
+from morris_pi.commands.render import led_frame, turn_pictures
+from morris_pi.render import board_svg, last_turn_of
+from morris_pi.rules import Game
 
 GAMES = Path(__file__).resolve().parent.parent / "tests" / "data" / "render_games.txt"
 

@@ -24,10 +24,10 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
-from morris_pi.sim.app import SimApp  # noqa: E402
-from morris_pi.sim.backends import SimBoard  # noqa: E402
+from morris_pi.sim.app import SimApp
+from morris_pi.sim.backends import SimBoard
 
 
 def make_app(mode: str) -> SimApp:

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from morris_pi import replay  # noqa: E402
-from morris_pi.board.controller import Controller  # noqa: E402
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock  # noqa: E402
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors  # noqa: E402
-from morris_pi.tracing import game_trace, random_game  # noqa: E402
+from morris_pi import replay
+from morris_pi.board.controller import Controller
+from morris_pi.board.ports import FirstLegalOpponent, ManualClock
+from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.tracing import game_trace, random_game
 
 
 def percentile(values: list[float], p: float) -> float:

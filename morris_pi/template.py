@@ -179,7 +179,7 @@ def _wrap(paragraphs: list[str], width_mm: float, font: float) -> list[str]:
     return lines
 
 
-def _strip_height(spec: "TemplateSpec", font: float) -> float:
+def _strip_height(spec: TemplateSpec, font: float) -> float:
     return 10 + font + 3 + 1.5 + 6 * (font * 0.8 + 1.5) if spec.size < 300 else STRIP_MM
 
 

@@ -74,7 +74,7 @@ class Snapshot:
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }
 
-    def same_as(self, other: "Snapshot | None") -> bool:
+    def same_as(self, other: Snapshot | None) -> bool:
         """Whether two snapshots show and know the same, whatever their times."""
         return other is not None and _key(self) == _key(other)
 
@@ -228,7 +228,7 @@ class Controller:
             fault=self.fault,
         )
 
-    def new_game(self, *, profile: str | None = None, computer: "str | None | object" = _KEEP) -> None:
+    def new_game(self, *, profile: str | None = None, computer: str | object | None = _KEEP) -> None:
         """Start a new game (the board is then cleared by the players, guided by the LEDs)."""
         self._cancel()
         if computer is not _KEEP and computer is not None and self.opponent is None:

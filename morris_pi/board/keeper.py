@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from morris_pi.rules import Game
@@ -105,7 +105,7 @@ class GameKeeper:
         """A new game object: give it an id and the settings it is played with."""
         self.game = game
         self._archived = False
-        started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        started = datetime.now(UTC).isoformat(timespec="seconds")
         self.meta = {"id": self.new_id(), **settings.meta(), "started": started}
         self._pending.append(_Job("current", "clear the old save", lambda s: s.clear_current()))
 

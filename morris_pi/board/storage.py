@@ -43,7 +43,7 @@ import logging
 import os
 import re
 from collections.abc import Callable, Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -88,7 +88,7 @@ def default_state_dir() -> Path:
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 # -- the save format ------------------------------------------------------------------
@@ -182,7 +182,7 @@ class Storage:
 
     def _now(self) -> datetime:
         now = self._clock()
-        return now.astimezone(timezone.utc) if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        return now.astimezone(UTC) if now.tzinfo else now.replace(tzinfo=UTC)
 
     # -- the game in progress -----------------------------------------------------------
 

@@ -21,7 +21,6 @@ from morris_pi.rules import Turn
 from .progress import Progress, add_progress_argument
 from .record_args import add_record_arguments, game_from_args
 
-
 #: The deepest search accepted. Depth 10 takes some 20 s in the placing phase here and each
 #: turn deeper about doubles it: 16 is around an hour at worst, and cheap in an endgame.
 MAX_DEPTH = 16

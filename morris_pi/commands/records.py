@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
                   "or add --force to overwrite it\n")
         return 1
     except (StorageError, OSError) as exc:
-        if out is sys.stdout and (isinstance(exc, BrokenPipeError) or isinstance(exc, OSError) and stdout_fails()):
+        if out is sys.stdout and (isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError) and stdout_fails())):
             raise  # the output itself failed: the command-line guard reports it
         err.write(f"morris-pi records: error: {exc}\n")
         return 1

@@ -49,7 +49,7 @@ from morris_pi.config.tomlpos import key_lines, locate
 from morris_pi.config.values import ConfigError, Reader
 from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
 
-__all__ = ["ConfigError", "Config", "DEFAULT_PATH", "SCHEMA", "load_config", "parse_config", "schema_paths"]
+__all__ = ["DEFAULT_PATH", "SCHEMA", "Config", "ConfigError", "load_config", "parse_config", "schema_paths"]
 
 DEFAULT_PATH = Path("/etc/morris-pi/config.toml")
 

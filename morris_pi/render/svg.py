@@ -106,7 +106,7 @@ def last_turn_of(game: Game) -> Turn | None:
     return game.history[-1] if game.history else None
 
 
-def _board_of(position: "Game | Position | Board | None") -> tuple[dict[str, str], Profile | None]:
+def _board_of(position: Game | Position | Board | None) -> tuple[dict[str, str], Profile | None]:
     if position is None:
         return {}, None
     if isinstance(position, Game):
@@ -129,7 +129,7 @@ def _board_of(position: "Game | Position | Board | None") -> tuple[dict[str, str
     )
 
 
-def _title_of(position: "Game | Position | Board | None") -> str | None:
+def _title_of(position: Game | Position | Board | None) -> str | None:
     if isinstance(position, Game):
         hand = position.in_hand
         state = str(position.outcome) if position.outcome else f"{position.turn} to move"
@@ -146,7 +146,7 @@ def _title_of(position: "Game | Position | Board | None") -> str | None:
     return None
 
 
-def _roles_of(leds: "Frame | Mapping[str, str] | None") -> tuple[dict[str, str], dict[str, str]]:
+def _roles_of(leds: Frame | Mapping[str, str] | None) -> tuple[dict[str, str], dict[str, str]]:
     if leds is None:
         return {}, {}
     if isinstance(leds, Frame):
@@ -186,14 +186,14 @@ def _sub(parent: ET.Element, tag: str, **attrs: object) -> ET.Element:
 
 
 def board_svg(
-    position: "Game | Position | Board | None" = None,
+    position: Game | Position | Board | None = None,
     *,
-    last_turn: "Turn | str | None" = None,
-    leds: "Frame | Mapping[str, str] | None" = None,
+    last_turn: Turn | str | None = None,
+    leds: Frame | Mapping[str, str] | None = None,
     size: int | None = None,
     coordinates: bool = True,
     flipped: bool = False,
-    profile: "str | Profile | None" = None,
+    profile: str | Profile | None = None,
     palette: Mapping[str, Look] = DEFAULT_PALETTE,
     led_style: str = "ring",
     animate: bool = False,

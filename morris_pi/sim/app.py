@@ -28,15 +28,15 @@ from pathlib import Path
 from typing import Protocol
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+import pygame
 
-from morris_pi.rules import STANDARD, Geometry  # noqa: E402
+from morris_pi.rules import STANDARD, Geometry
 
-from .backends import SimBoard  # noqa: E402
-from .display import NoDisplayError, missing_display, unrequested_fallback  # noqa: E402
-from .hand import HandError  # noqa: E402
-from .layout import Layout, Pos  # noqa: E402
-from .render import Renderer, Scene  # noqa: E402
+from .backends import SimBoard
+from .display import NoDisplayError, missing_display, unrequested_fallback
+from .hand import HandError
+from .layout import Layout, Pos
+from .render import Renderer, Scene
 
 FPS = 60
 #: A press and release closer than this (pixels) is a click: the man stays in the hand.

@@ -14,13 +14,13 @@ import random
 from dataclasses import dataclass, field
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+import pygame
 
-from morris_pi.board.ports import RGB  # noqa: E402
-from morris_pi.rules import STANDARD, Geometry  # noqa: E402
+from morris_pi.board.ports import RGB
+from morris_pi.rules import STANDARD, Geometry
 
-from .hand import Hand  # noqa: E402
-from .layout import SIDES, Layout, Pos  # noqa: E402
+from .hand import Hand
+from .layout import SIDES, Layout, Pos
 
 WOOD = (196, 150, 96)
 WOOD_DARK = (120, 80, 44)
