@@ -58,13 +58,7 @@ def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[flo
 
     for event in events:
         t = event["t"]
-        while True:
-            wake = controller.next_wakeup(blink=False)
-            if wake is None or wake > t:
-                break
-            clock.set(max(wake, clock.now()))
-            per_event.append(step())
-        clock.set(t)
+        controller.run_until(t, step=lambda: per_event.append(step()))
         if "on" in event:
             sensors.close_switch(event["on"])
         elif "off" in event:

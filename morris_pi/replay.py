@@ -258,15 +258,7 @@ class Replay:
             self.buttons.press(value)  # type: ignore[arg-type]
 
     def _advance_to(self, t: float) -> None:
-        controller = self.controller
-        while True:
-            wake = controller.next_wakeup(blink=False)
-            if wake is None or wake > t:
-                break
-            self.clock.set(max(wake, self.clock.now()))
-            self._step()
-        if t != math.inf:
-            self.clock.set(t)
+        self.controller.run_until(t, step=self._step)
 
     def _step(self, force: bool = False) -> Snapshot:
         controller = self.controller

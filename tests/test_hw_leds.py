@@ -171,11 +171,7 @@ def test_a_board_without_leds_still_keeps_the_game():
 
     def settle() -> Snapshot:
         controller.step()  # the change is seen now; then time passes to every deadline
-        until = clock.now() + 1.0
-        while (wake := controller.next_wakeup(blink=False)) is not None and wake <= until:
-            clock.set(max(wake, clock.now()))
-            controller.step()
-        clock.set(until)
+        controller.run_until(clock.now() + 1.0)
         return controller.step()
 
     controller.step()
