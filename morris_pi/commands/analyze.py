@@ -62,7 +62,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "analyze", help="search the position after a game record and print JSON",
         description="Search the position after a game record; print the chosen turn, score, depth, "
@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     game = game_from_args(args, "analyze")
     if game is None:
         return 2
+    described: dict[str, float]
     if args.depth is not None:
         limits, described = Limits(depth=args.depth), {"depth": args.depth}
     elif args.time is not None:
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         level = get_level(args.level or 10)
         limits, described = Limits(depth=level.depth, nodes=level.nodes), {"level": level.number, "nodes": level.nodes}
-    out = {"profile": game.profile.name, "record": game.record, "side": game.turn, "limits": described}
+    out: dict[str, object] = {"profile": game.profile.name, "record": game.record, "side": game.turn, "limits": described}
     if getattr(args, "fen", None):
         out["fen"] = args.fen
     if game.pending:

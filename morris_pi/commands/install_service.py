@@ -78,7 +78,7 @@ class Note:
 Step = Command | WriteFile | Note
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "install-service", help="install and start the systemd service (run with sudo)",
         description="Create the morris user, /etc/morris-pi/config.toml and the systemd unit, then enable "

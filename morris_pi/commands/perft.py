@@ -28,7 +28,7 @@ def _depth(text: str) -> int:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("perft", help="count legal turn sequences to a depth (rules self-check)")
     parser.add_argument("depth", type=_depth,
                         help=f"number of turns, 0 to {MAX_DEPTH} (a move and its removal are one turn)")

@@ -26,7 +26,7 @@ from morris_pi.rules.notation import Turn, sanmill_form, split_record
 from .streams import stdout_fails
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # --state-dir is accepted before or after the action: "records --state-dir D list"
     # and "records list --state-dir D" both work.
     common = argparse.ArgumentParser(add_help=False)

@@ -30,7 +30,7 @@ FORMATS = ("svg", "png")
 MAX_SIZE = 8192
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "render", help="draw the board after a record as an SVG (or PNG) picture",
         description="Draw the board after a record (or a Sanmill FEN): the men, the last turn, and "

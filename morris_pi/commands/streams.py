@@ -62,7 +62,7 @@ def _detach_stdout() -> None:
 def run_guarded(func: Callable[[Any], int | None], args: Any, prog: str) -> int:
     """Run ``func(args)`` and flush stdout; a failing stdout gives an exit status, never a traceback."""
     if sys.stdout is None:
-        sys.stdout = _ClosedOutput()  # type: ignore[assignment]
+        sys.stdout = _ClosedOutput()
     try:
         code = int(func(args) or 0)
         sys.stdout.flush()
