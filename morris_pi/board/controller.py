@@ -63,7 +63,7 @@ class Snapshot:
     lifted: str | None = None
     fault: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "t": round(self.t, 6),
             "record": self.record,

@@ -140,7 +140,7 @@ def configure(level: str = "info", stream: IO[str] | None = None, env: Mapping[s
             return
         name = args.thread.name if args.thread is not None else "?"
         logging.getLogger("morris_pi").error("thread %s stopped with an error", name,
-                                             exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+                                             exc_info=args.exc_value)
 
     threading.excepthook = thread_hook
     return handler
