@@ -27,9 +27,9 @@ from morris_pi.rules import Game, Outcome
 from morris_pi.tracker import guidance
 from morris_pi.tracker.reconcile import Problem
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
-from morris_pi.tracker.tracker import Tracker
+from morris_pi.tracker.tracker import Tracker, TrackerState
 
-from .ports import Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource, SettableClock
+from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource, SettableClock
 
 log = logging.getLogger(__name__)
 
@@ -132,9 +132,11 @@ class Controller:
         self._last_raw: frozenset[str] | None = None
         self._frame: guidance.Frame | None = None
         self._frame_version = -1
-        self._shown: tuple | None = None
+        #: the colours last written to the strip: (points, status LEDs)
+        self._shown: tuple[dict[str, RGB], dict[str, RGB]] | None = None
         self._snapshot: Snapshot | None = None
-        self._snapshot_cache: tuple[tuple, Snapshot] | None = None
+        #: (tracker state version, fault, whether the computer thinks) and the snapshot they made
+        self._snapshot_cache: tuple[tuple[int, str | None, bool], Snapshot] | None = None
         self._now = clock.now()
 
     # -- the loop ---------------------------------------------------------------------
@@ -216,7 +218,8 @@ class Controller:
         """
         clock = self.clock
         if not isinstance(clock, SettableClock):
-            raise TypeError(f"run_until needs a clock that can be set (such as ManualClock), not {type(clock).__name__}")
+            raise TypeError(f"run_until needs a clock that can be set (such as ManualClock), "
+                            f"not {type(clock).__name__}")
         step = step or self.step
         steps = 0
         while (wake := self.next_wakeup(blink=False)) is not None and wake <= t:
@@ -238,7 +241,7 @@ class Controller:
         self._snapshot_cache = (key, snap)
         return snap
 
-    def _build_snapshot(self, state) -> Snapshot:
+    def _build_snapshot(self, state: TrackerState) -> Snapshot:
         f = self._current_frame()
         game = state.game
         return Snapshot(
