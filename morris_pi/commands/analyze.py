@@ -91,8 +91,10 @@ def run(args: argparse.Namespace) -> int:
         limits, described = Limits(time=args.time), {"time": args.time}
     else:
         level = get_level(args.level or 10)
-        limits, described = Limits(depth=level.depth, nodes=level.nodes), {"level": level.number, "nodes": level.nodes}
-    out: dict[str, object] = {"profile": game.profile.name, "record": game.record, "side": game.turn, "limits": described}
+        limits = Limits(depth=level.depth, nodes=level.nodes)
+        described = {"level": level.number, "nodes": level.nodes}
+    out: dict[str, object] = {"profile": game.profile.name, "record": game.record, "side": game.turn,
+                              "limits": described}
     if getattr(args, "fen", None):
         out["fen"] = args.fen
     if game.pending:

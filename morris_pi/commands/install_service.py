@@ -259,8 +259,8 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
     steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}"), unit_text(prefix), "the systemd unit"))
     drop_ins = inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d")
     if root_leds:
-        steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/root.conf"), packaged("morris-pi-root.conf"),
-                               "run as root for the PWM NeoPixel driver"))
+        steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/root.conf"),
+                               packaged("morris-pi-root.conf"), "run as root for the PWM NeoPixel driver"))
     elif (drop_ins / "root.conf").exists():
         steps.append(Note(f"{drop_ins / 'root.conf'} exists and still runs the service as root; delete it if the "
                           "LEDs are on SPI now"))

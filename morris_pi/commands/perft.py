@@ -23,7 +23,8 @@ def _depth(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
     if not 0 <= value <= MAX_DEPTH:
         raise argparse.ArgumentTypeError(
-            f"{text[:20]} is out of range: DEPTH must be 0 to {MAX_DEPTH} (each turn deeper takes about 20 times longer)"
+            f"{text[:20]} is out of range: DEPTH must be 0 to {MAX_DEPTH} "
+            "(each turn deeper takes about 20 times longer)"
         )
     return value
 

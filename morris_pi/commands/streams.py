@@ -15,6 +15,7 @@ or enormous input (``/dev/zero``, a binary file) costs bounded memory and time.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -53,10 +54,8 @@ def _detach_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
-    try:
+    with contextlib.suppress(OSError):
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
-    except OSError:
-        pass
 
 
 def run_guarded(func: Callable[[Any], int | None], args: Any, prog: str) -> int:
