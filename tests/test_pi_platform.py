@@ -244,3 +244,17 @@ def test_doctests(module):
     import importlib
 
     assert doctest.testmod(importlib.import_module(module)).failed == 0
+
+
+def test_a_driver_failing_to_open_with_a_huge_message_is_one_short_fault_line():
+    """A driver that puts a whole buffer into its exception: the fault shown stays one short line."""
+    clock = ManualClock()
+
+    def explode():
+        raise ValueError("bad answer: " + "ff " * 5000)
+
+    leds = LedSlot("leds", "the LED chain", explode, clock)
+    assert leds.open(clock.now()) is False
+    message = leds.backoff.message
+    assert message.startswith("cannot open the LED chain: ValueError: bad answer: ff ff")
+    assert message.endswith("...") and len(message) < 250

@@ -60,9 +60,16 @@ def missing_module(exc: BaseException) -> str | None:
     return None
 
 
+#: Characters of the original error's message that ``describe`` keeps.
+MAX_ORIGINAL = 160
+
+
 def describe(exc: BaseException) -> str:
     """One line: the missing piece (if one is known) and the original error."""
-    original = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    text = str(exc)
+    if len(text) > MAX_ORIGINAL:  # a driver may put a whole buffer in its message; a log line stays short
+        text = text[:MAX_ORIGINAL] + "..."
+    original = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     module = missing_module(exc)
     if module is None:
         return original
