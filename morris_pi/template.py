@@ -226,7 +226,8 @@ def render_svg(spec: TemplateSpec) -> str:
             f'<circle class="reed" id="reed-{name}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(spec.reed_hole / 2)}"/>',
             f'<path class="cross" d="M{_n(x - arm)} {_n(y)}H{_n(x + arm)}M{_n(x)} {_n(y - arm)}V{_n(y + arm)}"/>',
             f'<circle class="led" id="led-{name}" cx="{_n(lx)}" cy="{_n(ly)}" r="{_n(spec.led_hole / 2)}"/>',
-            f'<path class="cross" d="M{_n(lx - led_arm)} {_n(ly)}H{_n(lx + led_arm)}M{_n(lx)} {_n(ly - led_arm)}V{_n(ly + led_arm)}"/>',
+            f'<path class="cross" d="M{_n(lx - led_arm)} {_n(ly)}H{_n(lx + led_arm)}'
+            f'M{_n(lx)} {_n(ly - led_arm)}V{_n(ly + led_arm)}"/>',
             # Label below-left: the LED sits above-right, the lines run through the point.
             f'<text x="{_n(x - 2.5 if not spec.underside else x + 2.5)}" y="{_n(y + 2.5 + font)}" '
             f'font-size="{_n(font)}" text-anchor="{"end" if not spec.underside else "start"}">{name}</text>',
@@ -273,6 +274,7 @@ def _dimensions(spec: TemplateSpec, font: float) -> list[str]:
     ]
     size = font * 0.8
     for i, line in enumerate(_wrap(notes, spec.size - 2 * x0, size)):
-        out.append(f'<text x="{_n(x0)}" y="{_n(y0 + font + 3 + (i + 1) * (size + 1.5))}" font-size="{_n(size)}">{line}</text>')
+        line_y = y0 + font + 3 + (i + 1) * (size + 1.5)
+        out.append(f'<text x="{_n(x0)}" y="{_n(line_y)}" font-size="{_n(size)}">{line}</text>')
     out.append("</g>")
     return out

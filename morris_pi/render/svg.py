@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
@@ -301,11 +302,11 @@ def _draw_board(svg: ET.Element, lay: Layout, geometry: Geometry, paint: Mapping
     _sub(svg, "rect", class_="board", x=edge / 2, y=edge / 2, width=lay.size - edge, height=lay.size - edge,
          rx=0.15 * STEP, fill=paint["wood"], stroke=paint["wood edge"], stroke_width=edge)
     lines = _sub(svg, "g", class_="lines", stroke=paint["line"], stroke_width=0.06 * STEP, stroke_linecap="round")
-    diagonal = {frozenset(pair) for line in geometry.lines for pair in zip(line, line[1:])
+    diagonal = {frozenset(pair) for line in geometry.lines for pair in itertools.pairwise(line)
                 if line[0][0] != line[2][0] and line[0][1] != line[2][1]}
     seen: set[frozenset[str]] = set()
     for line in geometry.lines:
-        for a, b in zip(line, line[1:]):
+        for a, b in itertools.pairwise(line):
             pair = frozenset((a, b))
             if pair in seen:
                 continue

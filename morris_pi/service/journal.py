@@ -117,7 +117,9 @@ def to_journal(stream: IO[str], env: Mapping[str, str] | None = None) -> bool:
     return (st.st_dev, st.st_ino) == (dev, ino)
 
 
-def configure(level: str = "info", stream: IO[str] | None = None, env: Mapping[str, str] | None = None) -> logging.Handler:
+def configure(
+    level: str = "info", stream: IO[str] | None = None, env: Mapping[str, str] | None = None
+) -> logging.Handler:
     """Send the root logger to ``stream`` (stderr) in the journal's or a terminal's form.
 
     Also routes uncaught exceptions in threads (the engine's) and in the main
