@@ -43,7 +43,7 @@ def main() -> None:
     for label, with_leds in (("picture", False), ("picture + LEDs", True)):
         times, sizes = [], []
         for _ in range(args.repeat):
-            for game, frame in zip(games, frames):
+            for game, frame in zip(games, frames, strict=True):
                 start = time.perf_counter()
                 svg = board_svg(game, last_turn=last_turn_of(game), leds=frame if with_leds else None, size=400)
                 times.append(time.perf_counter() - start)

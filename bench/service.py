@@ -166,7 +166,7 @@ def summary(name: str, values: list[float]) -> str:
     values = sorted(values)
     if not values:
         return f"{name}: no samples"
-    p99 = values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
+    p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
     top = ", ".join(f"{v * 1000:.1f}" for v in values[-3:])
     return (f"{name}: n={len(values)} median {statistics.median(values) * 1000:.1f} ms, "
             f"p99 {p99 * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms (largest three: {top} ms)")

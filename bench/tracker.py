@@ -29,7 +29,7 @@ from morris_pi.tracing import game_trace, random_game
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[float], list[float], list[float]]:
