@@ -6,12 +6,12 @@ import dataclasses
 import math
 
 import pytest
+from tracker_kit import MOVING, QUIET, REPEATED, ScriptedOpponent, Table
 
 from morris_pi.board.controller import Controller, Snapshot
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, MonotonicClock
 from morris_pi.board.virtual import RecordingStrip, VirtualSensors
 from morris_pi.rules import Game
-from tracker_kit import MOVING, QUIET, REPEATED, ScriptedOpponent, Table
 
 
 def test_the_computer_turn_is_prompted_at_once_and_recorded_when_done():
@@ -256,7 +256,7 @@ def test_run_until_to_infinity_steps_every_deadline_and_leaves_the_clock_at_the_
 def test_run_until_refuses_a_clock_that_cannot_be_set():
     sensors = VirtualSensors()
     controller = Controller(sensors=sensors, leds=RecordingStrip(), clock=MonotonicClock())
-    with pytest.raises(TypeError, match="needs a clock that can be set .* not MonotonicClock"):
+    with pytest.raises(TypeError, match=r"needs a clock that can be set .* not MonotonicClock"):
         controller.run_until(1.0)
 
 

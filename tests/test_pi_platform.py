@@ -38,7 +38,7 @@ def fake_pi(tmp_path: Path, config: str, *args: str) -> tuple[dict, str]:
     path.write_text(config + f'\n[storage]\nstate_dir = "{tmp_path / "state"}"\n')
     env = {**os.environ, **FAKE_PI}
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "fake_pi.py"), str(path), "5", *args],
-                          capture_output=True, text=True, env=env, timeout=300)
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout), done.stderr
 
@@ -191,7 +191,7 @@ def test_morris_pi_run_refuses_it_with_exit_2(tmp_path, monkeypatch, capsys, log
 def test_the_pin_factory_refuses_it_too(monkeypatch):
     """hwtest and the service's retries open pins through here, config check or not."""
     monkeypatch.setattr(platform.Machine, "here", classmethod(lambda cls: PI5_REAL))
-    with pytest.raises(HardwareError, match="pin factory 'rpigpio' cannot work here: the installed RPi.GPIO"):
+    with pytest.raises(HardwareError, match=r"pin factory 'rpigpio' cannot work here: the installed RPi.GPIO"):
         factory.make_pin_factory("rpigpio")
 
 
