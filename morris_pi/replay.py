@@ -381,8 +381,8 @@ def run(lines: Iterable[str | TraceError], out: IO[str], err: IO[str], *, as_jso
         if as_json:
             out.write(json.dumps(snap.to_dict()) + "\n")
             out.flush()
-        else:
-            report(snap)  # type: ignore[misc]
+        elif report is not None:
+            report(snap)
 
     bad = 0
     first = True

@@ -300,3 +300,10 @@ def test_on_change_is_told_about_a_new_man_but_not_about_time_alone():
     controller.run_until(clock.now() + 1.0)
     assert changes[-1].record == "d6" and changes[-1].t > 5.0
     assert [c.record for c in changes].count("d6") == 1
+
+
+def test_new_game_refuses_a_computer_side_that_is_not_a_side_and_keeps_the_game():
+    table = Table(MOVING)
+    with pytest.raises(TypeError, match="computer must be a side or None, not 5"):
+        table.controller.new_game(computer=5)
+    assert table.step().record == MOVING

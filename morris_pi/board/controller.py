@@ -264,10 +264,17 @@ class Controller:
 
     def new_game(self, *, profile: str | None = None, computer: str | object | None = _KEEP) -> None:
         """Start a new game (the board is then cleared by the players, guided by the LEDs)."""
+        setting: str | bool | None  # the tracker's own spelling: False keeps the current side
+        if computer is _KEEP:
+            setting = False
+        elif computer is None or isinstance(computer, str):
+            setting = computer
+        else:
+            raise TypeError(f"computer must be a side or None, not {computer!r}")
         self._cancel()
-        if computer is not _KEEP and computer is not None and self.opponent is None:
+        if setting is not False and setting is not None and self.opponent is None:
             self.opponent = FirstLegalOpponent()
-        self.tracker.new_game(profile=profile, computer=False if computer is _KEEP else computer)  # type: ignore[arg-type]
+        self.tracker.new_game(profile=profile, computer=setting)
 
     def press(self, name: str) -> bool:
         """A button pressed by code (the same as one from ``Buttons``)."""
@@ -320,8 +327,10 @@ class Controller:
         return self._start("hint")
 
     def _start(self, kind: str) -> bool:
+        if self.opponent is None:
+            return False
         try:
-            self.opponent.start(self.tracker.game.copy(), hint=kind == "hint")  # type: ignore[union-attr]
+            self.opponent.start(self.tracker.game.copy(), hint=kind == "hint")
         except Exception as exc:
             self._fail(exc)
             return False

@@ -93,7 +93,8 @@ def led_paint(colour: tuple[int, int, int]) -> tuple[str, float]:
     peak = max(colour)
     if peak <= 0:
         return "#000000", 0.0
-    return _hex(tuple(round(c * 255 / peak) for c in colour)), round(peak / 255, 3)  # type: ignore[arg-type]
+    r, g, b = colour
+    return _hex((round(r * 255 / peak), round(g * 255 / peak), round(b * 255 / peak))), round(peak / 255, 3)
 
 
 def last_turn_of(game: Game) -> Turn | None:

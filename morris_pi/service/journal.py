@@ -117,6 +117,10 @@ def to_journal(stream: IO[str], env: Mapping[str, str] | None = None) -> bool:
     return (st.st_dev, st.st_ino) == (dev, ino)
 
 
+class _OwnHandler(logging.StreamHandler[IO[str]]):
+    """The handler ``configure`` installs, told apart so that configuring again replaces it."""
+
+
 def configure(
     level: str = "info", stream: IO[str] | None = None, env: Mapping[str, str] | None = None
 ) -> logging.Handler:
@@ -126,14 +130,13 @@ def configure(
     thread through logging, so they arrive with a priority too.
     """
     stream = stream or sys.stderr
-    handler = logging.StreamHandler(stream)
+    handler = _OwnHandler(stream)
     handler.setFormatter(JournalFormatter() if to_journal(stream, env) else PlainFormatter())
     handler.addFilter(RepeatFilter())
     root = logging.getLogger()
     for old in list(root.handlers):
-        if getattr(old, "_morris_pi", False):
+        if isinstance(old, _OwnHandler):
             root.removeHandler(old)
-    handler._morris_pi = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(getattr(logging, level.upper()))
 

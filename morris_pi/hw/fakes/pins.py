@@ -22,7 +22,7 @@ from gpiozero.pins.mock import MockPin
 from morris_pi.hw.fakes.i2c import FakeMcp23017
 
 
-class WiredPin(MockPin):  # type: ignore[misc]  # gpiozero ships no type information: MockPin is Any
+class WiredPin(MockPin):  # type: ignore[misc, unused-ignore]  # gpiozero ships no types: MockPin is Any
     """An input whose line something outside can pull low (open-drain, a switch).
 
     A pull-up only wins while nothing pulls the line low, so setting the pull
@@ -72,7 +72,7 @@ def connect_interrupts(factory: Any, pin: int, chips: Iterable[FakeMcp23017], po
     return line
 
 
-class RowPin(MockPin):  # type: ignore[misc]  # gpiozero ships no type information: MockPin is Any
+class RowPin(MockPin):  # type: ignore[misc, unused-ignore]  # gpiozero ships no types: MockPin is Any
     """A matrix row output that tells the matrix whenever it changes."""
 
     def __init__(self, factory: Any, info: Any, matrix: DiodeMatrix | None = None) -> None:
