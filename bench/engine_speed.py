@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.engine.levels import LEVELS, Level  # noqa: E402
-from morris_pi.engine.player import EnginePlayer  # noqa: E402
-from morris_pi.rules import Game  # noqa: E402
+from morris_pi.engine.levels import LEVELS, Level
+from morris_pi.engine.player import EnginePlayer
+from morris_pi.rules import Game
 
 
 def sample_positions(count: int, seed: int = 1) -> list[Game]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.engine.tune import elo, match, openings  # noqa: E402
+from morris_pi.engine.tune import elo, match, openings
 
 DEFAULT_PAIRS = "greedy-1,1-2,2-3,3-4,4-5,5-6,6-7,7-8,8-9,9-10"
 

@@ -102,7 +102,7 @@ def walk(source: Path, tmp: Path, say=print) -> int:
         return arg.replace(PREFIX, str(prefix))
 
     def run(argv: list[str], **kw) -> subprocess.CompletedProcess:
-        return subprocess.run(argv, env=env, text=True, capture_output=True, **kw)
+        return subprocess.run(argv, env=env, text=True, capture_output=True, check=False, **kw)
 
     for line in lines:
         say(f"$ {line.text}")
@@ -170,7 +170,7 @@ def check_packages(venv: Path, say) -> int:
     versions = {p["name"].lower().replace("_", "-"): p["version"] for p in listed}
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["pi"]
     check = subprocess.run([str(venv / "bin/python"), "-c", _CHECK, json.dumps(extra), json.dumps(versions)],
-                           text=True, capture_output=True)
+                           text=True, capture_output=True, check=False)
     say(f"installed for this machine ({os.uname().machine}):")
     for out in check.stdout.splitlines():
         say(f"  {out}")

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from morris_pi.commands.render import led_frame, turn_pictures  # noqa: E402
-from morris_pi.render import board_svg, last_turn_of  # noqa: E402
-from morris_pi.rules import Game  # noqa: E402
+from morris_pi.commands.render import led_frame, turn_pictures
+from morris_pi.render import board_svg, last_turn_of
+from morris_pi.rules import Game
 
 GAMES = Path(__file__).resolve().parent.parent / "tests" / "data" / "render_games.txt"
 
@@ -43,7 +43,7 @@ def main() -> None:
     for label, with_leds in (("picture", False), ("picture + LEDs", True)):
         times, sizes = [], []
         for _ in range(args.repeat):
-            for game, frame in zip(games, frames):
+            for game, frame in zip(games, frames, strict=True):
                 start = time.perf_counter()
                 svg = board_svg(game, last_turn=last_turn_of(game), leds=frame if with_leds else None, size=400)
                 times.append(time.perf_counter() - start)

@@ -33,16 +33,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
+from gpiozero.pins.mock import MockFactory
 
-from morris_pi.board.menu import GameSettings  # noqa: E402
-from morris_pi.board.storage import Storage  # noqa: E402
-from morris_pi.config.loader import parse_config  # noqa: E402
-from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus  # noqa: E402
-from morris_pi.hw.fakes.pins import connect_interrupts  # noqa: E402
-from morris_pi.hw.fakes.spi import FakeSpi  # noqa: E402
-from morris_pi.rules import Game  # noqa: E402
-from morris_pi.service.loop import run_service  # noqa: E402
+from morris_pi.board.menu import GameSettings
+from morris_pi.board.storage import Storage
+from morris_pi.config.loader import parse_config
+from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
+from morris_pi.hw.fakes.pins import connect_interrupts
+from morris_pi.hw.fakes.spi import FakeSpi
+from morris_pi.rules import Game
+from morris_pi.service.loop import run_service
 
 #: Moving phase, white to move, no turn closes a mill yet.
 MOVING = "f2 b2 d7 d6 e3 e4 c5 f4 c4 a4 b4 d1 d5 g1 b6 g7 a7 c3"
@@ -166,7 +166,7 @@ def summary(name: str, values: list[float]) -> str:
     values = sorted(values)
     if not values:
         return f"{name}: no samples"
-    p99 = values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
+    p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
     top = ", ".join(f"{v * 1000:.1f}" for v in values[-3:])
     return (f"{name}: n={len(values)} median {statistics.median(values) * 1000:.1f} ms, "
             f"p99 {p99 * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms (largest three: {top} ms)")

@@ -24,10 +24,10 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
-from morris_pi.sim.app import SimApp  # noqa: E402
-from morris_pi.sim.backends import SimBoard  # noqa: E402
+from morris_pi.sim.app import SimApp
+from morris_pi.sim.backends import SimBoard
 
 
 def make_app(mode: str) -> SimApp:
@@ -108,7 +108,8 @@ def main() -> int:
         app.draw()
         times.append((time.perf_counter() - started) * 1000)
     times.sort()
-    print(f"draw:     median {statistics.median(times):.2f} ms, p99 {times[int(len(times) * 0.99) - 1]:.2f} ms per frame "
+    p99 = times[int(len(times) * 0.99) - 1]
+    print(f"draw:     median {statistics.median(times):.2f} ms, p99 {p99:.2f} ms per frame "
           f"({1000 / statistics.median(times):.0f} fps possible)")
     if hasattr(session, "close"):
         session.close()

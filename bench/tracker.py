@@ -20,16 +20,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from morris_pi import replay  # noqa: E402
-from morris_pi.board.controller import Controller  # noqa: E402
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock  # noqa: E402
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors  # noqa: E402
-from morris_pi.tracing import game_trace, random_game  # noqa: E402
+from morris_pi import replay
+from morris_pi.board.controller import Controller
+from morris_pi.board.ports import FirstLegalOpponent, ManualClock
+from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.tracing import game_trace, random_game
 
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[float], list[float], list[float]]:
@@ -58,13 +58,7 @@ def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[flo
 
     for event in events:
         t = event["t"]
-        while True:
-            wake = controller.next_wakeup(blink=False)
-            if wake is None or wake > t:
-                break
-            clock.set(max(wake, clock.now()))
-            per_event.append(step())
-        clock.set(t)
+        controller.run_until(t, step=lambda: per_event.append(step()))
         if "on" in event:
             sensors.close_switch(event["on"])
         elif "off" in event:

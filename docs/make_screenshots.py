@@ -29,14 +29,14 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
+import pygame
 
-from morris_pi.board.ports import ManualClock  # noqa: E402
-from morris_pi.engine.player import EnginePlayer  # noqa: E402
-from morris_pi.rules import Game, Turn  # noqa: E402
-from morris_pi.sim.app import SimApp  # noqa: E402
-from morris_pi.sim.backends import SimBoard  # noqa: E402
-from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
+from morris_pi.board.ports import ManualClock
+from morris_pi.engine.player import EnginePlayer
+from morris_pi.rules import Game, Turn
+from morris_pi.sim.app import SimApp
+from morris_pi.sim.backends import SimBoard
+from morris_pi.sim.session import GameSession, SimSettings
 
 LEVEL, SEED = 1, 7
 

@@ -99,14 +99,15 @@ class Header:
 class Event:
     t: float
     kind: str | None = None  # None: time passes
-    value: object = None
+    value: str | frozenset[str] | None = None  # a point, a snapshot's points or a button
 
 
-def parse_header(data: dict, line: int = 1) -> Header:
+def parse_header(data: dict[str, object], line: int = 1) -> Header:
     unknown = sorted(set(data) - set(HEADER_KEYS))
     if unknown:
         raise TraceError(line, f"unknown header key(s) {_keys(unknown)}; a header has {', '.join(HEADER_KEYS)}")
-    profile = data.get("profile", "standard")
+    # str(): a name that is not even a string is refused by get_profile with the same message
+    profile = str(data.get("profile", "standard"))
     try:
         get_profile(profile)
     except ValueError as exc:
@@ -120,12 +121,17 @@ def parse_header(data: dict, line: int = 1) -> Header:
             if computer is not None:
                 raise TraceError(line, "only one side can be the computer")
             computer = side
-    level, seed = data.get("level"), data.get("seed")
-    if level is not None and (not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 10):
-        raise TraceError(line, f"level must be a whole number 1-10, got {quote(level)}")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise TraceError(line, f"seed must be a whole number, got {quote(seed)}")
+    level = _whole_number(data.get("level"), line, "level must be a whole number 1-10", 1, 10)
+    seed = _whole_number(data.get("seed"), line, "seed must be a whole number")
     return Header(profile, computer, level, seed)
+
+
+def _whole_number(value: object, line: int, wanted: str, lo: float = -math.inf, hi: float = math.inf) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise TraceError(line, f"{wanted}, got {quote(value)}")
+    return value
 
 
 def _point(value: object, line: int, key: str) -> str:
@@ -134,7 +140,7 @@ def _point(value: object, line: int, key: str) -> str:
     return value
 
 
-def parse_event(data: dict, line: int) -> Event:
+def parse_event(data: dict[str, object], line: int) -> Event:
     if "t" not in data:
         raise TraceError(line, "an event needs its time 't' (only the first line may be a header)")
     t = data["t"]
@@ -150,15 +156,18 @@ def parse_event(data: dict, line: int) -> Event:
     if not kinds:
         return Event(float(t))
     kind = kinds[0]
-    value = data[kind]
+    raw = data[kind]
+    value: str | frozenset[str]
     if kind in ("on", "off"):
-        value = _point(value, line, kind)
+        value = _point(raw, line, kind)
     elif kind == "snapshot":
-        if not isinstance(value, list):
-            raise TraceError(line, f"snapshot must be a list of points, got {quote(value)}")
-        value = frozenset(_point(p, line, "snapshot") for p in value)
-    elif value not in BUTTONS:
-        raise TraceError(line, f"unknown button {quote(value)}; buttons are {', '.join(BUTTONS)}")
+        if not isinstance(raw, list):
+            raise TraceError(line, f"snapshot must be a list of points, got {quote(raw)}")
+        value = frozenset(_point(p, line, "snapshot") for p in raw)
+    elif not isinstance(raw, str) or raw not in BUTTONS:
+        raise TraceError(line, f"unknown button {quote(raw)}; buttons are {', '.join(BUTTONS)}")
+    else:
+        value = raw
     return Event(float(t), kind, value)
 
 
@@ -186,7 +195,7 @@ def make_opponent(header: Header) -> Opponent:
     """The engine at the header's level where it exists, else the first-legal player."""
     if header.level is not None:
         try:
-            from morris_pi.engine.player import EnginePlayer  # type: ignore[import-not-found]
+            from morris_pi.engine.player import EnginePlayer
         except ImportError:
             pass
         else:
@@ -217,7 +226,7 @@ class Replay:
         self.emit = emit
         self.started = False
         self.last: Snapshot | None = None
-        self.emitted: dict | None = None
+        self.emitted: dict[str, object] | None = None
         self.steps = 0
 
     def check(self, event: Event, line: int) -> None:
@@ -248,25 +257,19 @@ class Replay:
 
     def _apply(self, event: Event) -> None:
         kind, value = event.kind, event.value
-        if kind == "on":
-            self.sensors.close_switch(value)  # type: ignore[arg-type]
+        if value is None:
+            return  # time passes
+        if isinstance(value, frozenset):
+            self.sensors.set(value)
+        elif kind == "on":
+            self.sensors.close_switch(value)
         elif kind == "off":
-            self.sensors.open_switch(value)  # type: ignore[arg-type]
-        elif kind == "snapshot":
-            self.sensors.set(value)  # type: ignore[arg-type]
+            self.sensors.open_switch(value)
         elif kind == "button":
-            self.buttons.press(value)  # type: ignore[arg-type]
+            self.buttons.press(value)
 
     def _advance_to(self, t: float) -> None:
-        controller = self.controller
-        while True:
-            wake = controller.next_wakeup(blink=False)
-            if wake is None or wake > t:
-                break
-            self.clock.set(max(wake, self.clock.now()))
-            self._step()
-        if t != math.inf:
-            self.clock.set(t)
+        self.controller.run_until(t, step=self._step)
 
     def _step(self, force: bool = False) -> Snapshot:
         controller = self.controller
@@ -378,8 +381,8 @@ def run(lines: Iterable[str | TraceError], out: IO[str], err: IO[str], *, as_jso
         if as_json:
             out.write(json.dumps(snap.to_dict()) + "\n")
             out.flush()
-        else:
-            report(snap)  # type: ignore[misc]
+        elif report is not None:
+            report(snap)
 
     bad = 0
     first = True

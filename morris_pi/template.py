@@ -86,6 +86,11 @@ class TemplateSpec:
     underside: bool = False  # mirrored, to tape to the back of the board
     title: str = field(default="morris-pi drilling template")
 
+    @property
+    def margin_mm(self) -> float:
+        """``margin``, with its default filled in (``__post_init__`` does that on creation)."""
+        return self.margin if self.margin is not None else self.size / 10
+
     def __post_init__(self) -> None:
         if self.margin is None:
             object.__setattr__(self, "margin", self.size / 10)
@@ -97,7 +102,7 @@ class TemplateSpec:
             raise TemplateError(
                 f"board size {self.size:g} mm is out of range: {MIN_SIZE_MM:g} to {MAX_SIZE_MM:g} mm"
             )
-        if not 0 <= self.margin < self.size / 2 - 1:  # type: ignore[operator]
+        if not 0 <= self.margin_mm < self.size / 2 - 1:
             raise TemplateError(f"margin {self.margin:g} mm must be at least 0 and less than half the board size")
         step = self.step
         if self.led_offset < (self.reed_hole + self.led_hole) / 2 + 2:
@@ -133,7 +138,7 @@ class TemplateSpec:
     @property
     def step(self) -> float:
         """Distance between neighbouring grid positions (a7 to b6 horizontally)."""
-        return (self.size - 2 * self.margin) / 6  # type: ignore[operator]
+        return (self.size - 2 * self.margin_mm) / 6
 
     def led_centre(self, name: str) -> tuple[float, float]:
         x, y = point_position(self, name)
@@ -145,10 +150,10 @@ class TemplateSpec:
 def point_position(spec: TemplateSpec, name: str) -> tuple[float, float]:
     """Centre of a point in template millimetres (origin top left, y downwards)."""
     gx, gy = coordinates(name)
-    x = spec.margin + gx * spec.step  # type: ignore[operator]
+    x = spec.margin_mm + gx * spec.step
     if spec.underside:
         x = spec.size - x
-    return round(x, 3), round(spec.margin + (6 - gy) * spec.step, 3)  # type: ignore[operator]
+    return round(x, 3), round(spec.margin_mm + (6 - gy) * spec.step, 3)
 
 
 def _segments() -> list[tuple[str, str]]:
@@ -179,7 +184,7 @@ def _wrap(paragraphs: list[str], width_mm: float, font: float) -> list[str]:
     return lines
 
 
-def _strip_height(spec: "TemplateSpec", font: float) -> float:
+def _strip_height(spec: TemplateSpec, font: float) -> float:
     return 10 + font + 3 + 1.5 + 6 * (font * 0.8 + 1.5) if spec.size < 300 else STRIP_MM
 
 
@@ -226,7 +231,8 @@ def render_svg(spec: TemplateSpec) -> str:
             f'<circle class="reed" id="reed-{name}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(spec.reed_hole / 2)}"/>',
             f'<path class="cross" d="M{_n(x - arm)} {_n(y)}H{_n(x + arm)}M{_n(x)} {_n(y - arm)}V{_n(y + arm)}"/>',
             f'<circle class="led" id="led-{name}" cx="{_n(lx)}" cy="{_n(ly)}" r="{_n(spec.led_hole / 2)}"/>',
-            f'<path class="cross" d="M{_n(lx - led_arm)} {_n(ly)}H{_n(lx + led_arm)}M{_n(lx)} {_n(ly - led_arm)}V{_n(ly + led_arm)}"/>',
+            f'<path class="cross" d="M{_n(lx - led_arm)} {_n(ly)}H{_n(lx + led_arm)}'
+            f'M{_n(lx)} {_n(ly - led_arm)}V{_n(ly + led_arm)}"/>',
             # Label below-left: the LED sits above-right, the lines run through the point.
             f'<text x="{_n(x - 2.5 if not spec.underside else x + 2.5)}" y="{_n(y + 2.5 + font)}" '
             f'font-size="{_n(font)}" text-anchor="{"end" if not spec.underside else "start"}">{name}</text>',
@@ -265,7 +271,7 @@ def _dimensions(spec: TemplateSpec, font: float) -> list[str]:
         "</g>",
     ]
     notes = [
-        f"{escape(spec.title)}: board {_n(spec.size)} x {_n(spec.size)} mm, margin {_n(spec.margin)} mm, "  # type: ignore[arg-type]
+        f"{escape(spec.title)}: board {_n(spec.size)} x {_n(spec.size)} mm, margin {_n(spec.margin_mm)} mm, "
         f"points {_n(spec.step)} mm apart." + (" UNDERSIDE: mirrored, tape it to the back." if spec.underside else ""),
         f"Black: reed hole {_n(spec.reed_hole)} mm at each point. Red: LED hole {_n(spec.led_hole)} mm, "
         f"{_n(spec.led_offset)} mm diagonally from it. Dashed: a {_n(spec.man_diameter)} mm man.",
@@ -273,6 +279,7 @@ def _dimensions(spec: TemplateSpec, font: float) -> list[str]:
     ]
     size = font * 0.8
     for i, line in enumerate(_wrap(notes, spec.size - 2 * x0, size)):
-        out.append(f'<text x="{_n(x0)}" y="{_n(y0 + font + 3 + (i + 1) * (size + 1.5))}" font-size="{_n(size)}">{line}</text>')
+        line_y = y0 + font + 3 + (i + 1) * (size + 1.5)
+        out.append(f'<text x="{_n(x0)}" y="{_n(line_y)}" font-size="{_n(size)}">{line}</text>')
     out.append("</g>")
     return out

@@ -25,6 +25,9 @@ from dataclasses import dataclass
 from morris_pi.rules import SIDES, Game, Turn
 from morris_pi.rules.board import point_index
 
+#: One line of a replay trace: ``{"t": 1.5, "on": "d6"}``, or the header (``{"trace": 1, ...}``).
+TraceLine = dict[str, object]
+
 
 @dataclass(frozen=True)
 class Mess:
@@ -59,12 +62,12 @@ class _Hands:
         self.rng = rng
         self.mess = mess
         self.men: set[str] = set()
-        self.events: list[tuple[float, int, dict]] = []
+        self.events: list[tuple[float, int, TraceLine]] = []
         #: How often each kind of mess went into the trace.
-        self.stats: Counter = Counter()
+        self.stats: Counter[str] = Counter()
         self._n = 0
 
-    def _emit(self, t: float, event: dict) -> None:
+    def _emit(self, t: float, event: TraceLine) -> None:
         self._n += 1
         self.events.append((round(t, 6), self._n, event))
 
@@ -101,7 +104,7 @@ class _Hands:
         """The sensor missed everything since ``mark`` (the physical board still changed)."""
         del self.events[mark:]
 
-    def lines(self) -> list[dict]:
+    def lines(self) -> list[TraceLine]:
         return [{"t": t, **e} for t, _, e in sorted(self.events, key=lambda item: (item[0], item[1]))]
 
 
@@ -112,9 +115,9 @@ def game_trace(
     computer: str | None = None,
     mess: Mess = Mess(),
     start: float = 0.5,
-    stats: Counter | None = None,
+    stats: Counter[str] | None = None,
     think: tuple[float, float] = (0.4, 2.0),
-) -> list[dict]:
+) -> list[TraceLine]:
     """The replay trace (header first) of a game, as played by hand on the board.
 
     ``think`` bounds the seconds between turns (fast play aside); ``stats``, if
@@ -122,7 +125,7 @@ def game_trace(
     """
     rng = random.Random(seed)
     hands = _Hands(rng, mess)
-    header = {"profile": game.profile.name}
+    header: TraceLine = {"profile": game.profile.name}
     header.update({side: ("computer" if side == computer else "human") for side in SIDES})
     turns = list(game.history)
     replay = Game(game.profile)
@@ -203,7 +206,7 @@ def _play(hands: _Hands, turn: Turn, t: float) -> float:
     mess = hands.mess
     removal_first = turn.removal is not None and rng.random() < mess.removal_first
     mark = hands.mark()
-    if removal_first:
+    if turn.removal is not None and removal_first:
         hands.stats["removal-first"] += 1
         t = hands.switch(turn.removal, False, t)
         t += rng.uniform(0.3, 1.0)

@@ -30,20 +30,19 @@ if __name__ == "__main__":  # run as a script from anywhere: import the package 
 class NoGpiod(importlib.abc.MetaPathFinder):
     """``import gpiod`` (and ``lgpio``) fail as they do where the package is not installed."""
 
-    def find_spec(self, name, path=None, target=None):  # noqa: ANN001 - importlib's signature
+    def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in ("gpiod", "lgpio"):
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return None
 
 
 def main(config_path: str, seconds: float, fake_leds: bool = False) -> dict:
-    from morris_pi.config.loader import load_config
     from morris_pi.board.ports import ManualClock
+    from morris_pi.config.loader import load_config
     from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
     from morris_pi.hw.fakes.pixels import FakePixels
-    from morris_pi.tracker.guidance import DEFAULT_PALETTE
-    from morris_pi.service.sdnotify import Notifier
     from morris_pi.service.loop import run_service
+    from morris_pi.service.sdnotify import Notifier
+    from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
     class Recording(Notifier):
         def __init__(self) -> None:
@@ -65,7 +64,7 @@ def main(config_path: str, seconds: float, fake_leds: bool = False) -> dict:
 
     def sleep(step: float) -> None:
         if pixels is not None:
-            error_lit.update(p for p, c in zip(config.leds.order, pixels.colours()) if p and c == error)
+            error_lit.update(p for p, c in zip(config.leds.order, pixels.colours(), strict=False) if p and c == error)
         before = clock.now()
         clock.advance(step)
         if before < 1002.0 <= clock.now():  # two seconds in: a man on d6

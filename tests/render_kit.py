@@ -70,4 +70,4 @@ def polygon(element: ET.Element) -> list[tuple[float, float]]:
 
 def path_points(element: ET.Element) -> list[tuple[float, float]]:
     numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", element.get("d"))]
-    return list(zip(numbers[::2], numbers[1::2]))
+    return list(zip(numbers[::2], numbers[1::2], strict=False))

@@ -192,7 +192,7 @@ class FakeBoard:
     # -- eyes -------------------------------------------------------------------------
 
     def _points_of(self, colours: list[RGB]) -> dict[str, RGB]:
-        return {p: c for p, c in zip(self.config.leds.order, colours) if p and c != (0, 0, 0)}
+        return {p: c for p, c in zip(self.config.leds.order, colours, strict=False) if p and c != (0, 0, 0)}
 
     def leds(self) -> dict[str, RGB]:
         """The point LEDs lit now, decoded from the SPI wire."""

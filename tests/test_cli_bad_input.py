@@ -6,7 +6,6 @@ exit status and everything the user sees on stderr are what a shell would show.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -20,7 +19,8 @@ CLI = [sys.executable, "-m", "morris_pi.cli"]
 
 
 def morris(*argv: str, stdin: bytes | None = b"", stdout=subprocess.PIPE, timeout: float = 120):
-    return subprocess.run([*CLI, *argv], input=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=timeout)
+    return subprocess.run([*CLI, *argv], input=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=timeout,
+                          check=False)
 
 
 def no_traceback(result) -> str:
@@ -47,7 +47,8 @@ def test_a_full_output_ends_with_one_line_and_status_1(argv, tmp_path):
 @pytest.mark.parametrize("argv", COMMANDS, ids=lambda a: a[0])
 def test_a_closed_output_ends_with_one_line_and_status_1(argv, tmp_path):
     argv = [a.format(tmp=tmp_path) for a in argv]
-    result = subprocess.run(" ".join([*CLI, *argv]) + " >&-", shell=True, stderr=subprocess.PIPE, timeout=120)
+    result = subprocess.run(" ".join([*CLI, *argv]) + " >&-", shell=True, stderr=subprocess.PIPE, timeout=120,
+                            check=False)
     err = no_traceback(result)
     assert result.returncode == 1 and "cannot write the output" in err
 
@@ -85,12 +86,13 @@ def test_a_huge_record_on_stdin_is_refused_after_the_cap(command, garbage):
     result = morris(*command, "-", stdin=garbage)
     err = no_traceback(result)
     assert result.returncode == 2
-    assert err.strip() == f"morris-pi {command[0]}: standard input is longer than 1,048,576 bytes; a record is far shorter"
+    assert err.strip() == (f"morris-pi {command[0]}: standard input is longer than 1,048,576 bytes; "
+                           "a record is far shorter")
 
 
 def test_an_endless_stdin_is_cut_at_the_cap():
     with open("/dev/zero", "rb") as zero:
-        result = subprocess.run([*CLI, "legal", "-"], stdin=zero, capture_output=True, timeout=60)
+        result = subprocess.run([*CLI, "legal", "-"], stdin=zero, capture_output=True, timeout=60, check=False)
     assert result.returncode == 2 and "longer than 1,048,576 bytes" in no_traceback(result)
 
 
@@ -159,7 +161,7 @@ def test_a_giant_line_stops_the_replay_quoting_only_its_start():
 
 def test_endless_input_ends_the_replay():
     with open("/dev/zero", "rb") as zero:
-        result = subprocess.run([*CLI, "replay", "-"], stdin=zero, capture_output=True, timeout=60)
+        result = subprocess.run([*CLI, "replay", "-"], stdin=zero, capture_output=True, timeout=60, check=False)
     err = no_traceback(result)
     assert result.returncode == 1 and "line 1: longer than 65,536 bytes" in err
 

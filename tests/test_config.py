@@ -50,7 +50,7 @@ def test_default_file_is_read_when_present(tmp_path, monkeypatch):
 
 
 def test_an_explicit_missing_file_is_an_error(tmp_path):
-    with pytest.raises(ConfigError, match="absent.toml: no such file"):
+    with pytest.raises(ConfigError, match=r"absent.toml: no such file"):
         load_config(tmp_path / "absent.toml")
 
 
@@ -210,7 +210,8 @@ MATRIX_MAP_ALL = "\n".join(f"{p} = [{i // 8}, {i % 8}]" for i, p in enumerate(PO
 BAD = [
     # (name, toml, key, line, message pattern)
     ("unknown section", "[gmae]\nlevel = 3\n", "gmae", 1, r"unknown key .*did you mean 'game'"),
-    ("unknown key", "[game]\nlevel = 3\nlevle = 4\n", "game.levle", 3, r"unknown key in \[game\]; did you mean 'level'"),
+    ("unknown key", "[game]\nlevel = 3\nlevle = 4\n", "game.levle", 3,
+     r"unknown key in \[game\]; did you mean 'level'"),
     ("unknown nested key", "[sensors.mcp23017]\nbus = 1\n", "sensors.mcp23017.bus", 2, "unknown key"),
     ("unknown palette field", '[palette.hint]\ncolor = "#ffffff"\n', "palette.hint.color", 2, "did you mean 'colour'"),
     ("unknown role", '[palette]\nglow = { colour = "#ffffff" }\n', "palette.glow", 2, "unknown key"),
@@ -280,7 +281,8 @@ BAD = [
      r"GPIO 9 \(a default.*the switch at a4.*SPI0 MISO\) by leds.pin"),
     ("button on an LED SPI pin", "[buttons]\nnew = 11\n", "buttons.new", 2, "SPI0 SCLK"),
     ("button on the I2C bus", "[buttons]\nundo = 3\n", "buttons.undo", 2, "I2C bus 1 SCL"),
-    ("two buttons on one pin", "[buttons]\nnew = 17\nundo = 17\n", "buttons.undo", 3, "already used for the new button"),
+    ("two buttons on one pin", "[buttons]\nnew = 17\nundo = 17\n", "buttons.undo", 3,
+     "already used for the new button"),
     ("button on a sensor pin", '[sensors]\nbackend = "matrix"\n[buttons]\nhint = 16\n', "buttons.hint", 4,
      "matrix column 0"),
     ("interrupt line on a button pin", "[sensors.mcp23017]\ninterrupt_pins = [4]\n[buttons]\nmenu = 4\n",

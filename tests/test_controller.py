@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+import dataclasses
+import math
 
-from morris_pi.board.controller import Controller
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock
+import pytest
+from tracker_kit import MOVING, QUIET, REPEATED, ScriptedOpponent, Table
+
+from morris_pi.board.controller import Controller, Snapshot
+from morris_pi.board.ports import FirstLegalOpponent, ManualClock, MonotonicClock
 from morris_pi.board.virtual import RecordingStrip, VirtualSensors
 from morris_pi.rules import Game
-from tracker_kit import MOVING, QUIET, REPEATED, ScriptedOpponent, Table
 
 
 def test_the_computer_turn_is_prompted_at_once_and_recorded_when_done():
@@ -223,3 +226,85 @@ def test_new_game_can_change_sides_and_profile():
 def test_a_palette_must_cover_every_role():
     with pytest.raises(ValueError, match="palette has no look for role"):
         Controller(sensors=VirtualSensors(), leds=RecordingStrip(), clock=ManualClock(), palette={})
+
+
+def test_run_until_steps_at_every_deadline_up_to_the_time_and_no_further():
+    clock, sensors = ManualClock(), VirtualSensors()
+    controller = Controller(sensors=sensors, leds=RecordingStrip(), clock=clock, computer="black")
+    controller.step()
+    sensors.close_switch("d6")
+    controller.step()
+    seen: list[str] = []
+    assert controller.run_until(0.01, step=lambda: seen.append(controller.step().record)) == 0
+    assert clock.now() == 0.01 and controller.snapshot().record == ""  # the man has not settled yet
+    steps = controller.run_until(2.0, step=lambda: seen.append(controller.step().record))
+    assert steps == len(seen) > 0 and seen[-1] == "d6"
+    assert clock.now() == 2.0
+    assert controller.snapshot().computer == "a7"  # the computer's answer, prompted on the board
+    assert controller.next_wakeup(blink=False) is None
+
+
+def test_run_until_to_infinity_steps_every_deadline_and_leaves_the_clock_at_the_last():
+    clock, sensors = ManualClock(), VirtualSensors()
+    controller = Controller(sensors=sensors, leds=RecordingStrip(), clock=clock)
+    controller.step()
+    sensors.close_switch("d6")
+    controller.step()
+    assert controller.run_until(math.inf) > 0
+    assert controller.snapshot().record == "d6" and math.isfinite(clock.now()) and clock.now() > 0
+
+
+def test_run_until_refuses_a_clock_that_cannot_be_set():
+    sensors = VirtualSensors()
+    controller = Controller(sensors=sensors, leds=RecordingStrip(), clock=MonotonicClock())
+    with pytest.raises(TypeError, match=r"needs a clock that can be set .* not MonotonicClock"):
+        controller.run_until(1.0)
+
+
+def test_snapshots_differing_in_any_field_but_the_time_are_not_the_same():
+    """Every field counts in ``same_as`` except ``t``, including any field added later."""
+    table = Table(MOVING)
+    base = table.step()
+    assert base.same_as(dataclasses.replace(base, t=base.t + 60.0))
+    assert [f.name for f in dataclasses.fields(Snapshot) if not f.compare] == ["t"]
+    for f in dataclasses.fields(Snapshot):
+        if f.name == "t":
+            continue
+        other = dataclasses.replace(base, **{f.name: _different(getattr(base, f.name))})
+        assert not base.same_as(other), f"same_as ignores a change of {f.name}"
+        assert not other.same_as(base), f"same_as ignores a change of {f.name}"
+
+
+def _different(value: object) -> object:
+    """Some other value of the same kind, for a field of a snapshot."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, tuple):
+        return (*value, "x")
+    if isinstance(value, dict):
+        return {**value, "x": "x"}
+    return "x" if value is None else None
+
+
+def test_on_change_is_told_about_a_new_man_but_not_about_time_alone():
+    changes: list[Snapshot] = []
+    clock, sensors = ManualClock(), VirtualSensors()
+    controller = Controller(sensors=sensors, leds=RecordingStrip(), clock=clock, on_change=changes.append)
+    controller.step()
+    clock.advance(5.0)
+    controller.step()
+    assert len(changes) == 1
+    sensors.close_switch("d6")
+    controller.step()
+    controller.run_until(clock.now() + 1.0)
+    assert changes[-1].record == "d6" and changes[-1].t > 5.0
+    assert [c.record for c in changes].count("d6") == 1
+
+
+def test_new_game_refuses_a_computer_side_that_is_not_a_side_and_keeps_the_game():
+    table = Table(MOVING)
+    with pytest.raises(TypeError, match="computer must be a side or None, not 5"):
+        table.controller.new_game(computer=5)
+    assert table.step().record == MOVING

@@ -31,7 +31,7 @@ EVENT = st.dictionaries(
     max_size=4,
 )
 LINE = st.one_of(EVENT.map(json.dumps).map(str.encode), st.binary(max_size=80))
-TRACE = st.one_of(st.binary(max_size=3000), st.lists(LINE, max_size=40).map(lambda ls: b"\n".join(ls)))
+TRACE = st.one_of(st.binary(max_size=3000), st.lists(LINE, max_size=40).map(b"\n".join))
 
 
 def replay_bytes(data: bytes) -> tuple[int, str, str]:

@@ -1,4 +1,5 @@
-"""The examples in the docstrings of storage (its files and record format), the switch watch, the fake disk and the command helpers stay true."""
+"""The examples in the docstrings of storage (its files and record format), the switch watch,
+the fake disk and the command helpers stay true."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ WHITE = (255, 255, 255)
 DARK = (0, 0, 0)
 
 #: A build whose chain runs inner ring first, with two spacer LEDs and status LEDs at the end.
-ORDER = ("",) + POINTS[16:] + POINTS[8:16] + ("",) + POINTS[:8]
+ORDER = ("", *POINTS[16:], *POINTS[8:16], "", *POINTS[:8])
 CUSTOM = LedsConfig(count=29, order=ORDER, brightness=1.0,
                     status={"white-to-move": 26, "black-to-move": 27, "error": 28})
 
@@ -147,18 +147,18 @@ def test_neopixel_import_failure_is_a_clear_led_error(monkeypatch):
     """On a PC, ``import neopixel`` raises NotImplementedError (Blinka: board not supported)."""
     monkeypatch.delitem(sys.modules, "neopixel", raising=False)
     monkeypatch.delitem(sys.modules, "board", raising=False)
-    with pytest.raises(LedError, match="the neopixel LED driver cannot be loaded: .*NotImplementedError"):
+    with pytest.raises(LedError, match=r"the neopixel LED driver cannot be loaded: .*NotImplementedError"):
         neopixel_strip(LedsConfig(backend="neopixel", pin=18))
 
 
 def test_spi_backend_without_an_spi_port_is_a_clear_led_error():
     # on a PC either Blinka refuses the board or it has no SPI port to open
-    with pytest.raises(LedError, match="neopixel-spi LED driver cannot be loaded|cannot open SPI bus 0"):
+    with pytest.raises(LedError, match=r"neopixel-spi LED driver cannot be loaded|cannot open SPI bus 0"):
         neopixel_spi_strip(LedsConfig())
 
 
 def test_pixel_object_shorter_than_the_chain_is_refused():
-    with pytest.raises(LedError, match="has 10 LEDs but leds.count is 24"):
+    with pytest.raises(LedError, match=r"has 10 LEDs but leds.count is 24"):
         neopixel_strip(LedsConfig(), pixels=FakePixels(10))
 
 
@@ -171,11 +171,7 @@ def test_a_board_without_leds_still_keeps_the_game():
 
     def settle() -> Snapshot:
         controller.step()  # the change is seen now; then time passes to every deadline
-        until = clock.now() + 1.0
-        while (wake := controller.next_wakeup(blink=False)) is not None and wake <= until:
-            clock.set(max(wake, clock.now()))
-            controller.step()
-        clock.set(until)
+        controller.run_until(clock.now() + 1.0)
         return controller.step()
 
     controller.step()

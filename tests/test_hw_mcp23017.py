@@ -160,7 +160,7 @@ def test_device_that_is_not_an_mcp23017_is_refused(chips, bus):
             pass                               # acknowledges, keeps nothing
 
     bus.devices[0x21] = Stubborn(0x21)
-    with pytest.raises(SensorError, match="0x21.*does not behave like an MCP23017"):
+    with pytest.raises(SensorError, match=r"0x21.*does not behave like an MCP23017"):
         Mcp23017Sensors(bus, DEFAULT_MCP23017_MAP, clock=ManualClock()).read()
 
 

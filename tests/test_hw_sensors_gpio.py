@@ -17,7 +17,6 @@ from morris_pi.hw.fakes.pins import DiodeMatrix
 from morris_pi.hw.sensors_gpio import GpioSensors
 from morris_pi.hw.sensors_matrix import MatrixSensors
 
-
 # -- direct GPIO --------------------------------------------------------------
 
 def set_switches(factory, closed):

@@ -154,7 +154,7 @@ def test_a_dead_switch_times_out():
 
 def test_a_dead_switch_skipped_with_a_button():
     bench = Bench(dead={"e4"}, skip_dead=True)
-    test, report = bench.run(sweep=False, point_timeout_s=1000)
+    _test, report = bench.run(sweep=False, point_timeout_s=1000)
     assert report.results["e4"].status == "dead" and "skipped" in report.results["e4"].note
     assert bench.clock.now() < 100
 
@@ -200,7 +200,7 @@ def test_learn_rewrites_only_the_map_lines(tmp_path):
     changes = learn(path, config, swapped_report())
     assert changes == ['a7: "0x20:A0" -> "0x20:A1"', 'd7: "0x20:A1" -> "0x20:A0"']
     after = path.read_text()
-    changed = [(x, y) for x, y in zip(example.splitlines(), after.splitlines()) if x != y]
+    changed = [(x, y) for x, y in zip(example.splitlines(), after.splitlines(), strict=False) if x != y]
     assert changed == [('a7 = "0x20:A0"', 'a7 = "0x20:A1"'), ('d7 = "0x20:A1"', 'd7 = "0x20:A0"')]
     assert len(after.splitlines()) == len(example.splitlines())
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
@@ -271,7 +271,7 @@ def test_hwtest_on_the_service_backends_learns_then_passes(tmp_path):
 
         def sleep(seconds: float) -> None:       # the person: one action per LED change
             clock.advance(seconds)
-            lit = dict(zip(config.leds.order, chain.colours()))
+            lit = dict(zip(config.leds.order, chain.colours(), strict=False))
             for point, colour in lit.items():
                 if colour == PUT_HERE and point not in men:
                     men.add(point)

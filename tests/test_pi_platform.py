@@ -38,7 +38,7 @@ def fake_pi(tmp_path: Path, config: str, *args: str) -> tuple[dict, str]:
     path.write_text(config + f'\n[storage]\nstate_dir = "{tmp_path / "state"}"\n')
     env = {**os.environ, **FAKE_PI}
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "fake_pi.py"), str(path), "5", *args],
-                          capture_output=True, text=True, env=env, timeout=300)
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout), done.stderr
 
@@ -191,7 +191,7 @@ def test_morris_pi_run_refuses_it_with_exit_2(tmp_path, monkeypatch, capsys, log
 def test_the_pin_factory_refuses_it_too(monkeypatch):
     """hwtest and the service's retries open pins through here, config check or not."""
     monkeypatch.setattr(platform.Machine, "here", classmethod(lambda cls: PI5_REAL))
-    with pytest.raises(HardwareError, match="pin factory 'rpigpio' cannot work here: the installed RPi.GPIO"):
+    with pytest.raises(HardwareError, match=r"pin factory 'rpigpio' cannot work here: the installed RPi.GPIO"):
         factory.make_pin_factory("rpigpio")
 
 
@@ -244,3 +244,17 @@ def test_doctests(module):
     import importlib
 
     assert doctest.testmod(importlib.import_module(module)).failed == 0
+
+
+def test_a_driver_failing_to_open_with_a_huge_message_is_one_short_fault_line():
+    """A driver that puts a whole buffer into its exception: the fault shown stays one short line."""
+    clock = ManualClock()
+
+    def explode():
+        raise ValueError("bad answer: " + "ff " * 5000)
+
+    leds = LedSlot("leds", "the LED chain", explode, clock)
+    assert leds.open(clock.now()) is False
+    message = leds.backoff.message
+    assert message.startswith("cannot open the LED chain: ValueError: bad answer: ff ff")
+    assert message.endswith("...") and len(message) < 250

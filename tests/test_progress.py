@@ -19,7 +19,7 @@ def test_perft_with_progress_keeps_stdout_to_the_result(capsys):
 def test_no_progress_into_a_pipe_unless_asked(capsys):
     assert cli.main(["perft", "3"]) == 0
     assert cli.main(["analyze", "--depth", "2", "d6", "a1"]) == 0
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert err == ""
     assert cli.main(["perft", "--no-progress", "3"]) == 0
     assert capsys.readouterr().err == ""

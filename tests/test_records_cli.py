@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -27,7 +27,7 @@ def run(argv):
 
 @pytest.fixture
 def state(tmp_path):
-    when = iter(datetime(2025, 6, day, 20, 15, 0, tzinfo=timezone.utc) for day in (1, 2))
+    when = iter(datetime(2025, 6, day, 20, 15, 0, tzinfo=UTC) for day in (1, 2))
     store = Storage(tmp_path, clock=lambda: next(when))
     won = Game.from_record("d6 a1 f6 a4 b6xa1")
     won.resign("black")
@@ -135,7 +135,7 @@ def test_refusing_to_overwrite_names_the_force_option(state, tmp_path):
 
 
 def test_show_keeps_the_columns_in_line_for_long_turns(tmp_path):
-    store = Storage(tmp_path, clock=lambda: datetime(2025, 6, 3, 9, 0, 0, tzinfo=timezone.utc))
+    store = Storage(tmp_path, clock=lambda: datetime(2025, 6, 3, 9, 0, 0, tzinfo=UTC))
     game = Game.from_record("f2 b2 d7 d6 e3 e4 c5 f4 c4 b6 a4 f6xc4 g4 b4xf2 g1 a1 d3 e5 d7-g7xe5 e4-e5")
     game.resign("black")
     store.finish(game, {"mode": "two-player"})

@@ -7,12 +7,11 @@ import importlib
 import math
 
 import pytest
-
-from morris_pi.rules import Game, Position, Turn
-from morris_pi.render import DEFAULT_COLORS, board_svg, last_turn_of, led_paint
-from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Frame, Look
-
 from render_kit import NS, by_id, centre, classes, men, near, parse, path_points, polygon, positions, real_games
+
+from morris_pi.render import DEFAULT_COLORS, board_svg, last_turn_of, led_paint
+from morris_pi.rules import Game, Position, Turn
+from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Frame, Look
 
 
 @pytest.mark.parametrize("module", ["morris_pi.render", "morris_pi.render.layout", "morris_pi.render.svg"])
@@ -28,9 +27,9 @@ def test_every_position_of_a_real_game_shows_exactly_its_men(profile):
         assert root.get("viewBox") == "0 0 492 492"
         assert men(root) == game.board, game.record
         points = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "point" in classes(g)]
-        assert [g.get("id") for g in points] == [f"point-{p}" for p in
-                                                  ("a7 d7 g7 g4 g1 d1 a1 a4 b6 d6 f6 f4 f2 d2 b2 b4 "
-                                                   "c5 d5 e5 e4 e3 d3 c3 c4").split()]
+        ring_order = ["a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4", "b6", "d6", "f6", "f4",
+                      "f2", "d2", "b2", "b4", "c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4"]
+        assert [g.get("id") for g in points] == [f"point-{p}" for p in ring_order]
         for g in points:
             side = game.board.get(g.get("data-point"), "empty")
             assert classes(g) == {"point", side}
@@ -69,7 +68,9 @@ def test_labels_name_every_file_and_rank_beside_its_points():
     root = parse(board_svg())
     texts = {t.text: t for t in root.iterfind(".//svg:text", NS) if "coord" in classes(t)}
     assert sorted(texts) == list("1234567abcdefg")
-    one_point = dict(zip("abcdefg1234567", "a1 b2 c3 d1 e3 f2 g1 a1 b2 c3 a4 c5 b6 a7".split()))
+    one_point = dict(zip("abcdefg1234567",
+                         ["a1", "b2", "c3", "d1", "e3", "f2", "g1", "a1", "b2", "c3", "a4", "c5", "b6", "a7"],
+                         strict=True))
     for label, point in one_point.items():
         x, y = centre(root, point)
         if label.isalpha():

@@ -7,19 +7,18 @@ import os
 import struct
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from render_kit import NS, by_id, classes, men, parse, real_games
 
 import morris_pi.commands.render as render_cmd
 from morris_pi.board.storage import Storage
 from morris_pi.cli import main
-from morris_pi.rules import Game
 from morris_pi.render import led_paint
+from morris_pi.rules import Game
 from morris_pi.tracker.guidance import DEFAULT_PALETTE
-
-from render_kit import NS, by_id, classes, men, parse, real_games
 
 MILL = "********/OO*****O/*****@@* w p r 3 6 2 7 1 0 0 0 0 0 0 0 3"  # after d6 a1 f6 a4 b6
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,7 +137,7 @@ def test_bad_options_are_usage_errors(capsys, args, words):
 def test_errors_from_the_real_command_line_carry_no_traceback(tmp_path):
     for args in (["--fen", "x"], ["--profile", "thirteen"], ["d6", "d6"]):
         done = subprocess.run([sys.executable, "-m", "morris_pi.cli", "render", *args],
-                              capture_output=True, text=True, cwd=tmp_path)
+                              capture_output=True, text=True, cwd=tmp_path, check=False)
         assert done.returncode == 2 and done.stdout == ""
         assert "Traceback" not in done.stderr and done.stderr.strip()
 
@@ -197,13 +196,13 @@ def test_png_by_file_name_or_format(capsys, tmp_path):
 @pytest.mark.skipif(not _have_png(), reason="the png extra (CairoSVG and libcairo2) is not installed")
 def test_png_to_stdout(tmp_path):
     done = subprocess.run([sys.executable, "-m", "morris_pi.cli", "render", "--format", "png", "--size", "64", "d6"],
-                          capture_output=True, cwd=tmp_path)
+                          capture_output=True, cwd=tmp_path, check=False)
     assert done.returncode == 0 and png_size(done.stdout) == (64, 64)
 
 
 def test_png_without_cairosvg_says_how_to_get_it(capsys, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # import cairosvg now raises ImportError
-    code, out, err = run(capsys, "render", "-o", str(tmp_path / "b.png"), "d6")
+    code, _out, err = run(capsys, "render", "-o", str(tmp_path / "b.png"), "d6")
     assert code == 1 and "pip install 'morris-pi[png]'" in err
     assert not (tmp_path / "b.png").exists()
 
@@ -224,7 +223,7 @@ def test_the_docs_example_is_what_the_command_draws(capsys):
 
 @pytest.fixture
 def records(tmp_path):
-    clock = iter(datetime(2025, 6, day, 20, 15, tzinfo=timezone.utc) for day in (1, 2, 3))
+    clock = iter(datetime(2025, 6, day, 20, 15, tzinfo=UTC) for day in (1, 2, 3))
     store = Storage(tmp_path / "state", clock=lambda: next(clock))
     store.finish(Game.from_record(real_games()["standard"]), {"mode": "two-player"})
     store.finish(Game.from_record(real_games()["twelve"], "twelve"), {"mode": "two-player"})
@@ -269,7 +268,7 @@ def test_records_show_svg_refuses_to_replace_pictures_without_force(capsys, reco
 def test_records_show_svg_of_a_record_that_does_not_replay(capsys, records, tmp_path):
     path = records / "records" / "20250601-201500.txt"
     path.write_text(path.read_text().replace("c5 f2 d7", "c5 c5 d7"))
-    code, out, err = run(capsys, "records", "show", "20250601", "--state-dir", str(records),
+    code, _out, err = run(capsys, "records", "show", "20250601", "--state-dir", str(records),
                          "--svg", str(tmp_path / "pics"))
     assert code == 1 and "record 20250601-201500 cannot be replayed (standard): turn 2" in err
     assert "Traceback" not in err and not (tmp_path / "pics").exists()

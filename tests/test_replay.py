@@ -36,21 +36,21 @@ def test_json_lines_carry_exactly_the_documented_fields():
 
 
 def test_a_line_is_written_only_when_something_changes_and_a_final_line_at_the_end():
-    code, rows, _ = run([{"t": 1.0, "on": "d6"}, {"t": 5.0}, {"t": 6.0}, {"t": 9.0}])
+    _code, rows, _ = run([{"t": 1.0, "on": "d6"}, {"t": 5.0}, {"t": 6.0}, {"t": 9.0}])
     assert [row["t"] for row in rows] == [0.0, 1.2, 9.0]
 
 
 def test_problems_are_listed_with_their_corrections():
-    code, rows, _ = run([{"t": 0, "snapshot": ["d6"]}, {"t": 1.0}])
+    _code, rows, _ = run([{"t": 0, "snapshot": ["d6"]}, {"t": 1.0}])
     assert rows[-1]["problems"] == [{"point": "d6", "kind": "extra", "text": "take the man off d6"}]
     assert rows[-1]["leds"] == {"d6": "extra"}
 
 
 def test_buttons_resign_and_draw_and_outcome():
-    code, rows, _ = run([{"t": 1.0, "on": "d6"}, {"t": 2.0, "button": "resign"}])
+    _, rows, _ = run([{"t": 1.0, "on": "d6"}, {"t": 2.0, "button": "resign"}])
     assert rows[-1]["outcome"] == {"winner": "white", "reason": "resignation"}
     assert rows[-1]["leds"] == {"d6": "winner"}
-    code, rows, _ = run([{"t": 1.0, "on": "d6"}, {"t": 2.0, "button": "draw"}])
+    _code, rows, _ = run([{"t": 1.0, "on": "d6"}, {"t": 2.0, "button": "draw"}])
     assert rows[-1]["outcome"] is None  # no draw can be claimed here: the button does nothing
 
 
@@ -80,9 +80,9 @@ def test_bad_headers_are_refused():
         ({"level": 11}, "line 1: level must be a whole number 1-10"),
         ({"colour": "red"}, "line 1: unknown header key(s) colour"),
     ]:
-        code, rows, err = run([header, {"t": 1.0}])
+        code, _, err = run([header, {"t": 1.0}])
         assert code == 1 and message in err, err
-    code, rows, err = run([{"t": 1.0}, {"profile": "club"}])
+    code, _rows, err = run([{"t": 1.0}, {"profile": "club"}])
     assert code == 1 and "line 2: an event needs its time" in err
 
 

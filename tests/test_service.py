@@ -5,18 +5,17 @@ from __future__ import annotations
 import logging
 
 import pytest
+from service_harness import FakeBoard
+from service_person import Person
 
-from morris_pi.config.loader import parse_config
 from morris_pi.board.menu import LEVEL_POINTS, MODE_POINTS, START_POINT
 from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.board.storage import Storage
+from morris_pi.config.loader import parse_config
 from morris_pi.hw.fakes.i2c import FakeMcp23017
 from morris_pi.rules import Game
 from morris_pi.service.loop import engine_factory
 from morris_pi.tracker.guidance import DEFAULT_PALETTE
-
-from service_harness import FakeBoard
-from service_person import Person
 
 ERROR = DEFAULT_PALETTE["error"].colour
 
@@ -209,7 +208,7 @@ def test_an_led_failure_is_retried_while_the_game_goes_on(tmp_path, boards, capl
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_an_engine_crash_shows_its_pattern_and_is_asked_again(tmp_path, boards, monkeypatch):
-    import morris_pi.engine.player as player
+    from morris_pi.engine import player
 
     real = player.think
     broken = [True]
@@ -282,7 +281,7 @@ def test_a_flapping_switch_is_named_once_per_episode_and_makes_no_turn(tmp_path,
     board = boards(config(tmp_path, mode="two-player"))
     board.put("d6")
     with caplog.at_level(logging.INFO, logger="morris_pi.switches"):
-        for episode in range(2):
+        for _ in range(2):
             for _ in range(300):              # every 3 ms for 0.9 s: a reed at the edge of its magnet
                 board.close("a1")
                 board.run(0.003)

@@ -45,7 +45,7 @@ def test_run_notifies_systemd_and_stops_on_sigterm(tmp_path):
         receive(sock, "WATCHDOG=1")            # pinged again about every half second
         proc.send_signal(signal.SIGTERM)
         receive(sock, "STOPPING=1")
-        out, err = proc.communicate(timeout=30)
+        _out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -10,9 +10,11 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-import pytest  # noqa: E402
+import pytest
 
 pygame = pytest.importorskip("pygame")
+
+from sim_kit import SEED, choose, engine, hue, make_turn, pixel, replayed, settle, tap  # noqa: E402
 
 from morris_pi.board.menu import GameSettings  # noqa: E402
 from morris_pi.board.ports import ManualClock  # noqa: E402
@@ -22,7 +24,6 @@ from morris_pi.sim.app import SimApp  # noqa: E402
 from morris_pi.sim.backends import SimBoard  # noqa: E402
 from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
 from morris_pi.tracker.guidance import DEFAULT_PALETTE  # noqa: E402
-from sim_kit import SEED, choose, engine, hue, make_turn, pixel, replayed, settle, tap  # noqa: E402
 
 
 class Window:
@@ -241,8 +242,8 @@ def test_a_fault_shows_in_the_panel_and_on_the_board(windows, tmp_path):
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_an_engine_whose_search_thread_dies_shows_the_fault_as_on_the_board(monkeypatch):
-    import morris_pi.engine.player as player
     from morris_pi.board.opponents import engine_opponents
+    from morris_pi.engine import player
 
     def think(*args, **kw):
         raise MemoryError("search blew up")

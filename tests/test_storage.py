@@ -7,7 +7,7 @@ import json
 import logging
 import os
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -24,7 +24,7 @@ class StepClock:
     """Wall clock for ids and timestamps: each call is one second later."""
 
     def __init__(self) -> None:
-        self.now = datetime(2025, 6, 1, 14, 3, 22, tzinfo=timezone.utc)
+        self.now = datetime(2025, 6, 1, 14, 3, 22, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         self.now += timedelta(seconds=1)
@@ -186,7 +186,7 @@ def test_an_unusable_save_is_moved_aside_logged_and_a_new_game_starts(store, cap
 
 
 def test_two_corrupt_saves_in_the_same_second_are_both_kept(tmp_path):
-    fixed = datetime(2025, 6, 1, 9, 0, 0, tzinfo=timezone.utc)
+    fixed = datetime(2025, 6, 1, 9, 0, 0, tzinfo=UTC)
     store = Storage(tmp_path, clock=lambda: fixed)
     for text in ("{", "[}"):
         write_save(store, text)
@@ -227,7 +227,8 @@ UNREADABLE = {
         "the game in it is inconsistent",
     ),
     "a 5,001-digit integer": (
-        lambda p: p.write_text(json.dumps({**good_document(), "version": 0}).replace('"version": 0', '"version": ' + "9" * 5001)),
+        lambda p: p.write_text(
+            json.dumps({**good_document(), "version": 0}).replace('"version": 0', '"version": ' + "9" * 5001)),
         "not valid JSON",
     ),
     "undecodable bytes": (lambda p: p.write_bytes(b'{"format": "\xc3\x28"}'), "not UTF-8 text (byte 12)"),
@@ -341,7 +342,7 @@ def test_long_records_wrap_and_still_read_back(store):
 
 
 def test_list_records_oldest_first_and_ids_unique_within_a_second(tmp_path):
-    fixed = datetime(2025, 6, 1, 9, 0, 0, tzinfo=timezone.utc)
+    fixed = datetime(2025, 6, 1, 9, 0, 0, tzinfo=UTC)
     store = Storage(tmp_path, clock=lambda: fixed)
     ids = [store.finish(finished_game(), META).id for _ in range(3)]
     assert ids == ["20250601-090000", "20250601-090000-2", "20250601-090000-3"]
@@ -350,7 +351,7 @@ def test_list_records_oldest_first_and_ids_unique_within_a_second(tmp_path):
 
 def test_no_records_yet(store):
     assert store.list_records() == []
-    with pytest.raises(RecordNotFoundError, match="no records in .* yet"):
+    with pytest.raises(RecordNotFoundError, match=r"no records in .* yet"):
         store.get_record("latest")
 
 
@@ -360,7 +361,7 @@ def test_get_record_by_id_prefix_and_latest(store):
     assert store.get_record(first.id).id == first.id
     assert store.get_record("latest").id == second.id
 
-    later = Storage(store.state_dir, clock=lambda: datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc))
+    later = Storage(store.state_dir, clock=lambda: datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC))
     third = later.finish(finished_game(), META)
     assert store.get_record("2026").id == third.id  # a unique prefix is enough
 
@@ -446,7 +447,7 @@ class TextOnlyGame:
         return self.record
 
     @classmethod
-    def from_text(cls, text: str) -> "TextOnlyGame":
+    def from_text(cls, text: str) -> TextOnlyGame:
         if not text.startswith("d"):
             raise ValueError(f"bad text {text!r}")
         return cls(text)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from morris_pi.board.storage import Storage
 from morris_pi.rules import Game
@@ -12,7 +12,7 @@ class StepClock:
     """Wall clock for ids and timestamps: each call is one second later."""
 
     def __init__(self) -> None:
-        self.now = datetime(2025, 6, 1, 14, 3, 22, tzinfo=timezone.utc)
+        self.now = datetime(2025, 6, 1, 14, 3, 22, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         self.now += timedelta(seconds=1)
@@ -54,7 +54,7 @@ def test_game_ids_are_start_times_and_never_repeat(tmp_path):
     assert store.new_game_id() == "20250601-140323-2"
     # an id already used by a record on disk is skipped, even by a fresh Storage
     store.finish(finished(), {"id": "20250601-140330"})
-    later = Storage(tmp_path, clock=lambda: datetime(2025, 6, 1, 14, 3, 30, tzinfo=timezone.utc))
+    later = Storage(tmp_path, clock=lambda: datetime(2025, 6, 1, 14, 3, 30, tzinfo=UTC))
     assert later.new_game_id() == "20250601-140330-2"
 
 

@@ -79,7 +79,7 @@ def test_scale_bar_is_100mm_with_10mm_ticks():
 
 def test_lines_join_the_points_and_labels_name_them():
     root = parse(render_svg(TemplateSpec(size=400)))
-    lines = [l for l in root.iter(f"{SVG}line") if l.get("class") == "line"]
+    lines = [el for el in root.iter(f"{SVG}line") if el.get("class") == "line"]
     assert len(lines) == 16  # 12 square sides and 4 spokes, each drawn end to end
     labels = {t.text for t in root.iter(f"{SVG}text")}
     assert set(POINTS) <= labels

@@ -101,14 +101,7 @@ class Table:
 
     def wait(self, seconds: float = 0.5) -> Snapshot:
         """Let time pass, stepping the controller at every deadline it names."""
-        until = self.clock.now() + seconds
-        while True:
-            wake = self.controller.next_wakeup(blink=False)
-            if wake is None or wake > until:
-                break
-            self.clock.set(max(wake, self.clock.now()))
-            self.step()
-        self.clock.set(until)
+        self.controller.run_until(self.clock.now() + seconds, step=self.step)
         return self.step()
 
     # -- what it shows ----------------------------------------------------------------

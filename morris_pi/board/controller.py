@@ -26,10 +26,10 @@ from dataclasses import dataclass, field, replace
 from morris_pi.rules import Game, Outcome
 from morris_pi.tracker import guidance
 from morris_pi.tracker.reconcile import Problem
-from morris_pi.tracker.settle import DEFAULT_SETTLE_S
-from morris_pi.tracker.tracker import DEFAULT_HOLD_S, Tracker
+from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
+from morris_pi.tracker.tracker import Tracker, TrackerState
 
-from .ports import Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource
+from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource, SettableClock
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Snapshot:
     the simulator's panel and the service.
     """
 
-    t: float
+    t: float = field(compare=False)
     record: str
     turn: str
     computer: str | None
@@ -63,7 +63,7 @@ class Snapshot:
     lifted: str | None = None
     fault: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "t": round(self.t, 6),
             "record": self.record,
@@ -74,14 +74,17 @@ class Snapshot:
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }
 
-    def same_as(self, other: "Snapshot | None") -> bool:
-        """Whether two snapshots show and know the same, whatever their times."""
-        return other is not None and _key(self) == _key(other)
+    def same_as(self, other: Snapshot | None) -> bool:
+        """Whether two snapshots show and know the same, whatever their times.
 
+        Every field but ``t`` counts (``t`` is the one declared ``compare=False``), so a
+        field added later is compared without anyone remembering to.
 
-def _key(s: Snapshot) -> tuple:
-    return (s.record, s.turn, s.computer, dict(s.leds), s.problems, s.outcome, dict(s.status), s.profile,
-            s.computer_side, s.hint, s.thinking, s.pending, s.lifted, s.fault)
+        >>> a = Snapshot(t=1.0, record="d6", turn="black", computer=None, leds={}, problems=(), outcome=None)
+        >>> a.same_as(replace(a, t=2.0)), a.same_as(replace(a, leds={"d6": "last-move"})), a.same_as(None)
+        (True, False, False)
+        """
+        return other is not None and self == other
 
 
 _KEEP = object()
@@ -129,9 +132,11 @@ class Controller:
         self._last_raw: frozenset[str] | None = None
         self._frame: guidance.Frame | None = None
         self._frame_version = -1
-        self._shown: tuple | None = None
+        #: the colours last written to the strip: (points, status LEDs)
+        self._shown: tuple[dict[str, RGB], dict[str, RGB]] | None = None
         self._snapshot: Snapshot | None = None
-        self._snapshot_cache: tuple[tuple, Snapshot] | None = None
+        #: (tracker state version, fault, whether the computer thinks) and the snapshot they made
+        self._snapshot_cache: tuple[tuple[int, str | None, bool], Snapshot] | None = None
         self._now = clock.now()
 
     # -- the loop ---------------------------------------------------------------------
@@ -196,6 +201,35 @@ class Controller:
                 times.append(edge)
         return min(times) if times else None
 
+    def run_until(self, t: float, *, step: Callable[[], object] | None = None) -> int:
+        """Step at every deadline up to ``t`` (``next_wakeup`` without blink edges), then set
+        the clock to ``t``; returns the number of steps. The clock must be settable
+        (``ManualClock``): this is how replay, tests and benches let virtual time pass.
+        ``step`` replaces ``self.step`` for a caller that does more around each step.
+        ``t`` may be infinite: then every deadline is stepped and the clock stays at the last.
+
+        >>> from morris_pi.board.ports import ManualClock
+        >>> from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+        >>> clock, sensors = ManualClock(), VirtualSensors()
+        >>> c = Controller(sensors=sensors, leds=RecordingStrip(), clock=clock)
+        >>> _ = c.step(); sensors.close_switch("d6"); _ = c.step()   # a man put down, not yet settled
+        >>> c.run_until(5.0) > 0, clock.now(), c.step().record
+        (True, 5.0, 'd6')
+        """
+        clock = self.clock
+        if not isinstance(clock, SettableClock):
+            raise TypeError(f"run_until needs a clock that can be set (such as ManualClock), "
+                            f"not {type(clock).__name__}")
+        step = step or self.step
+        steps = 0
+        while (wake := self.next_wakeup(blink=False)) is not None and wake <= t:
+            clock.set(max(wake, clock.now()))
+            step()
+            steps += 1
+        if not math.isinf(t):
+            clock.set(t)
+        return steps
+
     def snapshot(self) -> Snapshot:
         """What the board shows and knows now."""
         state = self.tracker.state
@@ -207,7 +241,7 @@ class Controller:
         self._snapshot_cache = (key, snap)
         return snap
 
-    def _build_snapshot(self, state) -> Snapshot:
+    def _build_snapshot(self, state: TrackerState) -> Snapshot:
         f = self._current_frame()
         game = state.game
         return Snapshot(
@@ -228,12 +262,19 @@ class Controller:
             fault=self.fault,
         )
 
-    def new_game(self, *, profile: str | None = None, computer: "str | None | object" = _KEEP) -> None:
+    def new_game(self, *, profile: str | None = None, computer: str | object | None = _KEEP) -> None:
         """Start a new game (the board is then cleared by the players, guided by the LEDs)."""
+        setting: str | bool | None  # the tracker's own spelling: False keeps the current side
+        if computer is _KEEP:
+            setting = False
+        elif computer is None or isinstance(computer, str):
+            setting = computer
+        else:
+            raise TypeError(f"computer must be a side or None, not {computer!r}")
         self._cancel()
-        if computer is not _KEEP and computer is not None and self.opponent is None:
+        if setting is not False and setting is not None and self.opponent is None:
             self.opponent = FirstLegalOpponent()
-        self.tracker.new_game(profile=profile, computer=False if computer is _KEEP else computer)  # type: ignore[arg-type]
+        self.tracker.new_game(profile=profile, computer=setting)
 
     def press(self, name: str) -> bool:
         """A button pressed by code (the same as one from ``Buttons``)."""
@@ -286,8 +327,10 @@ class Controller:
         return self._start("hint")
 
     def _start(self, kind: str) -> bool:
+        if self.opponent is None:
+            return False
         try:
-            self.opponent.start(self.tracker.game.copy(), hint=kind == "hint")  # type: ignore[union-attr]
+            self.opponent.start(self.tracker.game.copy(), hint=kind == "hint")
         except Exception as exc:
             self._fail(exc)
             return False

@@ -26,8 +26,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from morris_pi.rules import Game
 
@@ -35,6 +35,7 @@ from .menu import GameSettings
 from .ports import Clock, GameStore, MonotonicClock
 
 log = logging.getLogger("morris_pi.board.session")
+T = TypeVar("T")
 
 RETRY_FIRST_S = 1.0
 RETRY_MAX_S = 30.0
@@ -105,7 +106,7 @@ class GameKeeper:
         """A new game object: give it an id and the settings it is played with."""
         self.game = game
         self._archived = False
-        started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        started = datetime.now(UTC).isoformat(timespec="seconds")
         self.meta = {"id": self.new_id(), **settings.meta(), "started": started}
         self._pending.append(_Job("current", "clear the old save", lambda s: s.clear_current()))
 
@@ -190,7 +191,7 @@ class GameKeeper:
             self._failed(job.doing, exc)
             return False, None
 
-    def call(self, doing: str, call: Callable[[GameStore], Any]) -> tuple[bool, Any]:
+    def call(self, doing: str, call: Callable[[GameStore], T]) -> tuple[bool, T | None]:
         """Run a storage call now: (whether it worked, its value). Not retried."""
         if self.storage is None:
             return False, None

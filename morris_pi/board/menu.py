@@ -49,6 +49,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -113,10 +114,8 @@ class GameSettings:
         out = fallback
         for key in ("mode", "human", "level", "profile"):
             if key in meta:
-                try:
+                with contextlib.suppress(ValueError, TypeError):
                     out = replace(out, **{key: meta[key]})
-                except (ValueError, TypeError):
-                    pass
         return out
 
     @classmethod
@@ -201,7 +200,8 @@ class Menu:
         if s.mode == "computer":
             out.update({p: f"you play {side}" for side, p in COLOUR_POINTS.items()})
             out.update({p: f"level {n}" for n, p in enumerate(LEVEL_POINTS, 1)})
-        out.update({p: f"rules: {name}" for p, name in zip(PROFILE_POINTS, PROFILES)})
+        # six points offer profiles: one added to the rules beyond them is not offered here
+        out.update({p: f"rules: {name}" for p, name in zip(PROFILE_POINTS, PROFILES, strict=False)})
         out[START_POINT] = "start the game"
         return out
 

@@ -38,6 +38,13 @@ class Clock(Protocol):
 
 
 @runtime_checkable
+class SettableClock(Clock, Protocol):
+    """A clock that is moved by whoever drives the board (``ManualClock``): replay, tests, benches."""
+
+    def set(self, when: float) -> None: ...
+
+
+@runtime_checkable
 class SensorSource(Protocol):
     """Reports which of the 24 points have a man on them (switch closed).
 

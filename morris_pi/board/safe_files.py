@@ -25,6 +25,7 @@ morris_pi.board.safe_files.UnreadableFile: it is 4 bytes, more than the 3 a vali
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -88,10 +89,8 @@ def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644, disk: Disk | 
     except BaseException:
         if fd != -1:
             os.close(fd)
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
-        except FileNotFoundError:
-            pass
         raise
     fsync_dir(directory)
 

@@ -43,7 +43,7 @@ import logging
 import os
 import re
 from collections.abc import Callable, Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -88,7 +88,7 @@ def default_state_dir() -> Path:
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 # -- the save format ------------------------------------------------------------------
@@ -168,7 +168,8 @@ class Storage:
         self.disk = disk or REAL_DISK
         self._issued: set[str] = set()
         #: The id in the meta of what ``current.json`` holds, as this object last wrote or read it.
-        self._current_id: Any = _UNKNOWN
+        #: the id in current.json (None: a save without one), or _UNKNOWN before it is read
+        self._current_id: object = _UNKNOWN
         #: Ids of finished games whose record could not be written in this run.
         self._held: set[str] = set()
 
@@ -182,7 +183,7 @@ class Storage:
 
     def _now(self) -> datetime:
         now = self._clock()
-        return now.astimezone(timezone.utc) if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        return now.astimezone(UTC) if now.tzinfo else now.replace(tzinfo=UTC)
 
     # -- the game in progress -----------------------------------------------------------
 
@@ -228,7 +229,8 @@ class Storage:
             self._current_id = None
             return None
         except UnreadableFile as exc:
-            return self._set_aside(str(exc))
+            self._set_aside(str(exc))
+            return None
         self._current_id = meta.get("id")
         return game, meta
 
@@ -318,7 +320,8 @@ class Storage:
         profile = getattr(getattr(game, "profile", None), "name", None) or meta.get("profile") or "?"
         white, black = player_names(meta)
         tags = {
-            "Event": str(meta.get("event") or ("Game against the computer" if meta.get("mode") == "computer" else "Casual game")),
+            "Event": str(meta.get("event")
+                         or ("Game against the computer" if meta.get("mode") == "computer" else "Casual game")),
             "Site": str(meta.get("site") or "morris-pi"),
             "Date": now.strftime("%Y.%m.%d"),
             "Time": now.strftime("%H:%M:%SZ"),
@@ -360,7 +363,7 @@ class Storage:
                       record_id, tags["Result"], tags["Reason"])
         return Record(record_id, path, tags, " ".join(record_text.split()))
 
-    def _holds(self, game_id: Any) -> bool:
+    def _holds(self, game_id: object) -> bool:
         """Whether ``current.json`` is the save of the game with this id (``None``: without one)."""
         if self._current_id is _UNKNOWN:
             try:
@@ -478,15 +481,18 @@ class Storage:
         if record.error:
             raise StorageError(f"record {record.id} cannot be read: {record.error}")
         try:
-            text = convert(record) if convert is not None else read_regular_file(record.path, MAX_RECORD_BYTES).decode("utf-8")
+            if convert is not None:
+                text = convert(record)
+            else:
+                text = read_regular_file(record.path, MAX_RECORD_BYTES).decode("utf-8")
         except (UnreadableFile, UnicodeDecodeError) as exc:
             raise StorageError(f"record {record.id} cannot be read: {exc}") from None
         if dest is None:
             dest = sys.stdout
-        if hasattr(dest, "write"):
-            dest.write(text)  # type: ignore[union-attr]
+        if not isinstance(dest, (str, os.PathLike)):
+            dest.write(text)
             return record
-        target = Path(dest)  # type: ignore[arg-type]
+        target = Path(dest)
         if target.is_dir():
             target = target / record.path.name
         if overwrite:

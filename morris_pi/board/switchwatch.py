@@ -81,7 +81,9 @@ class SwitchWatch:
             if now - self._changes[point][-1] >= self.calm_s:
                 self.flapping.discard(point)
                 self.log.info("switch %s has stopped flapping", point)
-        for point in [p for p, times in self._changes.items() if p not in self.flapping and now - times[-1] > self.flap_window_s]:
+        window = self.flap_window_s
+        quiet = [p for p, times in self._changes.items() if p not in self.flapping and now - times[-1] > window]
+        for point in quiet:
             del self._changes[point]  # forget quiet points: memory stays bounded by the flapping ones
         if expected is not None:
             odd = closed - frozenset(expected)

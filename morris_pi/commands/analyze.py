@@ -21,7 +21,6 @@ from morris_pi.rules import Turn
 from .progress import Progress, add_progress_argument
 from .record_args import add_record_arguments, game_from_args
 
-
 #: The deepest search accepted. Depth 10 takes some 20 s in the placing phase here and each
 #: turn deeper about doubles it: 16 is around an hour at worst, and cheap in an endgame.
 MAX_DEPTH = 16
@@ -63,7 +62,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "analyze", help="search the position after a game record and print JSON",
         description="Search the position after a game record; print the chosen turn, score, depth, "
@@ -85,14 +84,17 @@ def run(args: argparse.Namespace) -> int:
     game = game_from_args(args, "analyze")
     if game is None:
         return 2
+    described: dict[str, float]
     if args.depth is not None:
         limits, described = Limits(depth=args.depth), {"depth": args.depth}
     elif args.time is not None:
         limits, described = Limits(time=args.time), {"time": args.time}
     else:
         level = get_level(args.level or 10)
-        limits, described = Limits(depth=level.depth, nodes=level.nodes), {"level": level.number, "nodes": level.nodes}
-    out = {"profile": game.profile.name, "record": game.record, "side": game.turn, "limits": described}
+        limits = Limits(depth=level.depth, nodes=level.nodes)
+        described = {"level": level.number, "nodes": level.nodes}
+    out: dict[str, object] = {"profile": game.profile.name, "record": game.record, "side": game.turn,
+                              "limits": described}
     if getattr(args, "fen", None):
         out["fen"] = args.fen
     if game.pending:

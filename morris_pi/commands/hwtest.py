@@ -13,7 +13,7 @@ from typing import Any
 EXIT_OK, EXIT_FAULTS, EXIT_USAGE, EXIT_HARDWARE = 0, 1, 2, 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "hwtest",
         help="self-test of the board: LED sweep, then a man on every point in turn",

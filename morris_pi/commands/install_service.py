@@ -78,7 +78,7 @@ class Note:
 Step = Command | WriteFile | Note
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "install-service", help="install and start the systemd service (run with sudo)",
         description="Create the morris user, /etc/morris-pi/config.toml and the systemd unit, then enable "
@@ -259,8 +259,8 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
     steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}"), unit_text(prefix), "the systemd unit"))
     drop_ins = inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d")
     if root_leds:
-        steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/root.conf"), packaged("morris-pi-root.conf"),
-                               "run as root for the PWM NeoPixel driver"))
+        steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/root.conf"),
+                               packaged("morris-pi-root.conf"), "run as root for the PWM NeoPixel driver"))
     elif (drop_ins / "root.conf").exists():
         steps.append(Note(f"{drop_ins / 'root.conf'} exists and still runs the service as root; delete it if the "
                           "LEDs are on SPI now"))

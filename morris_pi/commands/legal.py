@@ -8,7 +8,7 @@ import sys
 from .record_args import add_record_arguments, game_from_args
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("legal", help="list the legal turns after a game record")
     add_record_arguments(parser)
     parser.set_defaults(func=run)

@@ -23,12 +23,13 @@ def _depth(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
     if not 0 <= value <= MAX_DEPTH:
         raise argparse.ArgumentTypeError(
-            f"{text[:20]} is out of range: DEPTH must be 0 to {MAX_DEPTH} (each turn deeper takes about 20 times longer)"
+            f"{text[:20]} is out of range: DEPTH must be 0 to {MAX_DEPTH} "
+            "(each turn deeper takes about 20 times longer)"
         )
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("perft", help="count legal turn sequences to a depth (rules self-check)")
     parser.add_argument("depth", type=_depth,
                         help=f"number of turns, 0 to {MAX_DEPTH} (a move and its removal are one turn)")

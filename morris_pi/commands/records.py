@@ -26,7 +26,7 @@ from morris_pi.rules.notation import Turn, sanmill_form, split_record
 from .streams import stdout_fails
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # --state-dir is accepted before or after the action: "records --state-dir D list"
     # and "records list --state-dir D" both work.
     common = argparse.ArgumentParser(add_help=False)
@@ -49,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions.add_parser("list", parents=[common], help="one line per finished game, oldest first")
     show = actions.add_parser("show", parents=[common], help="a record's header and its turns, numbered")
     show.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
-    show.add_argument("--svg", metavar="DIR", help="also write a board picture per turn into DIR (000-start.svg, 001-d6.svg, ...)")
+    show.add_argument("--svg", metavar="DIR",
+                      help="also write a board picture per turn into DIR (000-start.svg, 001-d6.svg, ...)")
     show.add_argument("--force", action="store_true", help="with --svg: replace existing pictures")
     export = actions.add_parser("export", parents=[common], help="copy a record file verbatim")
     export.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
                   "or add --force to overwrite it\n")
         return 1
     except (StorageError, OSError) as exc:
-        if out is sys.stdout and (isinstance(exc, BrokenPipeError) or isinstance(exc, OSError) and stdout_fails()):
+        if out is sys.stdout and (isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError) and stdout_fails())):
             raise  # the output itself failed: the command-line guard reports it
         err.write(f"morris-pi records: error: {exc}\n")
         return 1
@@ -135,7 +136,8 @@ def _list(storage: Storage, out: TextIO) -> int:
         ))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths)] + [row[-1]]
+        # the last column is not padded: widths has one entry fewer than a row
+        cells = [*(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[-1]]
         out.write("  ".join(cells).rstrip() + "\n")
     return 0
 

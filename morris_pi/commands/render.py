@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, TextIO, TypedDict, Unpack
 
 from morris_pi.board.record_format import Record, StorageError
 from morris_pi.board.safe_files import atomic_write_bytes, atomic_write_text
 from morris_pi.render import PngUnavailableError, board_svg, last_turn_of, svg_to_png
 from morris_pi.rules import Game, RulesError
 from morris_pi.tracker import Tracker
-from morris_pi.tracker.guidance import Frame, frame
+from morris_pi.tracker.guidance import Frame, Look, frame
 
 from .record_args import add_record_arguments, game_from_args
 
@@ -30,7 +30,7 @@ FORMATS = ("svg", "png")
 MAX_SIZE = 8192
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "render", help="draw the board after a record as an SVG (or PNG) picture",
         description="Draw the board after a record (or a Sanmill FEN): the men, the last turn, and "
@@ -81,7 +81,22 @@ status={'white-to-move': 'to-move'})
     return frame(tracker.state)
 
 
-def picture(game: Game, *, leds: bool = False, show_last: bool = True, **options) -> str:
+class PictureOptions(TypedDict, total=False):
+    """``board_svg``'s drawing options, passed on unchanged (the position, last turn and LEDs aside)."""
+
+    size: int | None
+    coordinates: bool
+    flipped: bool
+    palette: Mapping[str, Look]
+    led_style: str
+    animate: bool
+    colors: Mapping[str, str] | None
+    id_prefix: str
+    title: str | None
+    style: str | None
+
+
+def picture(game: Game, *, leds: bool = False, show_last: bool = True, **options: Unpack[PictureOptions]) -> str:
     """The SVG of a game's board with its last turn, and the LEDs if asked."""
     last = last_turn_of(game) if show_last else None
     return board_svg(game, last_turn=last, leds=led_frame(game) if leds else None, **options)
@@ -156,7 +171,7 @@ def _write(path: Path, data: str | bytes) -> None:
         atomic_write_bytes(path, data)
 
 
-def turn_pictures(game: Game, **options) -> list[tuple[str, str]]:
+def turn_pictures(game: Game, **options: Unpack[PictureOptions]) -> list[tuple[str, str]]:
     """File names and SVGs for every position of a game: ``000-start.svg``, ``001-d6.svg``, ...
 
     >>> [name for name, _ in turn_pictures(Game.from_record("d6 a1 f6 a4 b6xa1"))]

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="run a recorded or scripted sensor trace through the tracker (JSON Lines)",
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
             raise SystemExit("morris-pi replay: standard input is closed")
         return replay.run(replay.trace_lines(sys.stdin.buffer), sys.stdout, sys.stderr, as_json=args.json)
     try:
-        stream = open(args.trace, "rb")
+        stream = open(args.trace, "rb")  # noqa: SIM115 - apart from the with, so only opening is "cannot read"
     except OSError as exc:
         raise SystemExit(f"morris-pi replay: cannot read {args.trace}: {exc.strerror}") from None
     with stream:

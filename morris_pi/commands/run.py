@@ -12,7 +12,7 @@ import threading
 EXIT_CONFIG = 2
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the board: sensors -> tracker -> LEDs, with the engine (the systemd service)",

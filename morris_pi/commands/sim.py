@@ -34,7 +34,7 @@ def _level(text: str) -> int:
     return level
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "sim",
         help="play on a simulated board in a window (pygame)",

@@ -15,6 +15,7 @@ or enormous input (``/dev/zero``, a binary file) costs bounded memory and time.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -53,16 +54,14 @@ def _detach_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
-    try:
+    with contextlib.suppress(OSError):
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
-    except OSError:
-        pass
 
 
 def run_guarded(func: Callable[[Any], int | None], args: Any, prog: str) -> int:
     """Run ``func(args)`` and flush stdout; a failing stdout gives an exit status, never a traceback."""
     if sys.stdout is None:
-        sys.stdout = _ClosedOutput()  # type: ignore[assignment]
+        sys.stdout = _ClosedOutput()
     try:
         code = int(func(args) or 0)
         sys.stdout.flush()

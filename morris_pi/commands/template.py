@@ -16,7 +16,7 @@ from typing import TextIO
 from morris_pi.template import TemplateSpec, parse_length, render_svg
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "template", help="write a full-size drilling template (SVG)",
         description="A drilling template for the board: the lines, a reed hole and an LED hole per point, "

@@ -26,7 +26,7 @@ def pin_claims(config: Config) -> list[tuple[int, KeyPath, str]]:
     claims: list[tuple[int, KeyPath, str]] = []
     leds = config.leds
     if leds.backend == "neopixel-spi" and leds.spi_bus is not None:
-        for pin, role in zip(wiring.SPI_PINS[leds.spi_bus], ("MISO", "MOSI", "SCLK")):
+        for pin, role in zip(wiring.SPI_PINS[leds.spi_bus], ("MISO", "MOSI", "SCLK"), strict=True):
             claims.append((pin, ("leds", "pin"), f"the LED data line (SPI{leds.spi_bus} {role})"))
         held = wiring.SPI_CHIP_SELECTS[leds.spi_bus]
         which = "both chip selects" if len(held) > 1 else "its chip select"
@@ -39,7 +39,8 @@ def pin_claims(config: Config) -> list[tuple[int, KeyPath, str]]:
     sensors = config.sensors
     if sensors.backend == "mcp23017":
         mcp = sensors.mcp23017
-        for pin, role in zip(wiring.I2C_PINS.get(mcp.i2c_bus, ()), ("SDA", "SCL")):
+        # a bus without fixed header pins (a software I2C bus) claims none
+        for pin, role in zip(wiring.I2C_PINS.get(mcp.i2c_bus, ()), ("SDA", "SCL"), strict=False):
             claims.append((pin, ("sensors", "mcp23017", "i2c_bus"), f"I2C bus {mcp.i2c_bus} {role}"))
         for i, pin in enumerate(mcp.interrupt_pins):
             claims.append((pin, ("sensors", "mcp23017", f"interrupt_pins[{i}]"), "an expander interrupt line"))

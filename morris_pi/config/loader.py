@@ -11,11 +11,12 @@ dotted key, so the service refuses to start with a message a builder can act
 on. Every mistake in the file is reported at once, one line each:
 
 >>> try:
-...     parse_config('[leds]\\nbrightness = 2\\n[buttons]\\nnew = 8\\n', "board.toml")
+...     parse_config('[leds]\\nbrightness = 2\\n[buttons]\\nnew = 10\\n', "board.toml")
 ... except ConfigError as exc:
-...     print(exc)
+...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
 board.toml:2: leds.brightness: must be between 0 and 1, got 2
-board.toml:4: buttons.new: GPIO 8 is wanted for the new button but is already used for SPI0 CE0 (the kernel's SPI driver holds both chip selects while SPI is on, though the LEDs use neither) by leds.pin
+board.toml:4: buttons.new: GPIO 10 is wanted for the new button but is already used for the LED data line
+    (SPI0 MOSI) by leds.pin
 >>> parse_config('[game]\\nlevel = 7\\n').game.level
 7
 """
@@ -23,9 +24,10 @@ board.toml:4: buttons.new: GPIO 8 is wanted for the new button but is already us
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from morris_pi.board.ports import BUTTONS, STATUS_LEDS
 from morris_pi.config import wiring
@@ -49,7 +51,9 @@ from morris_pi.config.tomlpos import key_lines, locate
 from morris_pi.config.values import ConfigError, Reader
 from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
 
-__all__ = ["ConfigError", "Config", "DEFAULT_PATH", "SCHEMA", "load_config", "parse_config", "schema_paths"]
+T = TypeVar("T")
+
+__all__ = ["DEFAULT_PATH", "SCHEMA", "Config", "ConfigError", "load_config", "parse_config", "schema_paths"]
 
 DEFAULT_PATH = Path("/etc/morris-pi/config.toml")
 
@@ -113,7 +117,7 @@ def load_config(path: str | Path | None = None) -> Config:
     the command line should not silently start with other hardware settings.
     """
     explicit = path is not None
-    file = Path(path) if explicit else DEFAULT_PATH
+    file = Path(path) if path is not None else DEFAULT_PATH
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -135,7 +139,7 @@ def parse_config(text: str, source: str = "<config>") -> Config:
     r.table((), data, SCHEMA[""])
     d = Config()
 
-    def section(read, name: str, default):
+    def section(read: Callable[[Reader, Any], T], name: str, default: T) -> T:
         # a section that is not even a table is reported once; its defaults stand in
         return r.guard(lambda: read(r, data.get(name, {})), default)
 
@@ -204,18 +208,18 @@ def _mcp23017(r: Reader, t: Any) -> Mcp23017Config:
     addresses = r.int_list(p, t, "addresses", d.addresses, 0x20, 0x27, min_len=2, max_len=8, unique=True, hexa=True)
     pins = r.int_list(p, t, "interrupt_pins", d.interrupt_pins, 0, wiring.MAX_GPIO, max_len=8)
     if "map" in t:
-        mp = p + ("map",)
+        mp = (*p, "map")
         raw = r.point_table(mp, t["map"])
         bits: dict[str, tuple[int, int]] = {}
         owner: dict[tuple[int, int], str] = {}
         for point, spec in raw.items():
-            addr_bit = r.guard(lambda: r.mcp_input(mp + (point,), spec), None)
+            addr_bit = r.guard(partial(r.mcp_input, (*mp, point), spec), None)
             if addr_bit is None:
                 continue
             if addr_bit[0] not in addresses:
-                r.report(mp + (point,), f"address 0x{addr_bit[0]:02x} is not in sensors.mcp23017.addresses")
+                r.report((*mp, point), f"address 0x{addr_bit[0]:02x} is not in sensors.mcp23017.addresses")
             elif addr_bit in owner:
-                r.report(mp + (point,), f"{wiring.mcp_bit_name(*addr_bit)} is already used by {owner[addr_bit]}")
+                r.report((*mp, point), f"{wiring.mcp_bit_name(*addr_bit)} is already used by {owner[addr_bit]}")
             else:
                 owner[addr_bit] = point
             bits[point] = addr_bit
@@ -232,10 +236,10 @@ def _gpio_sensors(r: Reader, t: Any) -> GpioSensorsConfig:
     r.table(p, t, SCHEMA["sensors.gpio"])
     if "map" not in t:
         return GpioSensorsConfig()
-    mp = p + ("map",)
+    mp = (*p, "map")
     raw = r.point_table(mp, t["map"])
-    pins = {pt: r.guard(lambda: r.gpio(mp + (pt,), v), None) for pt, v in raw.items()}
-    pins = {pt: pin for pt, pin in pins.items() if pin is not None}
+    read = {pt: r.guard(partial(r.gpio, (*mp, pt), v), None) for pt, v in raw.items()}
+    pins = {pt: pin for pt, pin in read.items() if pin is not None}
     r.all_points(mp, raw)
     return GpioSensorsConfig(map=_frozen(pins))
 
@@ -247,22 +251,22 @@ def _matrix(r: Reader, t: Any) -> MatrixConfig:
     rows = r.int_list(p, t, "rows", d.rows, 0, wiring.MAX_GPIO, min_len=1, max_len=24)
     cols = r.int_list(p, t, "columns", d.columns, 0, wiring.MAX_GPIO, min_len=1, max_len=24)
     if len(rows) * len(cols) < len(wiring.POINTS):
-        r.fail(p + ("columns",), f"{len(rows)} rows x {len(cols)} columns give fewer than {len(wiring.POINTS)} cells")
+        r.fail((*p, "columns"), f"{len(rows)} rows x {len(cols)} columns give fewer than {len(wiring.POINTS)} cells")
     if "map" not in t:
         if (len(rows), len(cols)) != (len(d.rows), len(d.columns)):
-            r.fail(p + ("rows",), f"a {len(rows)} x {len(cols)} matrix needs a [sensors.matrix.map]; "
+            r.fail((*p, "rows"), f"a {len(rows)} x {len(cols)} matrix needs a [sensors.matrix.map]; "
                                   f"the default map is for {len(d.rows)} x {len(d.columns)}")
         return MatrixConfig(rows=rows, columns=cols)
-    mp = p + ("map",)
+    mp = (*p, "map")
     raw = r.point_table(mp, t["map"])
     cells: dict[str, tuple[int, int]] = {}
     owner: dict[tuple[int, int], str] = {}
     for point, spec in raw.items():
-        cell = r.guard(lambda: r.cell(mp + (point,), spec, len(rows), len(cols)), None)
+        cell = r.guard(partial(r.cell, (*mp, point), spec, len(rows), len(cols)), None)
         if cell is None:
             continue
         if cell in owner:
-            r.report(mp + (point,), f"row {cell[0]}, column {cell[1]} is already used by {owner[cell]}")
+            r.report((*mp, point), f"row {cell[0]}, column {cell[1]} is already used by {owner[cell]}")
         else:
             owner[cell] = point
         cells[point] = cell
@@ -275,22 +279,22 @@ def _leds(r: Reader, t: Any) -> LedsConfig:
     r.table(p, t, SCHEMA["leds"])
     d = LedsConfig()
     backend = r.choice(p, t, "backend", ("neopixel-spi", "neopixel", "none"), d.backend)
-    order = r.guard(lambda: r.led_order(p + ("order",), t["order"]), d.order) if "order" in t else d.order
+    order = r.guard(lambda: r.led_order((*p, "order"), t["order"]), d.order) if "order" in t else d.order
     status_raw = t.get("status", {})
     status: dict[str, int] = {}
-    if r.guard(lambda: r.table(p + ("status",), status_raw, STATUS_LEDS), None) is not None:
+    if r.guard(lambda: r.table((*p, "status"), status_raw, STATUS_LEDS), None) is not None:
         for name in status_raw:
             if name in STATUS_LEDS:
-                index = r.integer(p + ("status",), status_raw, name, -1, 0, 9999)
+                index = r.integer((*p, "status"), status_raw, name, -1, 0, 9999)
                 if index >= 0:
                     status[name] = index
     needed = max([len(order), *(i + 1 for i in status.values())])
     count = r.integer(p, t, "count", needed, 1, 10000)
-    if len(order) > count and not r.is_bad(p + ("order",)) and not r.is_bad(p + ("count",)):
-        r.report(p + ("order",), f"lists {len(order)} LEDs but leds.count is {count}")
+    if len(order) > count and not r.is_bad((*p, "order")) and not r.is_bad((*p, "count")):
+        r.report((*p, "order"), f"lists {len(order)} LEDs but leds.count is {count}")
     taken = {i: f"leds.order[{i}] ({pt})" for i, pt in enumerate(order) if pt}
     for name, index in status.items():
-        key = p + ("status", name)
+        key = (*p, "status", name)
         if index >= count:
             r.report(key, f"LED index {index} is beyond the chain (leds.count = {count}, indices 0-{count - 1})")
         elif index in taken:
@@ -301,7 +305,7 @@ def _leds(r: Reader, t: Any) -> LedsConfig:
     elif backend == "neopixel":
         pin = r.choice(p, t, "pin", wiring.PWM_LED_PINS, 18)
     else:
-        pin = r.guard(lambda: r.gpio(p + ("pin",), t["pin"]), None) if "pin" in t else None
+        pin = r.guard(lambda: r.gpio((*p, "pin"), t["pin"]), None) if "pin" in t else None
     return LedsConfig(
         backend=backend, count=count, order=order,
         brightness=r.number(p, t, "brightness", d.brightness, 0, 1),
@@ -317,11 +321,11 @@ def _palette(r: Reader, t: Any) -> Mapping[str, Look]:
     for role, entry in t.items():
         if role not in DEFAULT_PALETTE:
             continue  # an unknown role, already reported by r.table
-        rp = p + (role,)
-        if r.guard(lambda: r.table(rp, entry, SCHEMA[f"palette.{role}"]), None) is None:
+        rp = (*p, role)
+        if r.guard(partial(r.table, rp, entry, SCHEMA[f"palette.{role}"]), None) is None:
             continue
         base = DEFAULT_PALETTE[role]
-        colour = r.guard(lambda: r.colour(rp + ("colour",), entry["colour"]), base.colour) \
+        colour = r.guard(partial(r.colour, (*rp, "colour"), entry["colour"]), base.colour) \
             if "colour" in entry else base.colour
         blink = r.choice(rp, entry, "blink", tuple(BLINKS), base.blink)
         out[role] = Look(colour, blink)
@@ -331,7 +335,7 @@ def _palette(r: Reader, t: Any) -> Mapping[str, Look]:
 def _buttons(r: Reader, t: Any) -> ButtonsConfig:
     p = ("buttons",)
     r.table(p, t, SCHEMA["buttons"])
-    pins = {name: r.guard(lambda: r.gpio(p + (name,), t[name]), None) for name in BUTTONS if name in t}
+    pins = {name: r.guard(partial(r.gpio, (*p, name), t[name]), None) for name in BUTTONS if name in t}
     return ButtonsConfig(**pins, debounce_ms=r.number(p, t, "debounce_ms", ButtonsConfig().debounce_ms, 1, 500))
 
 

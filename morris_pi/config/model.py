@@ -14,12 +14,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import TypeVar
 
 from morris_pi.config import wiring
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 
+K = TypeVar("K")
+V = TypeVar("V")
 
-def _frozen(mapping: Mapping) -> Mapping:
+
+def _frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
     return MappingProxyType(dict(mapping))
 
 

@@ -13,12 +13,17 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, ParamSpec, TypeVar, cast
 
 from morris_pi.config import wiring
 from morris_pi.config.tomlpos import key_lines, locate
 
 KeyPath = tuple[str, ...]
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: A TOML table as tomllib parses it; its values are checked by the reader, key by key.
+Table = dict[str, Any]
 
 
 class ConfigError(ValueError):
@@ -107,21 +112,22 @@ class Invalid(Exception):
     """A value could not be used; its ``ConfigError`` is already recorded by the ``Reader``."""
 
 
-def _or_default(method: Callable[..., Any]) -> Callable[..., Any]:
+def _or_default(method: Callable[P, R]) -> Callable[P, R]:
     """A reader method whose bad value is recorded and replaced by its ``default`` argument."""
 
     @functools.wraps(method)
-    def read(self: Reader, *args: Any, **kwargs: Any) -> Any:
+    def read(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return method(self, *args, **kwargs)
+            return method(*args, **kwargs)
         except Invalid:
-            return kwargs["default"] if "default" in kwargs else args[_DEFAULT_ARG[method.__name__]]
+            default = kwargs["default"] if "default" in kwargs else args[_DEFAULT_ARG[method.__name__]]
+            return cast(R, default)  # the method's own ``default`` parameter, declared as its result type
 
     return read
 
 
-# position of ``default`` among the arguments after ``self``
-_DEFAULT_ARG = {"choice": 4, "integer": 3, "number": 3, "boolean": 3, "abs_path": 3, "int_list": 3}
+# position of ``default`` among the arguments, ``self`` first
+_DEFAULT_ARG = {"choice": 5, "integer": 4, "number": 4, "boolean": 4, "abs_path": 4, "int_list": 4}
 
 
 class Reader:
@@ -164,7 +170,7 @@ class Reader:
         bare = self._bare(path)
         return any(bare[:cut] in self.bad for cut in range(1, len(bare) + 1))
 
-    def guard(self, read: Callable[[], Any], default: Any) -> Any:
+    def guard(self, read: Callable[[], R], default: R) -> R:
         """``read()``, or ``default`` when it fails (its error is recorded)."""
         try:
             return read()
@@ -177,7 +183,7 @@ class Reader:
             raise ConfigError.of(self.errors)
 
     # -- tables -----------------------------------------------------------
-    def table(self, path: KeyPath, value: Any, allowed: Iterable[str]) -> dict:
+    def table(self, path: KeyPath, value: Any, allowed: Iterable[str]) -> Table:
         allowed = tuple(allowed)
         if not isinstance(value, dict):
             self.fail(path, f"must be a table, got {_kind(value)}")
@@ -185,35 +191,35 @@ class Reader:
             if key not in allowed:
                 where = f"[{'.'.join(path)}]" if path else "the top level"
                 shown = ", ".join(allowed) if len(allowed) <= 16 else "see wiring/config.example.toml"
-                self.report(path + (key,), f"unknown key in {where}{_suggest(key, allowed)} (known: {shown})")
+                self.report((*path, key), f"unknown key in {where}{_suggest(key, allowed)} (known: {shown})")
         return value
 
-    def point_table(self, path: KeyPath, value: Any) -> dict:
+    def point_table(self, path: KeyPath, value: Any) -> Table:
         """A table keyed by point names (check ``all_points`` once its values are read)."""
         return self.table(path, value, wiring.POINTS)
 
-    def all_points(self, path: KeyPath, value: dict) -> None:
+    def all_points(self, path: KeyPath, value: Table) -> None:
         missing = [p for p in wiring.POINTS if p not in value]
         if missing:
             self.report(path, f"every point needs an entry; missing: {', '.join(missing)}")
 
     # -- scalars ----------------------------------------------------------
     @_or_default
-    def choice(self, path: KeyPath, t: dict, key: str, choices: tuple, default: Any) -> Any:
+    def choice(self, path: KeyPath, t: Table, key: str, choices: tuple[object, ...], default: Any) -> Any:
         if key not in t:
             return default
         value = t[key]
         if value not in choices or isinstance(value, bool):
             shown = ", ".join(repr(c) if isinstance(c, str) else str(c) for c in choices)
             hint = _suggest(value, [str(c) for c in choices]) if isinstance(value, str) else ""
-            self.fail(path + (key,), f"must be one of {shown}, got {value!r}{hint}")
+            self.fail((*path, key), f"must be one of {shown}, got {value!r}{hint}")
         return value
 
     @_or_default
-    def integer(self, path: KeyPath, t: dict, key: str, default: int, lo: int, hi: int) -> int:
+    def integer(self, path: KeyPath, t: Table, key: str, default: int, lo: int, hi: int) -> int:
         if key not in t:
             return default
-        return self._int(path + (key,), t[key], lo, hi)
+        return self._int((*path, key), t[key], lo, hi)
 
     def _int(self, path: KeyPath, value: Any, lo: int, hi: int, hexa: bool = False) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -224,37 +230,37 @@ class Reader:
         return value
 
     @_or_default
-    def number(self, path: KeyPath, t: dict, key: str, default: float, lo: float, hi: float) -> float:
+    def number(self, path: KeyPath, t: Table, key: str, default: float, lo: float, hi: float) -> float:
         if key not in t:
             return float(default)
         value = t[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail(path + (key,), f"must be a number, got {_kind(value)}")
+            self.fail((*path, key), f"must be a number, got {_kind(value)}")
         if not lo <= value <= hi:
-            self.fail(path + (key,), f"must be between {lo:g} and {hi:g}, got {value:g}")
+            self.fail((*path, key), f"must be between {lo:g} and {hi:g}, got {value:g}")
         return float(value)
 
     @_or_default
-    def boolean(self, path: KeyPath, t: dict, key: str, default: bool) -> bool:
+    def boolean(self, path: KeyPath, t: Table, key: str, default: bool) -> bool:
         if key not in t:
             return default
         if not isinstance(t[key], bool):
-            self.fail(path + (key,), f"must be true or false, got {_kind(t[key])}")
-        return t[key]
+            self.fail((*path, key), f"must be true or false, got {_kind(t[key])}")
+        return bool(t[key])
 
     def gpio(self, path: KeyPath, value: Any) -> int:
         """A BCM GPIO number on the 40-pin header."""
         return self._int(path, value, 0, wiring.MAX_GPIO)
 
     @_or_default
-    def abs_path(self, path: KeyPath, t: dict, key: str, default: Path) -> Path:
+    def abs_path(self, path: KeyPath, t: Table, key: str, default: Path) -> Path:
         if key not in t:
             return default
         value = t[key]
         if not isinstance(value, str) or not value:
-            self.fail(path + (key,), f"must be a directory path (a string), got {_kind(value)}")
+            self.fail((*path, key), f"must be a directory path (a string), got {_kind(value)}")
         if not value.startswith("/"):
-            self.fail(path + (key,), f"must be an absolute path, got {value!r}")
+            self.fail((*path, key), f"must be an absolute path, got {value!r}")
         return Path(value)
 
     def colour(self, path: KeyPath, value: Any) -> tuple[int, int, int]:
@@ -265,12 +271,12 @@ class Reader:
 
     # -- arrays and wiring values ----------------------------------------
     @_or_default
-    def int_list(self, path: KeyPath, t: dict, key: str, default: tuple[int, ...], lo: int, hi: int, *,
+    def int_list(self, path: KeyPath, t: Table, key: str, default: tuple[int, ...], lo: int, hi: int, *,
                  min_len: int = 0, max_len: int = 64, unique: bool = False, hexa: bool = False) -> tuple[int, ...]:
         if key not in t:
             return tuple(default)
         value = t[key]
-        kp = path + (key,)
+        kp = (*path, key)
         if not isinstance(value, list):
             self.fail(kp, f"must be an array of integers, got {_kind(value)}")
         if not min_len <= len(value) <= max_len:

@@ -59,7 +59,7 @@ def _mcp_default(addresses: tuple[int, ...]) -> dict[str, tuple[int, int]]:
     first, second = addresses[0], addresses[1]
     ports = ((first, 0), (first, 8), (second, 0))
     out: dict[str, tuple[int, int]] = {}
-    for r, (ring, (address, base)) in enumerate(zip(RINGS, ports)):
+    for r, (ring, (address, base)) in enumerate(zip(RINGS, ports, strict=True)):
         for i, point in enumerate(ring[:7]):
             out[point] = (address, base + i)
         out[ring[7]] = (second, 8 + r)
@@ -76,7 +76,7 @@ DEFAULT_MCP23017_MAP: dict[str, tuple[int, int]] = _mcp_default(DEFAULT_MCP23017
 #: 24 direct inputs: GPIO 2-17 and 19-26, leaving GPIO 18 for the PWM LED data
 #: line and GPIO 27 for a button.
 DEFAULT_GPIO_PINS: tuple[int, ...] = tuple(range(2, 18)) + tuple(range(19, 27))
-DEFAULT_GPIO_MAP: dict[str, int] = dict(zip(POINTS, DEFAULT_GPIO_PINS))
+DEFAULT_GPIO_MAP: dict[str, int] = dict(zip(POINTS, DEFAULT_GPIO_PINS, strict=True))
 
 #: 3 x 8 diode matrix: one row per ring, one column per position in the ring.
 DEFAULT_MATRIX_ROWS: tuple[int, ...] = (5, 6, 13)

@@ -21,6 +21,7 @@ frozenset({'a7'})
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
@@ -198,9 +199,7 @@ def build_hardware(config: Config, *, pin_factory: Any = None, bus: Any = None, 
         buttons = build_buttons(config, pin_factory=pins, clock=clock)
     except BaseException:
         for end in reversed(opened):
-            try:
+            with contextlib.suppress(Exception):  # closing what opened; the first error is the one to show
                 end.close()
-            except Exception:
-                pass
         raise
     return Hardware(sensors=sensors, leds=strip, buttons=buttons)

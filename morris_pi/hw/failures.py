@@ -7,10 +7,13 @@ Pi, an ``OSError`` for a device node. ``describe`` turns any of them into one
 line that says what is missing and how to get it, keeping the original error
 at the end for the log.
 
->>> print(describe(RuntimeError("The platform library 'gpiod' was not found")))
-the Python package gpiod is missing (pip install 'morris-pi[pi]' installs it on a Raspberry Pi) [RuntimeError: The platform library 'gpiod' was not found]
->>> print(describe(ModuleNotFoundError("No module named '_rpi_ws281x'", name="_rpi_ws281x")))
-the Python package rpi_ws281x is missing (pip install 'morris-pi[pi]' installs it on a Raspberry Pi) [ModuleNotFoundError: No module named '_rpi_ws281x']
+>>> print(describe(RuntimeError("The platform library 'gpiod' was not found")))  # doctest: +NORMALIZE_WHITESPACE
+the Python package gpiod is missing (pip install 'morris-pi[pi]' installs it on a Raspberry Pi)
+    [RuntimeError: The platform library 'gpiod' was not found]
+>>> missing = ModuleNotFoundError("No module named '_rpi_ws281x'", name="_rpi_ws281x")
+>>> print(describe(missing))  # doctest: +NORMALIZE_WHITESPACE
+the Python package rpi_ws281x is missing (pip install 'morris-pi[pi]' installs it on a Raspberry Pi)
+    [ModuleNotFoundError: No module named '_rpi_ws281x']
 >>> print(describe(OSError(2, "No such file or directory", "/dev/spidev0.0")))
 FileNotFoundError: [Errno 2] No such file or directory: '/dev/spidev0.0'
 """
@@ -60,9 +63,16 @@ def missing_module(exc: BaseException) -> str | None:
     return None
 
 
+#: Characters of the original error's message that ``describe`` keeps.
+MAX_ORIGINAL = 160
+
+
 def describe(exc: BaseException) -> str:
     """One line: the missing piece (if one is known) and the original error."""
-    original = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    text = str(exc)
+    if len(text) > MAX_ORIGINAL:  # a driver may put a whole buffer in its message; a log line stays short
+        text = text[:MAX_ORIGINAL] + "..."
+    original = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     module = missing_module(exc)
     if module is None:
         return original

@@ -37,6 +37,12 @@ from morris_pi.hw.failures import describe
 _DARK: RGB = (0, 0, 0)
 
 
+
+def _rgb(colour: RGB) -> RGB:
+    """A plain tuple of a colour (a caller may pass any sequence of three)."""
+    r, g, b = colour
+    return r, g, b
+
 class PixelStrip:
     """A ``LedStrip`` over any pixel object with the adafruit_pixelbuf API."""
 
@@ -57,13 +63,13 @@ class PixelStrip:
         out = [_DARK] * self.count
         for point, colour in points.items():
             try:
-                out[self._index[point]] = tuple(colour)  # type: ignore[assignment]
+                out[self._index[point]] = _rgb(colour)
             except KeyError:
                 raise ValueError(f"no LED is mapped to point {point!r}") from None
         for name, colour in status.items():
             index = self._status.get(name)
             if index is not None:  # status LEDs are optional: unfitted ones are skipped
-                out[index] = tuple(colour)  # type: ignore[assignment]
+                out[index] = _rgb(colour)
         return out
 
     def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:

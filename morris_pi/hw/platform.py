@@ -19,8 +19,11 @@ the software still never picks a backend by itself. The facts are gathered in
 >>> old = Machine(model="Raspberry Pi 4 Model B Rev 1.5", kernel=(6, 1), rpi_gpio=("RPi.GPIO",))
 >>> rpigpio_problem(old) is None
 True
->>> print(rpigpio_problem(Machine(model="Raspberry Pi 4 Model B Rev 1.5", kernel=(6, 12), rpi_gpio=("RPi.GPIO",))))
-the installed RPi.GPIO cannot detect edges on Linux 6.6 and later (this is 6.12; gpiozero issue 1136), and every switch and button input needs them; replace it with rpi-lgpio, which provides the same RPi.GPIO module on lgpio (pip uninstall RPi.GPIO, then pip install rpi-lgpio), or set pin_factory = "lgpio"
+>>> pi4 = Machine(model="Raspberry Pi 4 Model B Rev 1.5", kernel=(6, 12), rpi_gpio=("RPi.GPIO",))
+>>> print(rpigpio_problem(pi4))  # doctest: +NORMALIZE_WHITESPACE
+the installed RPi.GPIO cannot detect edges on Linux 6.6 and later (this is 6.12; gpiozero issue 1136),
+    and every switch and button input needs them; replace it with rpi-lgpio, which provides the same
+    RPi.GPIO module on lgpio (pip uninstall RPi.GPIO, then pip install rpi-lgpio), or set pin_factory = "lgpio"
 >>> rpigpio_problem(Machine(model="Raspberry Pi 5 Model B Rev 1.0", kernel=(6, 12), rpi_gpio=("rpi-lgpio",))) is None
 True
 """

@@ -58,7 +58,7 @@ class MatrixSensors:
     def read(self) -> frozenset[str]:
         closed: list[str] = []
         try:
-            for row, cells in zip(self._rows, self._cells):
+            for row, cells in zip(self._rows, self._cells, strict=True):
                 row.on()
                 try:
                     # column inputs are pulled up, so is_active means pulled low

@@ -84,7 +84,7 @@ def rewrite_map(text: str, backend: str, mapping: Mapping[str, Any]) -> str:
     table = ("sensors", backend, "map")
     lines_of = key_lines(text)
     lines = text.splitlines(keepends=True)
-    found = {p: lines_of.get(table + (p,)) for p in mapping}
+    found = {p: lines_of.get((*table, p)) for p in mapping}
     if table not in lines_of and not any(found.values()):
         block = [f"\n# Switch map learned by 'morris-pi hwtest --learn' on {date.today().isoformat()}.\n",
                  f"[sensors.{backend}.map]\n"]
@@ -92,11 +92,11 @@ def rewrite_map(text: str, backend: str, mapping: Mapping[str, Any]) -> str:
         if lines and not lines[-1].endswith("\n"):
             lines[-1] += "\n"
         return "".join(lines + block)
-    numbers = [n for n in found.values() if n is not None]
-    if len(set(numbers)) != len(numbers) or len(numbers) != len(found):
+    numbered = {p: n for p, n in found.items() if n is not None}
+    if len(set(numbered.values())) != len(numbered) or len(numbered) != len(found):
         raise LearnError(f"sensors.{backend}.map is not written one point per line; write it as a "
                          f"[sensors.{backend}.map] table (as in wiring/config.example.toml) to use --learn")
-    for point, number in found.items():
+    for point, number in numbered.items():
         line = lines[number - 1]
         ending = "\n" if line.endswith("\n") else ""
         match = re.match(_LINE.format(point=re.escape(point)), line.rstrip("\n"))

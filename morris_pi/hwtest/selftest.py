@@ -189,19 +189,23 @@ class HwTest:
         said, self._said = self._said, []
         return Output(points, status or {}, said)
 
+    def _elapsed(self, now: float) -> float:
+        """Seconds since the current phase or point began (``step`` starts the first)."""
+        return now - self._t0 if self._t0 is not None else 0.0
+
     def _enter(self, phase: str, now: float) -> None:
         self.phase, self._t0, self._candidate = phase, now, None
 
     def _sweep(self, now: float, pressed: Sequence[str]) -> Output:
         steps = len(self.points) + 1  # every point, then the status LEDs
-        k = int((now - self._t0) / self.sweep_step_s) if self.sweep_step_s > 0 else 4 * steps
+        k = int(self._elapsed(now) / self.sweep_step_s) if self.sweep_step_s > 0 else 4 * steps
         if now == self._t0:
             self._say("LED sweep: in red, green, blue and dim white, the points light one by one in ring order "
                       "(outer ring from a7 clockwise, then the middle and the inner ring), then the status LEDs.")
         if k >= len(SWEEP_COLOURS) * steps or pressed:
             self._enter("clear", now)
             return self._clear(frozenset(), now, (), first=True)
-        name, colour = SWEEP_COLOURS[k // steps]
+        _, colour = SWEEP_COLOURS[k // steps]
         lit = k % steps + 1
         points = {p: colour for p in self.points[:lit]}
         status = {s: colour for s in STATUS_LEDS} if lit == steps else {}
@@ -214,7 +218,7 @@ class HwTest:
             return self._out({})
         if not occ:
             return self._next_point(now)
-        if now - self._t0 >= self.clear_timeout_s or pressed:
+        if self._elapsed(now) >= self.clear_timeout_s or pressed:
             self.stuck = set(occ)
             for p in sorted(occ, key=self.points.index):
                 self.report.results[p] = PointResult(p, "stuck", note="closed before the test asked for a man")
@@ -254,7 +258,7 @@ class HwTest:
                 self._say(f"Take the man off {point}.")
                 self._enter("release", now)
                 self._open_since = None
-            elif pressed or now - self._t0 >= self.point_timeout_s:
+            elif pressed or self._elapsed(now) >= self.point_timeout_s:
                 why = "skipped with a button" if pressed else f"no switch closed within {self.point_timeout_s:g} s"
                 self.report.results[point] = PointResult(point, "dead", note=why)
                 self._say(f"{point}: {why}; next point.")
@@ -269,7 +273,7 @@ class HwTest:
                 return self._next_point(now)
         else:
             self._open_since = None
-            if pressed or now - self._t0 >= self.release_timeout_s:
+            if pressed or self._elapsed(now) >= self.release_timeout_s:
                 self.stuck.add(reading)
                 result = self.report.results[point]
                 result.status, result.note = "stuck", f"{reading}'s switch did not open when the man was taken off"

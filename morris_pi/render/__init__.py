@@ -16,5 +16,11 @@ from .png import PngUnavailableError, svg_to_png
 from .svg import DEFAULT_COLORS, board_svg, last_turn_of, led_paint
 
 __all__ = [
-    "Layout", "DEFAULT_COLORS", "board_svg", "last_turn_of", "led_paint", "PngUnavailableError", "svg_to_png",
+    "DEFAULT_COLORS",
+    "Layout",
+    "PngUnavailableError",
+    "board_svg",
+    "last_turn_of",
+    "led_paint",
+    "svg_to_png",
 ]

@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from morris_pi.rules import POINTS, coordinates as grid
+from morris_pi.rules import POINTS
+from morris_pi.rules import coordinates as grid
 
 Pos = tuple[float, float]
 
@@ -49,7 +50,7 @@ class Layout:
     points: dict[str, Pos]
 
     @classmethod
-    def compute(cls, *, coordinates: bool = True, flipped: bool = False) -> "Layout":
+    def compute(cls, *, coordinates: bool = True, flipped: bool = False) -> Layout:
         rim = RIM_WITH_COORDINATES if coordinates else RIM_PLAIN
         size = 2 * rim + 6 * STEP
         points = {}

@@ -26,4 +26,5 @@ def svg_to_png(svg: str, *, size: int | None = None) -> bytes:
             f"PNG output needs the cairo library (Debian: apt install libcairo2): {exc}"
         ) from exc
     kwargs = {"output_width": size, "output_height": size} if size else {}
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), **kwargs)
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), **kwargs)
+    return png

@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
@@ -92,7 +93,8 @@ def led_paint(colour: tuple[int, int, int]) -> tuple[str, float]:
     peak = max(colour)
     if peak <= 0:
         return "#000000", 0.0
-    return _hex(tuple(round(c * 255 / peak) for c in colour)), round(peak / 255, 3)  # type: ignore[arg-type]
+    r, g, b = colour
+    return _hex((round(r * 255 / peak), round(g * 255 / peak), round(b * 255 / peak))), round(peak / 255, 3)
 
 
 def last_turn_of(game: Game) -> Turn | None:
@@ -106,7 +108,7 @@ def last_turn_of(game: Game) -> Turn | None:
     return game.history[-1] if game.history else None
 
 
-def _board_of(position: "Game | Position | Board | None") -> tuple[dict[str, str], Profile | None]:
+def _board_of(position: Game | Position | Board | None) -> tuple[dict[str, str], Profile | None]:
     if position is None:
         return {}, None
     if isinstance(position, Game):
@@ -129,7 +131,7 @@ def _board_of(position: "Game | Position | Board | None") -> tuple[dict[str, str
     )
 
 
-def _title_of(position: "Game | Position | Board | None") -> str | None:
+def _title_of(position: Game | Position | Board | None) -> str | None:
     if isinstance(position, Game):
         hand = position.in_hand
         state = str(position.outcome) if position.outcome else f"{position.turn} to move"
@@ -146,7 +148,7 @@ def _title_of(position: "Game | Position | Board | None") -> str | None:
     return None
 
 
-def _roles_of(leds: "Frame | Mapping[str, str] | None") -> tuple[dict[str, str], dict[str, str]]:
+def _roles_of(leds: Frame | Mapping[str, str] | None) -> tuple[dict[str, str], dict[str, str]]:
     if leds is None:
         return {}, {}
     if isinstance(leds, Frame):
@@ -186,14 +188,14 @@ def _sub(parent: ET.Element, tag: str, **attrs: object) -> ET.Element:
 
 
 def board_svg(
-    position: "Game | Position | Board | None" = None,
+    position: Game | Position | Board | None = None,
     *,
-    last_turn: "Turn | str | None" = None,
-    leds: "Frame | Mapping[str, str] | None" = None,
+    last_turn: Turn | str | None = None,
+    leds: Frame | Mapping[str, str] | None = None,
     size: int | None = None,
     coordinates: bool = True,
     flipped: bool = False,
-    profile: "str | Profile | None" = None,
+    profile: str | Profile | None = None,
     palette: Mapping[str, Look] = DEFAULT_PALETTE,
     led_style: str = "ring",
     animate: bool = False,
@@ -301,11 +303,11 @@ def _draw_board(svg: ET.Element, lay: Layout, geometry: Geometry, paint: Mapping
     _sub(svg, "rect", class_="board", x=edge / 2, y=edge / 2, width=lay.size - edge, height=lay.size - edge,
          rx=0.15 * STEP, fill=paint["wood"], stroke=paint["wood edge"], stroke_width=edge)
     lines = _sub(svg, "g", class_="lines", stroke=paint["line"], stroke_width=0.06 * STEP, stroke_linecap="round")
-    diagonal = {frozenset(pair) for line in geometry.lines for pair in zip(line, line[1:])
+    diagonal = {frozenset(pair) for line in geometry.lines for pair in itertools.pairwise(line)
                 if line[0][0] != line[2][0] and line[0][1] != line[2][1]}
     seen: set[frozenset[str]] = set()
     for line in geometry.lines:
-        for a, b in zip(line, line[1:]):
+        for a, b in itertools.pairwise(line):
             pair = frozenset((a, b))
             if pair in seen:
                 continue

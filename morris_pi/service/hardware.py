@@ -113,10 +113,6 @@ class _Slot(Generic[E]):
                 exc = HardwareError(f"cannot open {self.backoff.what}: {describe(exc)}")
             self.backoff.failed(exc, now)
             return False
-        except Exception as exc:  # a driver that fails in an unexpected way while being set up
-            self.inner = None
-            self.backoff.failed(HardwareError(f"setting up {self.backoff.what} failed: {_driver_fault(exc)}"), now)
-            return False
         return True
 
     def close(self) -> None:

@@ -117,21 +117,26 @@ def to_journal(stream: IO[str], env: Mapping[str, str] | None = None) -> bool:
     return (st.st_dev, st.st_ino) == (dev, ino)
 
 
-def configure(level: str = "info", stream: IO[str] | None = None, env: Mapping[str, str] | None = None) -> logging.Handler:
+class _OwnHandler(logging.StreamHandler[IO[str]]):
+    """The handler ``configure`` installs, told apart so that configuring again replaces it."""
+
+
+def configure(
+    level: str = "info", stream: IO[str] | None = None, env: Mapping[str, str] | None = None
+) -> logging.Handler:
     """Send the root logger to ``stream`` (stderr) in the journal's or a terminal's form.
 
     Also routes uncaught exceptions in threads (the engine's) and in the main
     thread through logging, so they arrive with a priority too.
     """
     stream = stream or sys.stderr
-    handler = logging.StreamHandler(stream)
+    handler = _OwnHandler(stream)
     handler.setFormatter(JournalFormatter() if to_journal(stream, env) else PlainFormatter())
     handler.addFilter(RepeatFilter())
     root = logging.getLogger()
     for old in list(root.handlers):
-        if getattr(old, "_morris_pi", False):
+        if isinstance(old, _OwnHandler):
             root.removeHandler(old)
-    handler._morris_pi = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(getattr(logging, level.upper()))
 
@@ -140,7 +145,7 @@ def configure(level: str = "info", stream: IO[str] | None = None, env: Mapping[s
             return
         name = args.thread.name if args.thread is not None else "?"
         logging.getLogger("morris_pi").error("thread %s stopped with an error", name,
-                                             exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+                                             exc_info=args.exc_value)
 
     threading.excepthook = thread_hook
     return handler

@@ -25,18 +25,18 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+import pygame
 
-from morris_pi.rules import STANDARD, Geometry  # noqa: E402
+from morris_pi.rules import STANDARD, Geometry
 
-from .backends import SimBoard  # noqa: E402
-from .display import NoDisplayError, missing_display, unrequested_fallback  # noqa: E402
-from .hand import HandError  # noqa: E402
-from .layout import Layout, Pos  # noqa: E402
-from .render import Renderer, Scene  # noqa: E402
+from .backends import SimBoard
+from .display import NoDisplayError, missing_display, unrequested_fallback
+from .hand import HandError
+from .layout import Layout, Pos
+from .render import Renderer, Scene
 
 FPS = 60
 #: A press and release closer than this (pixels) is a click: the man stays in the hand.
@@ -70,7 +70,8 @@ def open_window(size: tuple[int, int], caption: str) -> pygame.Surface:
 class Session(Protocol):
     """What the window drives: the controller in a game, or the self-test."""
 
-    geometry: Geometry
+    @property
+    def geometry(self) -> Geometry: ...  # read only: the window draws it, never sets it
 
     def step(self) -> None: ...
 
@@ -204,6 +205,8 @@ class SimApp:
                 return
             region, where = self.layout.region_at(pos)
             try:
+                if where is None:  # the board between points, or off it: nothing to pick up
+                    return
                 if region == "point" and where in hand.board:
                     hand.take("point", where)
                     if self._sliding():
@@ -253,9 +256,9 @@ class SimApp:
     def _let_go(self, pos: Pos) -> None:
         hand = self.board.hand
         region, where = self.layout.region_at(pos)
-        if region == "point":
+        if region == "point" and where is not None:
             hand.put(where)
-        elif region in ("hand", "removed"):
+        elif region in ("hand", "removed") and where is not None:
             hand.drop_off((region, where))
         elif region == "board":
             hand.cancel()  # between points: no hole to sit in, so it goes back
@@ -409,7 +412,7 @@ class SimApp:
 
     # -- scripted mouse -----------------------------------------------------------------
 
-    def post(self, kind: int, **attrs) -> None:
+    def post(self, kind: int, **attrs: Any) -> None:  # Any: pygame's Event takes any attributes
         """Handle one synthetic event as if it came from the window."""
         self.handle_event(pygame.event.Event(kind, **attrs))
 

@@ -50,6 +50,9 @@ class Hand:
     """Men on the 24 points, in the two hand trays, in the two removed trays, or held."""
 
     def __init__(self, men: int = 9) -> None:
+        self._empty(men)
+
+    def _empty(self, men: int) -> None:
         self.men = men
         self.board: dict[str, str] = {}
         self.in_hand: dict[str, int] = {side: men for side in SIDES}
@@ -167,7 +170,7 @@ class Hand:
 
     def reset(self, men: int) -> None:
         """Empty board and full trays of ``men`` each (a new set of men)."""
-        self.__init__(men)  # type: ignore[misc]
+        self._empty(men)
 
     # -- scripted hand ------------------------------------------------------------------
 

@@ -93,7 +93,7 @@ class Layout:
     MIN_SIZE = (640, 420)
 
     @classmethod
-    def compute(cls, width: int, height: int) -> "Layout":
+    def compute(cls, width: int, height: int) -> Layout:
         """Lay out a window of ``width`` x ``height`` pixels (smaller sizes are clamped)."""
         width, height = max(width, cls.MIN_SIZE[0]), max(height, cls.MIN_SIZE[1])
         panel_w = min(max(260.0, width * 0.3), 440.0)

@@ -14,13 +14,13 @@ import random
 from dataclasses import dataclass, field
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+import pygame
 
-from morris_pi.board.ports import RGB  # noqa: E402
-from morris_pi.rules import STANDARD, Geometry  # noqa: E402
+from morris_pi.board.ports import RGB
+from morris_pi.rules import STANDARD, Geometry
 
-from .hand import Hand  # noqa: E402
-from .layout import SIDES, Layout, Pos  # noqa: E402
+from .hand import Hand
+from .layout import SIDES, Layout, Pos
 
 WOOD = (196, 150, 96)
 WOOD_DARK = (120, 80, 44)
@@ -57,12 +57,17 @@ class Scene:
     geometry: Geometry = STANDARD
 
 
-def _aacircle(surface: pygame.Surface, colour, centre, radius: float, width: int = 0) -> None:
+def _aacircle(surface: pygame.Surface, colour: RGB, centre: Pos, radius: float, width: int = 0) -> None:
     # pygame-ce has draw.aacircle; plain pygame (which lacks it) gets a plain circle
     if hasattr(pygame.draw, "aacircle"):
         pygame.draw.aacircle(surface, colour, centre, radius, width)
         return
     pygame.draw.circle(surface, colour, centre, radius, width)
+
+
+def _scaled(colour: RGB, times: float, over: float = 1) -> RGB:
+    r, g, b = colour
+    return round(r * times / over), round(g * times / over), round(b * times / over)
 
 
 class Renderer:
@@ -85,8 +90,8 @@ class Renderer:
         surface.blit(self._board_surface(scene.geometry), (round(lay.board.x), round(lay.board.y)))
         for point, colour in scene.leds.items():
             self._glow(surface, lay.leds[point], colour)  # beside the point, as drilled: a man never hides it
-        for point, colour in scene.hand.board.items():
-            self._man(surface, lay.points[point], colour)
+        for point, side in scene.hand.board.items():
+            self._man(surface, lay.points[point], side)
         self._trays(surface, scene.hand)
         self._buttons(surface, scene.pressed, scene.status)
         self._panel(surface, scene.panel)
@@ -110,11 +115,11 @@ class Renderer:
         board.fill(WOOD)
         rng = random.Random(7)
         # grain: wavy streaks of slightly lighter and darker wood
-        for y in range(-4, size + 4, 3):
+        for row in range(-4, size + 4, 3):
             shade = rng.uniform(-22, 16)
             colour = tuple(max(0, min(255, round(c + shade))) for c in WOOD)
             phase, amp = rng.uniform(0, 6.3), rng.uniform(1.0, 3.5)
-            pts = [(x, y + amp * math.sin(phase + x / (size / 5))) for x in range(0, size + 20, 20)]
+            pts = [(x, row + amp * math.sin(phase + x / (size / 5))) for x in range(0, size + 20, 20)]
             pygame.draw.lines(board, colour, False, pts, rng.choice((1, 2, 2, 3)))
         edge = max(3, size // 60)
         pygame.draw.rect(board, WOOD_DARK, board.get_rect(), edge)
@@ -157,7 +162,7 @@ class Renderer:
         peak = max(colour)
         if peak <= 0:
             return
-        hue = tuple(round(c * 255 / peak) for c in colour)
+        hue = _scaled(colour, 255, peak)
         glow = self._glow_mask.copy()
         glow.fill((*hue, 255), special_flags=pygame.BLEND_RGBA_MULT)
         if peak < 255:
@@ -165,7 +170,7 @@ class Renderer:
         r = glow.get_width() // 2
         surface.blit(glow, (round(pos[0]) - r, round(pos[1]) - r))
         # the hole itself shows the LED's own colour; a dim LED still reads as its colour to the eye
-        core = tuple(round(c * max(peak, 160) / 255) for c in hue)
+        core = _scaled(hue, max(peak, 160), 255)
         _aacircle(surface, core, pos, self.layout.led_radius)
 
     # -- men ----------------------------------------------------------------------------
@@ -232,7 +237,7 @@ class Renderer:
         for name, pos in lay.status_leds.items():
             colour = status.get(name)
             if colour and max(colour) > 0:
-                halo = tuple(round(c * 0.35) for c in colour)
+                halo = _scaled(colour, 0.35)
                 _aacircle(surface, halo, pos, r * 1.5)
                 _aacircle(surface, colour, pos, r)
             else:

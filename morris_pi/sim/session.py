@@ -63,7 +63,7 @@ class SimSettings:
     state_dir: Path | None = None
 
     def __post_init__(self) -> None:
-        self.game  # the board's own checks, with the board's messages
+        _ = self.game  # the board's own checks, with the board's messages
 
     @property
     def game(self) -> GameSettings:
@@ -315,8 +315,10 @@ class GameSession:
 
     def _engine_line(self, snap: Snapshot) -> str:
         opponent = self.session.controller.opponent if self.session.controller is not None else None
+        # only the engine player keeps its last search; other opponents show none
         last = getattr(opponent, "last", None)
-        searched = f" (last search: depth {last.depth}, {last.nodes:,} nodes)" if getattr(last, "depth", None) else ""
+        depth, nodes = getattr(last, "depth", None), getattr(last, "nodes", None)
+        searched = f" (last search: depth {depth}, {nodes:,} nodes)" if depth else ""
         if snap.thinking:
             return "Computer: thinking..." + searched
         if snap.computer:

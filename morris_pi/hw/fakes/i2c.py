@@ -210,6 +210,7 @@ class FakeSMBus:
     def read_i2c_block_data(self, i2c_addr: int, register: int, length: int, force: bool | None = None) -> list[int]:
         chip = self._chip(i2c_addr)
         if i2c_addr in self.malformed:
+            # deliberately not a list[int] of the length asked: the answer of a misbehaving device
             return self.malformed[i2c_addr]  # type: ignore[return-value]
         out, pointer = [], register
         for _ in range(length):

@@ -22,13 +22,15 @@ from gpiozero.pins.mock import MockPin
 from morris_pi.hw.fakes.i2c import FakeMcp23017
 
 
-class WiredPin(MockPin):
+class WiredPin(MockPin):  # type: ignore[misc, unused-ignore]  # gpiozero ships no types: MockPin is Any
     """An input whose line something outside can pull low (open-drain, a switch).
 
     A pull-up only wins while nothing pulls the line low, so setting the pull
     after the line is already low (as a backend does when it opens the pin)
     leaves it low, as on real hardware.
     """
+
+    _pull: str  # MockPin's, typed here as gpiozero leaves it untyped
 
     def __init__(self, factory: Any, info: Any) -> None:
         super().__init__(factory, info)
@@ -59,7 +61,7 @@ class WiredPin(MockPin):
 def connect_interrupts(factory: Any, pin: int, chips: Iterable[FakeMcp23017], port: int = 0) -> WiredPin:
     """Join the INTA (port 0) or INTB outputs of ``chips`` onto one GPIO, wired-OR."""
     chips = list(chips)
-    line = factory.pin(pin, pin_class=WiredPin)
+    line: WiredPin = factory.pin(pin, pin_class=WiredPin)
 
     def update(_chip: FakeMcp23017 | None = None) -> None:
         line.pull_line(any(chip.int_pulls_low(port) for chip in chips))
@@ -70,7 +72,7 @@ def connect_interrupts(factory: Any, pin: int, chips: Iterable[FakeMcp23017], po
     return line
 
 
-class RowPin(MockPin):
+class RowPin(MockPin):  # type: ignore[misc, unused-ignore]  # gpiozero ships no types: MockPin is Any
     """A matrix row output that tells the matrix whenever it changes."""
 
     def __init__(self, factory: Any, info: Any, matrix: DiodeMatrix | None = None) -> None:
@@ -83,7 +85,7 @@ class RowPin(MockPin):
             self.matrix.update()
 
     def _change_state(self, value: bool) -> bool:
-        changed = super()._change_state(value)
+        changed: bool = super()._change_state(value)
         if changed and self.matrix is not None:
             self.matrix.update()
         return changed

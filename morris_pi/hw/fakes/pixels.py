@@ -14,7 +14,7 @@ from morris_pi.hw.fakes.spi import bytes_to_colours
 RGB = tuple[int, int, int]
 
 
-class FakePixels(adafruit_pixelbuf.PixelBuf):
+class FakePixels(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc, unused-ignore]  # the Adafruit library ships no types
     """``n`` pixels; ``transmitted`` holds the raw buffer of every ``show()``."""
 
     def __init__(self, n: int, *, pixel_order: str = "GRB", brightness: float = 1.0,

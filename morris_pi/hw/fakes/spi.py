@@ -100,7 +100,7 @@ def bytes_to_colours(data: bytes, channel_order: str = "GRB") -> list[RGB]:
     """Split a chain's data bytes into (r, g, b) per LED, given the LEDs' wire order."""
     out: list[RGB] = []
     for i in range(0, len(data) - len(data) % 3, 3):
-        chunk = dict(zip(channel_order, data[i:i + 3]))
+        chunk = dict(zip(channel_order, data[i:i + 3], strict=True))
         out.append((chunk["R"], chunk["G"], chunk["B"]))
     return out
 
