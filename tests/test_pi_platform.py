@@ -238,14 +238,6 @@ def test_the_c_libraries_install_only_on_arm_linux(machine, expected):
     assert chosen == expected
 
 
-@pytest.mark.parametrize("module", ["morris_pi.hw.failures", "morris_pi.hw.platform", "morris_pi.hwtest.selftest"])
-def test_doctests(module):
-    import doctest
-    import importlib
-
-    assert doctest.testmod(importlib.import_module(module)).failed == 0
-
-
 def test_a_driver_failing_to_open_with_a_huge_message_is_one_short_fault_line():
     """A driver that puts a whole buffer into its exception: the fault shown stays one short line."""
     clock = ManualClock()

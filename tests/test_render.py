@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import math
 
 import pytest
@@ -12,12 +10,6 @@ from render_kit import NS, by_id, centre, classes, men, near, parse, path_points
 from morris_pi.render import DEFAULT_COLORS, board_svg, last_turn_of, led_paint
 from morris_pi.rules import Game, Position, Turn
 from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Frame, Look
-
-
-@pytest.mark.parametrize("module", ["morris_pi.render", "morris_pi.render.layout", "morris_pi.render.svg"])
-def test_doctests(module):
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.failed == 0 and result.attempted > 0
 
 
 @pytest.mark.parametrize("profile", ["standard", "twelve"])

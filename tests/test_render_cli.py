@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import os
 import struct
 import subprocess
@@ -43,11 +42,6 @@ def lit_status(root) -> dict[str, str]:
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", data[16:24])
-
-
-def test_doctests():
-    result = doctest.testmod(render_cmd)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_render_draws_the_board_after_a_real_game_to_stdout(capsys):
