@@ -118,6 +118,19 @@ def test_the_command_line_runs_a_match_and_prints_the_summary(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and len(log.read_text().splitlines()) == 2
     assert out["ours"] == "level 1" and out["peer"] == "peer skill 10"
+    # an interrupted or finished run's log gives the same summary
+    assert bench.main(["--summarize", str(log), "--level", "1", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert {k: again[k] for k in ("wins", "draws", "losses", "score", "reasons")} == \
+        {k: out[k] for k in ("wins", "draws", "losses", "score", "reasons")}
+
+
+def test_summarizing_something_that_is_not_a_log_is_a_clear_error(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--summarize", str(bad)])
+    assert exc.value.code == 2 and "not a log of this bench" in capsys.readouterr().err
 
 
 def test_pairs_with_a_void_game_drop_out_of_the_pentanomial_count():

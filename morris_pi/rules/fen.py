@@ -10,6 +10,8 @@ Seventeen fields separated by spaces (Sanmill's ``Position::fen()``)::
    d7 g7 g4 g1 d1 a1 a4 a7``);
 2. side to move ``w`` / ``b``;
 3. phase ``p`` placing, ``m`` moving, ``o`` game over (``r`` ready = placing);
+   Sanmill marks a game over by blocking, by fewer than three men and by its own
+   N-move counter, not by repetition (which its search tracks);
 4. action ``p`` place, ``s`` select a man to move, ``r`` remove;
 5. white men on the board, white in hand, black on board, black in hand;
 6. men white must remove, men black must remove (1 while a removal is pending);
@@ -243,7 +245,11 @@ def to_fen(source: "Game | Position") -> str:
     side = game.turn
     pending = game.pending is not None
     outcome = game.outcome
-    if outcome:
+    counter = _sanmill_counter(game)
+    # Sanmill's position knows these ends; its repetition count lives in its search, and its
+    # N-move counter (moves only) may not have reached the limit when ours has.
+    if outcome and (outcome.reason in ("fewer-than-three", "blocked")
+                    or (outcome.reason == "n-move-rule" and counter >= game.profile.n_move_limit)):
         phase = "o"
     else:
         # The last placement's mill keeps Sanmill in the placing phase until its removal.
@@ -262,4 +268,4 @@ def to_fen(source: "Game | Position") -> str:
     fullmove = 1 + (plies - (side == "black")) // 2
     return (f"{text[:8]}/{text[8:16]}/{text[16:]} {side[0]} {phase} {action} "
             f"{on_board['white']} {hand['white']} {on_board['black']} {hand['black']} {remove[0]} {remove[1]} "
-            f"0 0 0 0 0 {_sanmill_counter(game)} {fullmove}")
+            f"0 0 0 0 0 {counter} {fullmove}")
