@@ -8,7 +8,8 @@ budget (no noise, no time limit: the same book on any machine), and its best
 turn becomes the book turn. Positions are reduced by the board's 16
 symmetries first. ``--check NODES`` also searches every position with a
 smaller budget and reports how often the two agree (a measure of how settled
-the book turns are). Writes ``data/book.txt`` and ``data/book.json``.
+the book turns are). Writes ``data/book.txt`` and ``data/book.json`` after every
+finished ply, so a build cut short leaves a valid, shallower book.
 """
 
 from __future__ import annotations
@@ -67,7 +68,9 @@ def positions_at(profile: str, ply: int, book: dict) -> list[Position]:
     return list(layer.values())
 
 
-def build(profile: str, plies: int, nodes: int, jobs: int, check: int | None, log) -> tuple[dict, dict]:
+def build(profile: str, plies: int, nodes: int, jobs: int, check: int | None, log, done=None) -> tuple[dict, dict]:
+    """Search ply by ply; ``done(book, plies_complete, stats)`` after each ply (a build cut short
+    still leaves a valid book of the plies it finished)."""
     book: dict[tuple, Entry] = {}
     stats: dict = {"per_ply": []}
     pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
@@ -92,6 +95,8 @@ def build(profile: str, plies: int, nodes: int, jobs: int, check: int | None, lo
                 row["agree_with_smaller_budget"] = f"{agree}/{len(keys)}"
             stats["per_ply"].append(row)
             log(row)
+            if done is not None:
+                done(book, ply + 1, stats)
     finally:
         if pool:
             pool.shutdown()
@@ -128,9 +133,12 @@ def main(argv=None) -> int:
     if args.plies < 1 or args.nodes < 1:
         parser.error("--plies and --nodes must be positive")
     log = lambda row: print(json.dumps(row), flush=True)  # noqa: E731
-    book, stats = build(args.profile, args.plies, args.nodes, args.jobs, args.check, log)
-    write(book, args.profile, args.plies, args.nodes, stats)
-    print(f"wrote {len(book)} positions to {BOOK_FILE}", file=sys.stderr)
+
+    def done(book, plies, stats):
+        write(book, args.profile, plies, args.nodes, stats)
+        print(f"wrote {len(book)} positions ({plies} plies) to {BOOK_FILE}", file=sys.stderr, flush=True)
+
+    build(args.profile, args.plies, args.nodes, args.jobs, args.check, log, done)
     return 0
 
 
