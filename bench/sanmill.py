@@ -144,7 +144,8 @@ class Peer:
         return found
 
     def best(self, position: str) -> str | None:
-        """The peer's ply for ``position`` (a ``position`` command's argument), or None for "no move"."""
+        """The peer's ply for ``position`` (a ``position`` command's argument): a ply, ``"draw"`` (its
+        rules end the game drawn) or None ("no move": its rules say the game is over)."""
         self.send("isready")
         self.expect(lambda line: line == "readyok")  # output of the previous search is behind us
         self.send(f"position {position}")
@@ -265,13 +266,20 @@ class GameResult:
 
 
 def _peer_ply(peer: Peer, game: Game, resyncs: list[dict]) -> str | None:
-    """Ask the peer for its next ply; resynchronise once by FEN if its rules think the game is over."""
+    """Ask the peer for its next ply; resynchronise once by FEN if its rules think the game is over.
+
+    Sanmill answers ``draw`` when its N-move count (moves only, not reset by the removal still
+    to come) or its repetition count ends the game, and ``none`` for a position it thinks is
+    finished. Our rules referee: the game goes on, from a FEN without history.
+    """
     plies = game.sanmill_record
     ply = peer.best(f"startpos moves {plies}" if plies else "startpos")
-    if ply is None:
+    if ply is None or ply == "draw":
         fen = to_fen(game)
-        resyncs.append({"turn": len(game.history) + 1, "fen": fen})
+        resyncs.append({"turn": len(game.history) + 1, "answer": ply or "none", "fen": fen})
         ply = peer.best(f"fen {fen}")
+        if ply == "draw":
+            ply = None
     return ply
 
 

@@ -86,13 +86,15 @@ def test_an_illegal_peer_ply_voids_the_game_and_is_reported():
         _replays(r)
 
 
-def test_a_peer_that_thinks_the_game_is_over_is_given_the_position_as_a_fen():
-    results, _ = bench.run_match(_tasks(["--refuse-removal"], openings=2, cap=120), jobs=1)
+@pytest.mark.parametrize("flag, answer", [("--refuse-removal", "none"), ("--claim-draw", "draw")])
+def test_a_peer_whose_rules_end_the_game_early_is_given_the_position_as_a_fen(flag, answer):
+    results, _ = bench.run_match(_tasks([flag], openings=2, cap=120), jobs=1)
     resynced = [r for r in results if r.resyncs]
     assert resynced, "no peer mill in four games: pick other seeds"
     for r in resynced:
         assert r.score is not None and r.reason not in ("peer-failed", "peer-illegal")
         for sync in r.resyncs:
+            assert sync["answer"] == answer
             assert " r " in sync["fen"]  # a removal was pending
             Game.from_fen(sync["fen"])
         _replays(r)
