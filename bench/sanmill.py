@@ -146,8 +146,10 @@ class Peer:
     def best(self, position: str) -> str | None:
         """The peer's ply for ``position`` (a ``position`` command's argument): a ply, ``"draw"`` (its
         rules end the game drawn) or None ("no move": its rules say the game is over)."""
-        self.send("isready")
-        self.expect(lambda line: line == "readyok")  # output of the previous search is behind us
+        # No "isready" here: Sanmill's search thread may still be printing its analysis of the
+        # last search, unsynchronised with the main thread's "readyok", so the two can interleave.
+        # The first level-10 run lost one game waiting 120 s for a "readyok", most likely so;
+        # the same position answered at once when replayed. position and go print nothing.
         self.send(f"position {position}")
         self.send("go")
         ply = None
@@ -557,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="openings and our seeds")
     parser.add_argument("--cap", type=int, default=300, help="turns after which a game is adjudicated a draw")
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2), help="games at once (this machine: at most 2)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for any peer answer")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for any peer answer")
     parser.add_argument("--sprt", type=_sprt, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early by SPRT on pairs")
     parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
