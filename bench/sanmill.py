@@ -557,6 +557,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openings", type=int, default=10, help="openings, each played with both colours")
     parser.add_argument("--opening-turns", type=int, default=2, help="random placements per opening (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="openings and our seeds")
+    parser.add_argument("--only", metavar="I,J,...",
+                        help="play only these openings (numbers from 0, in this order), e.g. to replay void pairs")
     parser.add_argument("--cap", type=int, default=300, help="turns after which a game is adjudicated a draw")
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2), help="games at once (this machine: at most 2)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for any peer answer")
@@ -592,10 +594,18 @@ def main(argv: list[str] | None = None) -> int:
     label = f"peer {'developer mode' if args.developer_mode else f'skill {args.skill}'}" + (
         f", {args.move_time} s" if args.move_time else "")
     book = openings(args.openings, args.opening_turns, args.seed)
+    order = list(range(len(book)))
+    if args.only:
+        try:
+            order = [int(i) for i in args.only.split(",")]
+        except ValueError:
+            parser.error(f"--only {args.only!r}: give opening numbers separated by commas")
+        if any(not 0 <= i < len(book) for i in order):
+            parser.error(f"--only {args.only!r}: openings are numbered 0 to {len(book) - 1}")
     tasks = [
-        GameTask(i, opening, ours_white, ours, command, options, args.cap, args.seed * 1_000_003 + i * 2 + ours_white,
-                 args.timeout)
-        for i, opening in enumerate(book)
+        GameTask(i, book[i], ours_white, ours, command, options, args.cap,
+                 args.seed * 1_000_003 + i * 2 + ours_white, args.timeout)
+        for i in order
         for ours_white in (True, False)
     ]
     log = args.log.open("a") if args.log else None
