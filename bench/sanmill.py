@@ -542,8 +542,9 @@ def _option(text: str) -> tuple[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", help="the peer engine's command (a path, arguments allowed)")
-    parser.add_argument("--summarize", type=Path, metavar="LOG",
-                        help="print the summary of a --log file (a finished or interrupted run) and exit")
+    parser.add_argument("--summarize", type=Path, nargs="+", metavar="LOG",
+                        help="print the summary of --log files (finished or interrupted runs) and exit; an "
+                             "opening found in a later log replaces that opening's games of earlier logs")
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--level", type=int, default=10, help="our level 1-10 (default 10), seeded node budgets")
     who.add_argument("--nodes", type=int, help="our fixed node budget per turn instead of a level")
@@ -568,12 +569,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.summarize:
-        try:
-            results = [GameResult(**{k: v for k, v in json.loads(line).items() if k != "ours"})
-                       for line in args.summarize.read_text().splitlines() if line.strip()]
-        except (OSError, ValueError, TypeError) as exc:
-            parser.error(f"--summarize {args.summarize}: not a log of this bench: {exc}")
-        s = summary(results, Ours(level=args.level, nodes=args.nodes, time=args.time), args.summarize.name)
+        results: list[GameResult] = []
+        for path in args.summarize:
+            try:
+                logged = [GameResult(**{k: v for k, v in json.loads(line).items() if k != "ours"})
+                          for line in path.read_text().splitlines() if line.strip()]
+            except (OSError, ValueError, TypeError) as exc:
+                parser.error(f"--summarize {path}: not a log of this bench: {exc}")
+            replaced = {r.index for r in logged}
+            results = [r for r in results if r.index not in replaced] + logged
+        s = summary(results, Ours(level=args.level, nodes=args.nodes, time=args.time),
+                    " + ".join(p.name for p in args.summarize))
         print(json.dumps(s) if args.json else format_summary(s))
         return 0
     if not args.peer:
