@@ -68,7 +68,7 @@ def parse_levels(text: str) -> list[int]:
 
 def speed(levels: list[int], games: list[Game]) -> None:
     print(f"{'level':>5} {'node budget':>11} {'avg nodes':>10} {'avg s/turn':>10} {'max s':>7} {'cpu s/turn':>10} "
-          f"{'nodes/cpu s':>11}  avg s/turn by phase")
+          f"{'median cpu s':>12} {'nodes/cpu s':>11}  avg s/turn by phase")
     for number in levels:
         times, cpu, nodes, by_phase = [], [], [], {}
         for i, game in enumerate(games):
@@ -83,7 +83,8 @@ def speed(levels: list[int], games: list[Game]) -> None:
             by_phase.setdefault(phase(game), []).append(elapsed)
         phases = " ".join(f"{k}={statistics.mean(v):.2f}({len(v)})" for k, v in sorted(by_phase.items()))
         print(f"{number:>5} {LEVELS[number].nodes:>11} {statistics.mean(nodes):>10.0f} {statistics.mean(times):>10.3f} "
-              f"{max(times):>7.2f} {statistics.mean(cpu):>10.3f} {sum(nodes) / sum(cpu):>11.0f}  {phases}", flush=True)
+              f"{max(times):>7.2f} {statistics.mean(cpu):>10.3f} {statistics.median(cpu):>12.3f} "
+              f"{sum(nodes) / sum(cpu):>11.0f}  {phases}", flush=True)
 
 
 def cancel_latency(trials: int, game: Game) -> None:

@@ -144,9 +144,12 @@ class Peer:
         return found
 
     def best(self, position: str) -> str | None:
-        """The peer's ply for ``position`` (a ``position`` command's argument), or None for "no move"."""
-        self.send("isready")
-        self.expect(lambda line: line == "readyok")  # output of the previous search is behind us
+        """The peer's ply for ``position`` (a ``position`` command's argument): a ply, ``"draw"`` (its
+        rules end the game drawn) or None ("no move": its rules say the game is over)."""
+        # No "isready" here: Sanmill's search thread may still be printing its analysis of the
+        # last search, unsynchronised with the main thread's "readyok", so the two can interleave.
+        # The first level-10 run lost one game waiting 120 s for a "readyok", most likely so;
+        # the same position answered at once when replayed. position and go print nothing.
         self.send(f"position {position}")
         self.send("go")
         ply = None
@@ -265,13 +268,20 @@ class GameResult:
 
 
 def _peer_ply(peer: Peer, game: Game, resyncs: list[dict]) -> str | None:
-    """Ask the peer for its next ply; resynchronise once by FEN if its rules think the game is over."""
+    """Ask the peer for its next ply; resynchronise once by FEN if its rules think the game is over.
+
+    Sanmill answers ``draw`` when its N-move count (moves only, not reset by the removal still
+    to come) or its repetition count ends the game, and ``none`` for a position it thinks is
+    finished. Our rules referee: the game goes on, from a FEN without history.
+    """
     plies = game.sanmill_record
     ply = peer.best(f"startpos moves {plies}" if plies else "startpos")
-    if ply is None:
+    if ply is None or ply == "draw":
         fen = to_fen(game)
-        resyncs.append({"turn": len(game.history) + 1, "fen": fen})
+        resyncs.append({"turn": len(game.history) + 1, "answer": ply or "none", "fen": fen})
         ply = peer.best(f"fen {fen}")
+        if ply == "draw":
+            ply = None
     return ply
 
 
@@ -532,8 +542,9 @@ def _option(text: str) -> tuple[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", help="the peer engine's command (a path, arguments allowed)")
-    parser.add_argument("--summarize", type=Path, metavar="LOG",
-                        help="print the summary of a --log file (a finished or interrupted run) and exit")
+    parser.add_argument("--summarize", type=Path, nargs="+", metavar="LOG",
+                        help="print the summary of --log files (finished or interrupted runs) and exit; an "
+                             "opening found in a later log replaces that opening's games of earlier logs")
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--level", type=int, default=10, help="our level 1-10 (default 10), seeded node budgets")
     who.add_argument("--nodes", type=int, help="our fixed node budget per turn instead of a level")
@@ -547,21 +558,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openings", type=int, default=10, help="openings, each played with both colours")
     parser.add_argument("--opening-turns", type=int, default=2, help="random placements per opening (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="openings and our seeds")
+    parser.add_argument("--only", metavar="I,J,...",
+                        help="play only these openings (numbers from 0, in this order), e.g. to replay void pairs")
     parser.add_argument("--cap", type=int, default=300, help="turns after which a game is adjudicated a draw")
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2), help="games at once (this machine: at most 2)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for any peer answer")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for any peer answer")
     parser.add_argument("--sprt", type=_sprt, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early by SPRT on pairs")
     parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
 
     if args.summarize:
-        try:
-            results = [GameResult(**{k: v for k, v in json.loads(line).items() if k != "ours"})
-                       for line in args.summarize.read_text().splitlines() if line.strip()]
-        except (OSError, ValueError, TypeError) as exc:
-            parser.error(f"--summarize {args.summarize}: not a log of this bench: {exc}")
-        s = summary(results, Ours(level=args.level, nodes=args.nodes, time=args.time), args.summarize.name)
+        results: list[GameResult] = []
+        for path in args.summarize:
+            try:
+                logged = [GameResult(**{k: v for k, v in json.loads(line).items() if k != "ours"})
+                          for line in path.read_text().splitlines() if line.strip()]
+            except (OSError, ValueError, TypeError) as exc:
+                parser.error(f"--summarize {path}: not a log of this bench: {exc}")
+            replaced = {r.index for r in logged}
+            results = [r for r in results if r.index not in replaced] + logged
+        s = summary(results, Ours(level=args.level, nodes=args.nodes, time=args.time),
+                    " + ".join(p.name for p in args.summarize))
         print(json.dumps(s) if args.json else format_summary(s))
         return 0
     if not args.peer:
@@ -582,10 +600,18 @@ def main(argv: list[str] | None = None) -> int:
     label = f"peer {'developer mode' if args.developer_mode else f'skill {args.skill}'}" + (
         f", {args.move_time} s" if args.move_time else "")
     book = openings(args.openings, args.opening_turns, args.seed)
+    order = list(range(len(book)))
+    if args.only:
+        try:
+            order = [int(i) for i in args.only.split(",")]
+        except ValueError:
+            parser.error(f"--only {args.only!r}: give opening numbers separated by commas")
+        if any(not 0 <= i < len(book) for i in order):
+            parser.error(f"--only {args.only!r}: openings are numbered 0 to {len(book) - 1}")
     tasks = [
-        GameTask(i, opening, ours_white, ours, command, options, args.cap, args.seed * 1_000_003 + i * 2 + ours_white,
-                 args.timeout)
-        for i, opening in enumerate(book)
+        GameTask(i, book[i], ours_white, ours, command, options, args.cap,
+                 args.seed * 1_000_003 + i * 2 + ours_white, args.timeout)
+        for i in order
         for ours_white in (True, False)
     ]
     log = args.log.open("a") if args.log else None

@@ -5,8 +5,10 @@ Sanmill). Misbehaviours for the tests:
 
     --illegal-at N      the N-th ``go`` answers a ply our rules refuse
     --refuse-removal    a removal asked for after ``position startpos`` gets "none"
-                        (as Sanmill does when its own N-move rule has ended the game);
-                        after ``position fen`` it answers
+                        (as Sanmill does for a position it thinks finished); after
+                        ``position fen`` it answers
+    --claim-draw        the same, answering "draw" (as Sanmill does when its N-move count
+                        reaches 100 on a mill-closing move, before the removal resets it)
     --unknown-option    answers every setoption with "No such option"
 """
 
@@ -27,6 +29,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--illegal-at", type=int, default=0)
     parser.add_argument("--refuse-removal", action="store_true")
+    parser.add_argument("--claim-draw", action="store_true")
     parser.add_argument("--unknown-option", action="store_true")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -68,6 +71,8 @@ def main() -> None:
             elif game.pending:
                 if args.refuse_removal and not from_fen:
                     say("info score 0 bestmove none")
+                elif args.claim_draw and not from_fen:
+                    say("info score 0 bestmove draw")
                 else:
                     say(f"info score 0 bestmove x{rng.choice(game.removable)}")
             else:

@@ -86,13 +86,15 @@ def test_an_illegal_peer_ply_voids_the_game_and_is_reported():
         _replays(r)
 
 
-def test_a_peer_that_thinks_the_game_is_over_is_given_the_position_as_a_fen():
-    results, _ = bench.run_match(_tasks(["--refuse-removal"], openings=2, cap=120), jobs=1)
+@pytest.mark.parametrize("flag, answer", [("--refuse-removal", "none"), ("--claim-draw", "draw")])
+def test_a_peer_whose_rules_end_the_game_early_is_given_the_position_as_a_fen(flag, answer):
+    results, _ = bench.run_match(_tasks([flag], openings=2, cap=120), jobs=1)
     resynced = [r for r in results if r.resyncs]
     assert resynced, "no peer mill in four games: pick other seeds"
     for r in resynced:
         assert r.score is not None and r.reason not in ("peer-failed", "peer-illegal")
         for sync in r.resyncs:
+            assert sync["answer"] == answer
             assert " r " in sync["fen"]  # a removal was pending
             Game.from_fen(sync["fen"])
         _replays(r)
@@ -123,6 +125,21 @@ def test_the_command_line_runs_a_match_and_prints_the_summary(tmp_path, capsys):
     again = json.loads(capsys.readouterr().out)
     assert {k: again[k] for k in ("wins", "draws", "losses", "score", "reasons")} == \
         {k: out[k] for k in ("wins", "draws", "losses", "score", "reasons")}
+
+
+def test_a_later_log_replaces_the_openings_it_replays(tmp_path, capsys):
+    R = bench.GameResult
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("".join(r.to_json() + "\n" for r in (
+        R(0, "d6 a1", True, 1.0, "white", "blocked", 30, "d6 a1"), R(0, "d6 a1", False, 0.5, None, "n-move-rule", 9, ""),
+        R(1, "g7 a1", True, None, None, "peer-failed", 10, ""), R(1, "g7 a1", False, 0.0, "white", "blocked", 33, ""))))
+    second.write_text("".join(r.to_json() + "\n" for r in (
+        R(1, "g7 a1", True, 0.5, None, "threefold-repetition", 40, ""),
+        R(1, "g7 a1", False, 0.0, "white", "blocked", 35, ""))))
+    assert bench.main(["--summarize", str(first), str(second), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["games"], out["counted"], out["pairs"], out["void"]) == (4, 4, 2, [])
+    assert (out["wins"], out["draws"], out["losses"]) == (1, 2, 1)
 
 
 def test_summarizing_something_that_is_not_a_log_is_a_clear_error(tmp_path, capsys):

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from morris_pi.board.ports import Opponent
-from morris_pi.engine.levels import LEVELS, Level
+from morris_pi.engine.levels import LEVELS, NOISE_MARGIN, Level, think
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.engine.search import Limits, Searcher
 from morris_pi.rules import PROFILES, Game
@@ -264,3 +264,30 @@ def test_the_n_move_limit_scores_quiet_turns_as_draws():
     for turn, score in result.root_scores.items():
         if turn[2] < 0:
             assert score == 0, turn
+
+
+@pytest.mark.parametrize("record", [MIDGAME, "d6 f4 d2 b4 b6 f6 f2"])
+def test_a_margin_search_proves_exactly_the_root_turns_near_the_best(record):
+    # what the noisy levels choose from: the same best score as a normal search, and the
+    # exact scores of all turns within the margin (checked against full-window scores)
+    game = Game.from_record(record)
+    limits = Limits(depth=3)
+    full = Searcher("standard", aspiration=0).search(game.position, game.positions, limits, all_scores=True)
+    near = Searcher("standard").search(game.position, game.positions, limits, margin=60)
+    plain = Searcher("standard").search(game.position, game.positions, limits)
+    assert near.score == plain.score == full.score
+    expected = {t: s for t, s in full.root_scores.items() if s > full.score - 60}
+    assert {t: s for t, s in near.root_scores.items() if s > near.score - 60} == expected
+    assert len(expected) < len(full.root_scores), "some turns are outside the margin"
+
+
+def test_noisy_levels_choose_only_among_turns_within_their_margin():
+    game = Game.from_record("d6 f4 d2 b4 b6 f6 f2")
+    level = LEVELS[3]
+    chosen = set()
+    for seed in range(12):
+        turn, result = think(Searcher("standard"), game.position, game.positions, level, random.Random(seed),
+                             seeded=True)
+        assert result.root_scores[turn] >= result.score - NOISE_MARGIN * level.noise
+        chosen.add(turn)
+    assert len(chosen) > 1, "the noise varies the choice"

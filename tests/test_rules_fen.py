@@ -175,3 +175,17 @@ def test_a_saved_game_with_a_bad_start_is_refused():
                        "declared": None, "start": "nonsense"})
     with pytest.raises(GameTextError, match="expected 17"):
         Game.from_text(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.text(max_size=80),
+    st.lists(st.sampled_from(START.split() + ["O", "@", "X", "r", "s", "m", "o", "²", "-1", "99"]),
+             min_size=15, max_size=19).map(" ".join),
+))
+def test_any_text_is_a_game_or_a_fen_error(text):
+    try:
+        game = Game.from_fen(text)
+    except FenError:
+        return
+    assert Game.from_fen(game.fen).board == game.board

@@ -13,6 +13,13 @@ Terms (each counted for both sides, own minus opponent's), weighted per phase:
 - ``mobility``: steps along lines to empty points (moving phase only).
 - ``blocked``: men with no empty neighbour.
 - ``threat``: the side to move can close a mill with its very next turn.
+- ``liberties``: distinct empty points next to the side's men (its room to
+  move). Counted while placing too: a side that places all its men into a
+  pocket is smothered as soon as moving starts.
+- ``cramped``: ``max(0, 5 - liberties) ** 2``, blockade danger. A side with
+  few liberties can be shut in completely (it loses when it cannot move), so
+  the penalty grows fast as the last exits close. Not counted for a side that
+  may fly.
 
 The phase is ``placing`` while anyone has men in hand, ``flying`` when a side
 may fly, else ``moving``. Weights come from self-play tuning
@@ -28,18 +35,22 @@ from __future__ import annotations
 
 from morris_pi.rules.board import FULL, bits
 
-FEATURES: tuple[str, ...] = ("men", "closed", "two", "closable", "double", "mobility", "blocked", "threat")
+FEATURES: tuple[str, ...] = (
+    "men", "closed", "two", "closable", "double", "mobility", "blocked", "threat", "liberties", "cramped",
+)
+#: Below this many liberties a side counts as cramped (see ``cramped``).
+CRAMP_FREE = 5
 PHASES: tuple[str, ...] = ("placing", "moving", "flying")
 
 #: Weights per phase, in centi-men. Result of ``python -m morris_pi.engine.tune``
 #: (the README's engine section records the runs that produced them).
 DEFAULT_WEIGHTS: dict[str, dict[str, int]] = {
     "placing": {"men": 100, "closed": 20, "two": 14, "closable": 6, "double": 40,
-                "mobility": 8, "blocked": -5, "threat": 24},
+                "mobility": 8, "blocked": -5, "threat": 24, "liberties": 8, "cramped": -12},
     "moving": {"men": 100, "closed": 12, "two": 6, "closable": 30, "double": 70,
-               "mobility": 6, "blocked": -8, "threat": 60},
+               "mobility": 6, "blocked": -8, "threat": 60, "liberties": 6, "cramped": -20},
     "flying": {"men": 100, "closed": 5, "two": 10, "closable": 30, "double": 20,
-               "mobility": 0, "blocked": 0, "threat": 70},
+               "mobility": 0, "blocked": 0, "threat": 70, "liberties": 0, "cramped": 0},
 }
 
 WIN_SCORE = 30000  # a won position at the root; wins at ply p score WIN_SCORE - p
@@ -74,7 +85,7 @@ class Evaluator:
 
     # -- features ------------------------------------------------------------------
 
-    def side_features(self, me: int, op: int, hme: int, fly: bool) -> tuple[int, int, int, int, int, int, int, int]:
+    def side_features(self, me: int, op: int, hme: int, fly: bool) -> tuple[int, ...]:
         """Feature counts of the side owning ``me`` (``threat``: it could close a mill next turn)."""
         adjacency = self.adjacency
         empty = FULL & ~(me | op)
@@ -108,14 +119,18 @@ class Evaluator:
                 if n > 1:
                     double += 1
         mobility = blocked = 0
+        room = 0
         for p in bits(me):
             free = adjacency[p] & empty
             if free:
                 mobility += free.bit_count()
+                room |= free
             else:
                 blocked += 1
         men = me.bit_count() + hme
-        return (men, closed, two, closable, double, mobility, blocked, 1 if closable else 0)
+        liberties = room.bit_count()
+        cramped = 0 if fly or liberties >= CRAMP_FREE else (CRAMP_FREE - liberties) ** 2
+        return (men, closed, two, closable, double, mobility, blocked, 1 if closable else 0, liberties, cramped)
 
     def phase(self, me: int, op: int, hme: int, hop: int) -> str:
         if hme or hop:
@@ -136,6 +151,7 @@ class Evaluator:
         score = (
             w[0] * (a[0] - b[0]) + w[1] * (a[1] - b[1]) + w[2] * (a[2] - b[2]) + w[3] * (a[3] - b[3])
             + w[4] * (a[4] - b[4]) + w[6] * (a[6] - b[6]) + w[7] * a[7]
+            + w[8] * (a[8] - b[8]) + w[9] * (a[9] - b[9])
         )
         if phase != "placing":
             # mobility counts only for sides that step along lines

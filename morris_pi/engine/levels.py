@@ -3,7 +3,10 @@
 A level is a node budget (what makes a seeded game repeat exactly on any
 machine), a time cap used only when no seed is given, an optional depth
 limit, and Gaussian noise (centi-men) added to the root turns' scores before
-the best is taken. The node budgets are set from ``bench/engine_speed.py`` so
+the best is taken. The noise costs no depth: the search runs as usual and only
+proves the exact scores of the root turns within ``NOISE_MARGIN`` standard
+deviations of the best (the rest fail low cheaply); the noise chooses among
+those. The node budgets are set from ``bench/engine_speed.py`` so
 that level 10 averages about a second per turn on the development machine
 (three to four on a Raspberry Pi 4); the figures are in the README.
 
@@ -20,7 +23,11 @@ from dataclasses import dataclass
 
 from morris_pi.rules.position import Position, RawTurn
 
+from .book import opening_book
 from .search import MATE_BOUND, Limits, SearchResult, Searcher
+
+#: Root turns further than this many noise deviations below the best are never chosen.
+NOISE_MARGIN = 3
 
 
 @dataclass(frozen=True)
@@ -31,16 +38,17 @@ class Level:
     depth: int | None
     noise: int  # standard deviation of the noise on root scores, centi-men
     description: str
+    book: bool = True  # play the opening book's turns where it has one
 
 
 LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
-        Level(1, 400, 0.5, 1, 150, "looks one turn ahead, noisy: a beginner can win"),
-        Level(2, 800, 0.5, 1, 90, "one turn ahead, often careless"),
-        Level(3, 1500, 0.5, 2, 60, "two turns ahead, noisy"),
-        Level(4, 3000, 0.6, 3, 35, "three turns ahead, a little noisy"),
-        Level(5, 2000, 0.6, None, 20, "short search, some noise"),
+        Level(1, 400, 0.5, 1, 150, "looks one turn ahead, noisy: a beginner can win", book=False),
+        Level(2, 800, 0.5, 1, 90, "one turn ahead, often careless", book=False),
+        Level(3, 1500, 0.5, 2, 60, "two turns ahead, noisy", book=False),
+        Level(4, 3000, 0.6, 3, 35, "three turns ahead, a little noisy", book=False),
+        Level(5, 2000, 0.6, None, 20, "short search, some noise", book=False),
         Level(6, 5000, 0.8, None, 14, "short search, slight noise"),
         Level(7, 10000, 1.2, None, 8, "club player"),
         Level(8, 25000, 2.0, None, 5, "strong"),
@@ -61,16 +69,25 @@ def level_limits(level: Level, seeded: bool) -> Limits:
     return Limits(depth=level.depth, nodes=level.nodes, time=None if seeded else level.seconds)
 
 
+def margin(level: Level) -> int | None:
+    """How far below the best a root turn may score and still be chosen (``None``: only the best)."""
+    return NOISE_MARGIN * level.noise if level.noise else None
+
+
 def pick(result: SearchResult, noise: int, rng: random.Random) -> RawTurn | None:
     """The turn to play: the best, or with ``noise`` the best of the noisy root scores.
 
-    Known wins and losses are never blurred, so every level takes a win it sees.
+    Only turns proven within ``NOISE_MARGIN * noise`` of the best take part. Known wins
+    and losses are never blurred, so every level takes a win it sees.
     """
     if not noise or not result.root_scores:
         return result.turn
+    floor = result.score - NOISE_MARGIN * noise
     best, best_turn = None, result.turn
     for turn in sorted(result.root_scores):  # sorted: the same choice for the same seed
         s = result.root_scores[turn]
+        if s < floor:
+            continue
         if abs(s) <= MATE_BOUND:
             s += rng.gauss(0.0, noise)
         if best is None or s > best:
@@ -89,9 +106,15 @@ def think(
     stop_flag=None,
     restrict=None,
 ) -> tuple[RawTurn | None, SearchResult]:
-    """Search at ``level`` and choose a turn (noise included)."""
+    """Search at ``level`` and choose a turn (noise included); book turns where the level uses the book."""
+    if level.book and restrict is None:
+        book = opening_book(position.profile)
+        hit = book.entry(position) if book is not None else None
+        if hit is not None:
+            turn, entry = hit
+            return turn, SearchResult(turn, entry.score, entry.depth, 0, 0.0, [turn], book=True)
     result = searcher.search(
         position, history, level_limits(level, seeded),
-        all_scores=level.noise > 0, stop_flag=stop_flag, restrict=restrict,
+        margin=margin(level), stop_flag=stop_flag, restrict=restrict,
     )
     return pick(result, level.noise, rng), result

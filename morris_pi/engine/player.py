@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import threading
+from dataclasses import replace
 
 from morris_pi.rules import Game, Turn
 
@@ -61,7 +62,7 @@ class EnginePlayer:
             self._stop = threading.Event()
         level = self.hint_level if hint else self.level
         if hint:
-            level = Level(level.number, level.nodes, level.seconds, level.depth, 0, level.description)
+            level = replace(level, noise=0)
         position = game.position
         history = game.positions
         pending = game.pending

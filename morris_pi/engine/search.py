@@ -44,6 +44,7 @@ MATE_BOUND = MATE - 1000  # scores beyond this are known wins/losses
 INF = MATE + 1
 MAX_PLY = 40
 EXACT, LOWER, UPPER = 0, 1, 2
+ASPIRATION = 25  # half-width of the root window around the last iteration's score (0 = off)
 CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
 
 
@@ -70,6 +71,8 @@ class SearchResult:
     pv: list[RawTurn] = field(default_factory=list)
     #: Scores of every root turn from the last completed iteration (``all_scores`` searches only).
     root_scores: dict[RawTurn, int] = field(default_factory=dict)
+    #: The turn came from the opening book (score and depth are the book search's).
+    book: bool = False
 
 
 def _zobrist_tables(seed: int = 0x5EED) -> tuple:
@@ -120,6 +123,7 @@ class Searcher(TurnGenerator):
         tt_bits: int = 19,
         endgame=True,
         quiescence: bool = False,
+        aspiration: int = ASPIRATION,
         clock=time.perf_counter,
     ) -> None:
         t: Tables = tables_for(get_profile(profile))
@@ -129,6 +133,7 @@ class Searcher(TurnGenerator):
         self.ev = Evaluator(t, weights)
         self.evaluate = self.ev.evaluate
         self.quiescence = quiescence
+        self.aspiration = aspiration
         self.clock = clock
         if endgame is True:
             from .egtb import tables_for_profile
@@ -153,17 +158,22 @@ class Searcher(TurnGenerator):
         limits: Limits | None = None,
         *,
         all_scores: bool = False,
+        margin: int | None = None,
         stop_flag=None,
         restrict: "Iterable[RawTurn] | None" = None,
     ) -> SearchResult:
         """Search ``position`` (the game's earlier ``history`` positions count as repetitions).
 
-        ``all_scores`` searches every root turn with a full window and reports them all
-        (used by the noisy low levels). ``restrict`` limits the root to some turns
-        (e.g. the completions of a step whose removal is pending).
+        ``margin`` also proves the exact score of every root turn within ``margin`` of the
+        best (the others fail low cheaply) and reports them in ``root_scores``: the noisy
+        levels choose among those. ``all_scores`` searches every root turn with a full
+        window (an unlimited margin). ``restrict`` limits the root to some turns (e.g. the
+        completions of a step whose removal is pending).
         """
         if position.profile != self.profile:
             raise ValueError(f"position is of profile {position.profile.name!r}, searcher of {self.profile.name!r}")
+        if all_scores:
+            margin = 2 * INF
         limits = limits or Limits(depth=4)
         started = self.clock()
         self.nodes = 0
@@ -198,17 +208,24 @@ class Searcher(TurnGenerator):
         scores: dict[RawTurn, int] = {}
         max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)
         depth = 0
+        wide = margin is not None and margin >= INF
+        args = (me, op, hme, hop, side, position.quiet, key)
         try:
             for depth in range(1, max_depth + 1):
-                best, best_turn, scores = self._root(
-                    order, me, op, hme, hop, side, position.quiet, key, depth, all_scores, scores, result
-                )
+                lo, hi = -INF, INF
+                prev = result.score
+                if self.aspiration and depth >= 3 and not wide and abs(prev) < MATE_BOUND:
+                    lo, hi = prev - self.aspiration - (margin or 0), prev + self.aspiration
+                best, best_turn, scores = self._root(order, *args, depth, margin, lo, hi, result)
+                if best <= lo or best >= hi:
+                    # outside the aspiration window: the scores are bounds, search again in full
+                    best, best_turn, scores = self._root(order, *args, depth, margin, -INF, INF, result)
                 result.turn, result.score, result.depth = best_turn, best, depth
                 result.root_scores = dict(scores)
                 order.sort(key=lambda t: -scores.get(t, -INF))
-                if abs(best) > MATE_BOUND and not all_scores and depth > 2:
+                if abs(best) > MATE_BOUND and not wide and depth > 2:
                     break  # a proven result does not change with depth
-                if len(root_turns) == 1 and not all_scores and depth >= 2:
+                if len(root_turns) == 1 and not wide and depth >= 2:
                     break
         except _Stop:
             pass
@@ -217,36 +234,50 @@ class Searcher(TurnGenerator):
         result.pv = self._pv(position, result.turn)
         return result
 
-    def _root(self, order, me, op, hme, hop, side, quiet, key, depth, all_scores, prev, result):
-        alpha, beta = -INF, INF
+    def _root(self, order, me, op, hme, hop, side, quiet, key, depth, margin, alpha, beta, result):
+        """One iteration at the root in the window (``alpha``, ``beta``).
+
+        Returns the best score, its turn and the exact scores found (the best turn's, and
+        with a ``margin`` those of every turn within it).
+        """
+        floor = alpha
         best, best_turn = -INF, order[0]
         pv = [best_turn]
         scores: dict[RawTurn, int] = {}
         self.rep[key] = self.rep.get(key, 0) + 1
         try:
             for i, turn in enumerate(order):
-                if i == 0 or all_scores:
-                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -alpha, 0)
+                if i == 0:
+                    lo = floor
+                elif margin is None:
+                    lo = max(floor, best)
                 else:
-                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -alpha - 1, -alpha, 0)
-                    if s > alpha:
-                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -alpha, 0)
-                scores[turn] = s
+                    lo = max(floor, best - margin)
+                if i == 0 or lo <= -INF:
+                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -lo, 0)
+                else:
+                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -lo - 1, -lo, 0)
+                    if lo < s < beta:
+                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -lo, 0)
+                if s > lo and s < beta:
+                    scores[turn] = s
                 if s > best:
                     best, best_turn = s, turn
                     pv = [turn, *self.pvt[1]]
-                    if i == 0 or not all_scores:
-                        self.root_pv = pv  # usable even if this iteration is cut short
-                    if not all_scores:
-                        alpha = max(alpha, s)
-                    # a move that beat the previous best in an unfinished iteration is still usable
-                    result.turn, result.score = best_turn, best
-                if i == 0 and not all_scores and depth > 1:
-                    result.turn, result.score, result.depth = best_turn, best, depth
+                    if s > floor:
+                        # a move that beat the previous best in an unfinished iteration is still usable
+                        self.root_pv = pv
+                        result.turn, result.score = best_turn, best
+                        if i == 0 and depth > 1:
+                            result.depth = depth
+                if s >= beta:
+                    scores[turn] = s
+                    break  # fail high: the caller searches again with a full window
         finally:
             self._unrep(key)
-        tkey = key ^ ZQUIET[quiet] if quiet >= self.q_from else key
-        self.tt[tkey & self.tt_mask] = (tkey, depth, EXACT, best, best_turn, self.age)
+        if floor < best < beta:
+            tkey = key ^ ZQUIET[quiet] if quiet >= self.q_from else key
+            self.tt[tkey & self.tt_mask] = (tkey, depth, EXACT, best, best_turn, self.age)
         self.root_pv = pv
         return best, best_turn, scores
 

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from morris_pi.rules import Game, Turn
 
 from .evaluate import DEFAULT_WEIGHTS, PHASES, Evaluator, merged
-from .levels import get_level, pick
+from .levels import get_level, think
 from .search import Limits, Searcher
 
 #: The terms tuned (material stays the unit: 100 per man).
@@ -76,9 +76,7 @@ def _choose(spec, game: Game, searchers: dict, rng: random.Random) -> Turn:
             searchers[key] = Searcher(game.profile)
         s = searchers[key]
         s.clear()
-        limits = Limits(depth=level.depth, nodes=level.nodes)
-        result = s.search(pos, game.positions, limits, all_scores=level.noise > 0)
-        return Turn.from_raw(pick(result, level.noise, rng))
+        return Turn.from_raw(think(s, pos, game.positions, level, rng, seeded=True)[0])
     _, weights, nodes, quiescence = spec
     key = ("w", json.dumps(weights, sort_keys=True), quiescence)
     if key not in searchers:

@@ -117,7 +117,7 @@ def parse_fen(text: str, profile: "str | Profile" = "standard") -> FenFields:
         raise FenError(f"FEN field 4 (action) {action!r}: 'p' place, 's' select, 'r' remove")
     numbers = []
     for n, (name, value) in enumerate(zip(_COUNT_FIELDS, fields[4:]), start=5):
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise FenError(f"FEN field {n} ({name}) {value!r}: expected a whole number 0 or more")
         numbers.append(int(value))
     w_board, w_hand, b_board, b_hand, w_remove, b_remove = numbers[:6]
@@ -206,7 +206,10 @@ def game_from_fen(text: str, profile: "str | Profile" = "standard") -> Game:
             step = Turn(POINTS[target], POINTS[origin])
             quiet = max(f.counter - 1, 0)
         start = Position(tables, men, (hand[0], hand[1]), me, quiet)
-        return Game.from_position(start, pending=step, first_ply=max(ply - 1, 0))
+        try:
+            return Game.from_position(start, pending=step, first_ply=max(ply - 1, 0))
+        except RulesError as exc:  # e.g. the opponent has no man on the board to remove
+            raise FenError(f"FEN field 4 (action) 'r': no removal is possible: {exc}") from None
     raise FenError(f"FEN field 4 (action) 'r': no {('white', 'black')[me]} man stands in a closed mill that a "
                    "step could have just closed")
 
