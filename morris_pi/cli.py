@@ -22,6 +22,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.records",
     "morris_pi.commands.install_service",
     "morris_pi.commands.template",
+    "morris_pi.commands.render",
     "morris_pi.commands.analyze",
     "morris_pi.commands.replay",
     "morris_pi.commands.sim",

@@ -109,15 +109,20 @@ def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
     If anything fails before the rename, the temporary file is removed, the old
     file is untouched and the error propagates.
     """
+    atomic_write_bytes(path, text.encode("utf-8"), mode)
+
+
+def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """``atomic_write_text`` for bytes (a PNG picture, say)."""
     directory = path.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         # mkstemp creates 0600; records and saves are not secret, and the user listing
         # records from a login shell is not the service user.
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        with os.fdopen(fd, "wb") as handle:
             fd = -1  # the file object owns it now
-            handle.write(text)
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)

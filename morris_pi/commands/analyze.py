@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         level = get_level(args.level or 10)
         limits, described = Limits(depth=level.depth, nodes=level.nodes), {"level": level.number, "nodes": level.nodes}
     out = {"profile": game.profile.name, "record": game.record, "side": game.turn, "limits": described}
+    if getattr(args, "fen", None):
+        out["fen"] = args.fen
     if game.pending:
         out["pending"] = str(game.pending)
     if game.outcome:

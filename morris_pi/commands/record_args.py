@@ -1,15 +1,18 @@
-"""The ``[--profile P] [RECORD]`` arguments that several subcommands share."""
+"""The ``[--profile P] [--fen FEN] [RECORD]`` arguments that several subcommands share."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from morris_pi.rules import PROFILES, Game
+from morris_pi.rules import PROFILES, Game, IllegalTurnError, RulesError, split_record
 
 
 def add_record_arguments(parser: argparse.ArgumentParser, *, help_record: str = "the turns so far") -> None:
     parser.add_argument("--profile", default="standard", choices=sorted(PROFILES))
+    parser.add_argument("--fen", metavar="FEN",
+                        help="start from this position (Sanmill's FEN, quoted) instead of the empty board; "
+                             "a record continues from it")
     parser.add_argument("record", nargs="*", help=f"{help_record}, e.g. d6 a1 f6 a4 b6xa1 ('-' reads stdin)")
 
 
@@ -17,7 +20,25 @@ def game_from_args(args: argparse.Namespace, command: str) -> Game | None:
     """The game after the record given on the command line or stdin; ``None`` after printing why not."""
     text = sys.stdin.read() if args.record == ["-"] else " ".join(args.record)
     try:
-        return Game.from_record(text, args.profile)
+        fen = getattr(args, "fen", None)
+        if fen is None:
+            return Game.from_record(text, args.profile)
+        game = Game.from_fen(fen, args.profile)
+        tokens = text.split()
+        if game.pending and tokens and tokens[0].startswith("x"):
+            # the removal the FEN's pending mill waits for
+            try:
+                game.play(tokens.pop(0))
+            except IllegalTurnError as exc:
+                raise IllegalTurnError(exc.turn, exc.side, exc.reason, where="turn 1 after the FEN") from None
+        for number, token in enumerate(split_record(" ".join(tokens)), start=len(game.history) + 1):
+            try:
+                game.play(token)
+            except IllegalTurnError as exc:
+                raise IllegalTurnError(exc.turn, exc.side, exc.reason, where=f"turn {number} after the FEN") from None
+            except RulesError as exc:
+                raise type(exc)(f"turn {number} after the FEN: {exc}") from None
+        return game
     except ValueError as exc:
         print(f"morris-pi {command}: {exc}", file=sys.stderr)
         return None

@@ -4,6 +4,7 @@
     morris-pi records show 20250601-140322      (or a unique prefix, or "latest")
     morris-pi records export latest game.txt    (default: to stdout)
     morris-pi records export latest --format sanmill   (removals as plies of their own: "b6 xa1")
+    morris-pi records show latest --svg pics    (and a board picture per turn)
 
 Where the records are: ``--state-dir``/``--records-dir`` if given, else
 ``$STATE_DIRECTORY`` (set by systemd), else the ``[storage]`` table of the config
@@ -45,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions.add_parser("list", parents=[common], help="one line per finished game, oldest first")
     show = actions.add_parser("show", parents=[common], help="a record's header and its turns, numbered")
     show.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
+    show.add_argument("--svg", metavar="DIR", help="also write a board picture per turn into DIR (000-start.svg, 001-d6.svg, ...)")
+    show.add_argument("--force", action="store_true", help="with --svg: replace existing pictures")
     export = actions.add_parser("export", parents=[common], help="copy a record file verbatim")
     export.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
     export.add_argument("path", nargs="?", default="-", help="file or directory to write; '-' or none: stdout")
@@ -63,7 +66,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         if args.action == "list":
             return _list(storage, out)
         if args.action == "show":
-            out.write(show_text(storage.get_record(args.id)))
+            record = storage.get_record(args.id)
+            out.write(show_text(record))
+            if args.svg:
+                from .render import write_record_pictures
+
+                write_record_pictures(record, args.svg, force=args.force, err=err)
             return 0
         convert = sanmill_text if args.format == "sanmill" else None
         if args.path == "-":

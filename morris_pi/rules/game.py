@@ -92,6 +92,8 @@ class Game:
         self._pending: Turn | None = None
         self._declared: Outcome | None = None
         self._adjudicated: tuple[int, Outcome | None] | None = None
+        #: Sanmill plies before this game's first position (non-zero for a game set up from a FEN).
+        self.first_ply = 0
 
     # -- construction -----------------------------------------------------------------
 
@@ -112,6 +114,38 @@ class Game:
                 raise type(exc)(f"turn {number}: {exc}") from None
         return game
 
+    @classmethod
+    def from_position(cls, position: Position, pending: "Turn | str | None" = None, first_ply: int = 0) -> "Game":
+        """A game starting at ``position``, with no history (repetitions count from here).
+
+        ``pending`` is a mill-closing step whose removal is still to come.
+        """
+        if not isinstance(position, Position):
+            raise RulesError(f"a game starts from a Position, got {type(position).__name__}")
+        game = cls(position.profile)
+        game._positions = [position]
+        game._seen = Counter({position.key(): 1})
+        game.first_ply = first_ply
+        if pending is not None:
+            step = game.play(pending)
+            if not game.pending or step.removal:
+                raise IllegalTurnError(str(step), game.turn, "a pending step must close a mill and await its removal")
+        return game
+
+    @classmethod
+    def from_fen(cls, fen: str, profile: "str | Profile" = "standard") -> "Game":
+        """A game starting at a Sanmill FEN (see ``morris_pi.rules.fen``); ``FenError`` names a bad field."""
+        from .fen import game_from_fen
+
+        return game_from_fen(fen, profile)
+
+    @property
+    def fen(self) -> str:
+        """The current position as Sanmill's FEN, the pending step applied."""
+        from .fen import to_fen
+
+        return to_fen(self)
+
     def copy(self) -> "Game":
         other = Game.__new__(Game)
         other.profile = self.profile
@@ -121,6 +155,7 @@ class Game:
         other._pending = self._pending
         other._declared = self._declared
         other._adjudicated = self._adjudicated
+        other.first_ply = self.first_ply
         return other
 
     # -- state ------------------------------------------------------------------------

@@ -75,6 +75,13 @@ class Position:
     def start(cls, profile: "str | Profile" = "standard") -> "Position":
         return tables_for(profile).start
 
+    @classmethod
+    def from_fen(cls, fen: str, profile: "str | Profile" = "standard") -> "Position":
+        """The position of a Sanmill FEN (see ``morris_pi.rules.fen``); ``FenError`` names a bad field."""
+        from .fen import position_from_fen
+
+        return position_from_fen(fen, profile)
+
     @property
     def profile(self) -> Profile:
         return self.tables.profile
