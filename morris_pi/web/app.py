@@ -65,7 +65,8 @@ class Hub:
         self.seam = seam
         self.palette = palette
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.queues: set[asyncio.Queue[str]] = set()
+        self.queues: set[asyncio.Queue[str | None]] = set()
+        self.closing = False
         self._cached: tuple[int, str] | None = None
         self._stop: Callable[[], None] | None = None
 
@@ -76,6 +77,19 @@ class Hub:
     def stop(self) -> None:
         if self._stop is not None:
             self._stop()
+
+    def close(self) -> None:
+        """End every event stream (from any thread): the server can then stop at once."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._end)
+
+    def _end(self) -> None:
+        self.closing = True
+        for queue in self.queues:
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(None)
 
     def _from_board(self, view: View) -> None:  # the board loop's thread: hand over, nothing more
         loop = self.loop
@@ -178,14 +192,16 @@ def create_app(
         return Response(hub.text(), media_type="application/json")
 
     async def api_events(request: Request) -> Response:
-        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=2)
+        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=2)
         hub.queues.add(queue)
 
         async def stream() -> AsyncIterator[str]:
             try:
                 yield f"event: state\ndata: {hub.text()}\n\n"
-                while True:
+                while not hub.closing:
                     data = await queue.get()
+                    if data is None:  # the server is stopping
+                        return
                     yield f"event: state\ndata: {data}\n\n"
             finally:
                 hub.queues.discard(queue)

@@ -121,6 +121,7 @@ class WebServer:
         return bool(self.server.started)
 
     def stop(self) -> None:
+        self.app.state.hub.close()  # open event streams end first, so the server need not wait for them
         self.server.should_exit = True
         if self._thread.is_alive():
             self._thread.join(timeout=5)
