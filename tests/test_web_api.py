@@ -11,18 +11,17 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
+from web_kit import WebBoard
 
-from morris_pi import replay  # noqa: E402
-from morris_pi.board.menu import GameSettings  # noqa: E402
-from morris_pi.board.session import PAIRING_PATTERN  # noqa: E402
-from morris_pi.board.storage import Storage  # noqa: E402
-from morris_pi.rules import Game  # noqa: E402
-from morris_pi.tracing import game_trace, random_game  # noqa: E402
-from morris_pi.web.pairing import COOKIE  # noqa: E402
-from morris_pi.web.seam import BoardSeam  # noqa: E402
-
-from web_kit import WebBoard  # noqa: E402
+from morris_pi import replay
+from morris_pi.board.menu import GameSettings
+from morris_pi.board.session import PAIRING_PATTERN
+from morris_pi.board.storage import Storage
+from morris_pi.rules import Game
+from morris_pi.tracing import game_trace, random_game
+from morris_pi.web.pairing import COOKIE
+from morris_pi.web.seam import BoardSeam
 
 PIN = "4711"
 
@@ -74,8 +73,11 @@ def test_a_cross_site_request_is_refused_even_from_a_paired_browser(origin):
         assert answer.status_code == 403 and "cross-site" in answer.json()["error"]
         board.sync()
         assert board.session.snapshot().record == "d6"  # nothing was taken back
-        fetched = board.client.post("/api/action", json={"do": "takeback"},
-                                    headers={"Origin": "http://testserver", "Sec-Fetch-Site": "cross-site"})
+        fetched = board.client.post(
+            "/api/action",
+            json={"do": "takeback"},
+            headers={"Origin": "http://testserver", "Sec-Fetch-Site": "cross-site"},
+        )
         assert fetched.status_code == 403
 
 
@@ -164,7 +166,8 @@ def test_control_new_game_takeback_hint_resign_and_brightness():
         assert board.act({"do": "brightness", "value": 0.5}).status_code == 200
         board.wait_out(0.01)
         assert board.session.brightness == 0.5
-        assert all(board.strip.points[p][i] <= before[p][i] for p in before if p in board.strip.points for i in range(3))
+        dimmed = [p for p in before if p in board.strip.points]
+        assert all(board.strip.points[p][i] <= before[p][i] for p in dimmed for i in range(3))
         bad = board.act({"do": "brightness", "value": 7})
         assert bad.status_code == 409 and "0.05 to 1" in bad.json()["error"]
         assert board.act({"do": "resign"}).status_code == 200

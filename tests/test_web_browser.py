@@ -39,8 +39,7 @@ def browser():
         pytest.skip(message)
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=430,1400"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=430,1400"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     try:
@@ -72,11 +71,13 @@ class Board:
 
 def until(driver, condition, timeout: float = 20.0, what: str = "the page"):
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
     except TimeoutException:
-        raise AssertionError(f"timed out waiting for {what}; page status: "
-                             f"{driver.find_element(By.ID, 'status').text!r}, message: "
-                             f"{driver.find_element(By.ID, 'message').text!r}") from None
+        raise AssertionError(
+            f"timed out waiting for {what}; page status: "
+            f"{driver.find_element(By.ID, 'status').text!r}, message: "
+            f"{driver.find_element(By.ID, 'message').text!r}"
+        ) from None
 
 
 def view(driver) -> dict:
@@ -106,12 +107,20 @@ def make_turn(driver, turn: Turn, colour: str) -> None:
     """A whole turn with clicks on the page's board: lift and put, then take the removed man off."""
     before = len(view(driver)["turns"])
     if turn.origin is None:
-        click_point(driver, turn.target, lambda v: v["hand"]["board"].get(turn.target) == colour,
-                    f"a {colour} man on {turn.target}")
+        click_point(
+            driver,
+            turn.target,
+            lambda v: v["hand"]["board"].get(turn.target) == colour,
+            f"a {colour} man on {turn.target}",
+        )
     else:
         click_point(driver, turn.origin, lambda v: v["hand"]["held"] is not None, f"the man on {turn.origin} lifted")
-        click_point(driver, turn.target, lambda v: v["hand"]["board"].get(turn.target) == colour,
-                    f"the man put on {turn.target}")
+        click_point(
+            driver,
+            turn.target,
+            lambda v: v["hand"]["board"].get(turn.target) == colour,
+            f"the man put on {turn.target}",
+        )
     if turn.removal:
         if view(driver)["game"]["computer"] != str(turn):  # a prompted turn is read whole; a human's step by step
             until(driver, lambda d: view(d).get("pending"), what=f"the mill of {turn}")
@@ -146,8 +155,12 @@ def test_a_whole_game_against_the_computer_on_the_browser_board(page):
             elif game["turn"] == "white":
                 make_turn(page, choose(Game.from_record(game["record"], v["profile"])), "white")
             else:
-                until(page, lambda d, n=len(v["turns"]): view(d)["game"]["computer"] or len(view(d)["turns"]) > n,
-                      what="the computer's turn")
+                played = len(v["turns"])
+                until(
+                    page,
+                    lambda d, n=played: view(d)["game"]["computer"] or len(view(d)["turns"]) > n,
+                    what="the computer's turn",
+                )
                 continue
             plies += 1
         v = view(page)
@@ -166,16 +179,18 @@ def test_the_page_follows_a_game_played_on_the_simulated_sensors(page):
         open_page(page, board)
         assert not page.find_element(By.ID, "hand").is_displayed()
         record = ["d6", "a1", "f6", "a4", "b6xa1"]
-        for token in record:
+        for number, token in enumerate(record, 1):
             turn = Turn.parse(token)
             colour = view(page)["game"]["turn"]
             board.move(lambda hand, t=turn, c=colour: hand.place(t.target, c))
             if turn.removal:
                 until(page, lambda d: view(d).get("pending"), what="the mill")
-                assert "removable" in page.find_element(By.ID, "legend").text or \
-                    "taken" in page.find_element(By.ID, "legend").text
+                assert (
+                    "removable" in page.find_element(By.ID, "legend").text
+                    or "taken" in page.find_element(By.ID, "legend").text
+                )
                 board.move(lambda hand, t=turn: hand.remove(t.removal))
-            until(page, lambda d, n=record.index(token) + 1: len(view(d)["turns"]) == n, what=f"the turn {token}")
+            until(page, lambda d, n=number: len(view(d)["turns"]) == n, what=f"the turn {token}")
         assert [b.text for b in page.find_elements(By.CSS_SELECTOR, "#record button")] == record
         assert page.find_element(By.ID, "turn").text == "Black to move"
         svg = page.find_element(By.CSS_SELECTOR, "#board svg")
@@ -244,7 +259,8 @@ def test_a_cross_site_post_is_refused_and_an_unpaired_browser_gets_403(page):
         until(page, lambda d: view(d)["turns"] == ["d6"], what="d6")
         # another site (localhost is not 127.0.0.1 to a browser) posts to the board
         other = board.url.replace("127.0.0.1", "localhost")
-        statuses = page.execute_async_script("""
+        statuses = page.execute_async_script(
+            """
             const done = arguments[arguments.length - 1];
             const own = await fetch('/api/action', {method: 'POST', headers: {'Content-Type': 'application/json'},
                                                     body: JSON.stringify({do: 'nothing-at-all'})});
@@ -252,7 +268,9 @@ def test_a_cross_site_post_is_refused_and_an_unpaired_browser_gets_403(page):
             try { await fetch(arguments[0] + 'api/action', {method: 'POST', mode: 'no-cors', credentials: 'include',
                               body: JSON.stringify({do: 'takeback'})}); } catch (e) { cross = 'blocked'; }
             done([own.status, cross]);
-        """, other)
+        """,
+            other,
+        )
         assert statuses[0] == 400  # the page's own (paired) request is heard, and refused for its content
         board.game.seam.submit(lambda s: None).result(5)
         assert board.session.controller.game.record == "d6"  # the cross-site takeback did nothing

@@ -22,15 +22,27 @@ ORIGIN = "http://testserver"
 
 
 class WebBoard:
-    def __init__(self, *, settings: GameSettings | None = None, menu: bool = False, storage=None,
-                 pin: str | None = None, opponent_factory=None) -> None:
+    def __init__(
+        self,
+        *,
+        settings: GameSettings | None = None,
+        menu: bool = False,
+        storage=None,
+        pin: str | None = None,
+        opponent_factory=None,
+    ) -> None:
         self.clock = ManualClock(100.0)
         self.sensors = VirtualSensors()
         self.strip = RecordingStrip()
         self.buttons = VirtualButtons()
         self.session = Session(
-            sensors=self.sensors, leds=self.strip, clock=self.clock, buttons=self.buttons, storage=storage,
-            defaults=settings or GameSettings(mode="two-player"), menu=menu,
+            sensors=self.sensors,
+            leds=self.strip,
+            clock=self.clock,
+            buttons=self.buttons,
+            storage=storage,
+            defaults=settings or GameSettings(mode="two-player"),
+            menu=menu,
             opponent_factory=opponent_factory or (lambda level: FirstLegalOpponent()),
         )
         self.session.start()

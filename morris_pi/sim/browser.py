@@ -77,8 +77,13 @@ class BrowserHand:
         hand = self.board.hand
         with self.board.lock:
             held = None if hand.held is None else {"colour": hand.held.colour, "source": list(hand.held.source)}
-            return {"board": dict(hand.board), "in_hand": dict(hand.in_hand), "removed": dict(hand.removed),
-                    "held": held, "men": hand.men}
+            return {
+                "board": dict(hand.board),
+                "in_hand": dict(hand.in_hand),
+                "removed": dict(hand.removed),
+                "held": held,
+                "men": hand.men,
+            }
 
 
 def _point(value: object) -> str:
@@ -93,8 +98,16 @@ def serve_beside(game: Any, host: str, port: int, *, board: bool, pin: str | Non
     from morris_pi.web.server import WebServer
 
     seam = BoardSeam(game.session, hand=BrowserHand(game.board) if board else None)
-    server = WebServer(seam, host, port, storage=game.session.storage, clock=game.board.clock,
-                       palette=game.settings.palette, board=board, pin=pin)
+    server = WebServer(
+        seam,
+        host,
+        port,
+        storage=game.session.storage,
+        clock=game.board.clock,
+        palette=game.settings.palette,
+        board=board,
+        pin=pin,
+    )
     game.seam = seam
     seam.publish()
     return server.start()
@@ -107,7 +120,7 @@ def play_in_browser(
     *,
     trace_path: str | Path | None = None,
     stop: Callable[[], bool] | None = None,
-    ready: Callable[[Any], None] | None = None,
+    ready: Callable[[Any, Any], None] | None = None,
     board_page: bool = True,
     pin: str | None = None,
     opponent_factory: Callable[[int], Any] | None = None,
@@ -150,8 +163,9 @@ def play_in_browser(
     return 0
 
 
-def run_in_thread(settings: Any, host: str = "127.0.0.1", port: int = 0,
-                  **options: Any) -> tuple[Any, Any, Callable[[], None]]:
+def run_in_thread(
+    settings: Any, host: str = "127.0.0.1", port: int = 0, **options: Any
+) -> tuple[Any, Any, Callable[[], None]]:
     """``play_in_browser`` in a thread (for tests and benchmarks): returns the server once it listens,
     the ``GameSession`` and a function that stops both."""
     stopping = threading.Event()

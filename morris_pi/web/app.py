@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -171,7 +171,7 @@ def create_app(
             raise Refused(400, "the request body must be a JSON object")
         return data
 
-    def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+    def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             try:
                 return await handler(request)
@@ -206,8 +206,9 @@ def create_app(
             finally:
                 hub.queues.discard(queue)
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )
 
     def _ply(request: Request) -> int | None:
         text = request.query_params.get("ply")
@@ -248,9 +249,19 @@ def create_app(
         out = []
         for r in reversed(storage.list_records()):
             t = r.tags
-            out.append({"id": r.id, "error": r.error, "date": f"{t.get('Date', '')} {t.get('Time', '')}".strip(),
-                        "white": t.get("White"), "black": t.get("Black"), "result": t.get("Result"),
-                        "reason": t.get("Reason"), "turns": len(r.turns), "profile": t.get("Profile")})
+            out.append(
+                {
+                    "id": r.id,
+                    "error": r.error,
+                    "date": f"{t.get('Date', '')} {t.get('Time', '')}".strip(),
+                    "white": t.get("White"),
+                    "black": t.get("Black"),
+                    "result": t.get("Result"),
+                    "reason": t.get("Reason"),
+                    "turns": len(r.turns),
+                    "profile": t.get("Profile"),
+                }
+            )
         return JSONResponse({"records": out})
 
     async def api_record(request: Request) -> Response:
@@ -277,8 +288,11 @@ def create_app(
             text, name = record.path.read_text(encoding="utf-8"), record.path.name
         else:
             raise Refused(400, f"format must be 'record' or 'sanmill', got {form!r}")
-        return Response(text, media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return Response(
+            text,
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     # -- pairing ---------------------------------------------------------------------------
 
@@ -287,8 +301,9 @@ def create_app(
         return response
 
     async def api_pair_state(request: Request) -> Response:
-        return JSONResponse({"paired": pairing.allowed(request.cookies.get(COOKIE)), "pin": pairing.has_pin,
-                             "asking": pairing.asking()})
+        return JSONResponse(
+            {"paired": pairing.allowed(request.cookies.get(COOKIE)), "pin": pairing.has_pin, "asking": pairing.asking()}
+        )
 
     async def api_pair(request: Request) -> Response:
         same_origin(request)
@@ -336,7 +351,7 @@ def create_app(
         what = data.get("do")
         if what in BUTTON_ACTIONS:
             name = BUTTON_ACTIONS[what]
-            await run(lambda s: _in_game(s, what) or s.press(name))
+            await run(lambda s: _press_in_game(s, what, name))
         elif what == "new":
             base = seam.view.settings if seam.view is not None else GameSettings()
             try:
@@ -348,9 +363,10 @@ def create_app(
             await run(lambda s: s.open_menu())
         elif what == "brightness":
             value = data.get("value")
-            await run(lambda s: s.set_brightness(value))
+            await run(lambda s: s.set_brightness(value))  # type: ignore[arg-type]  # it checks the value
         else:
-            raise Refused(400, f"unknown action {what!r}: one of {', '.join([*BUTTON_ACTIONS, 'new', 'menu', 'brightness'])}")
+            known = ", ".join([*BUTTON_ACTIONS, "new", "menu", "brightness"])
+            raise Refused(400, f"unknown action {what!r}: one of {known}")
         return JSONResponse({"done": what})
 
     async def api_hand(request: Request) -> Response:
@@ -386,10 +402,11 @@ def create_app(
     return app
 
 
-def _in_game(session: Session, what: str) -> None:
-    """Game buttons need a game: in the set-up menu they would mean something else."""
+def _press_in_game(session: Session, what: str, button: str) -> None:
+    """A game button: it needs a game (in the set-up menu it would mean something else)."""
     if session.menu is not None or session.controller is None:
         raise ValueError(f"{what}: no game is being played (the set-up menu is up)")
     game = session.controller.game
     if what in ("resign", "draw") and game.outcome is not None:
         raise ValueError(f"{what}: the game is already over ({game.outcome})")
+    session.press(button)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from morris_pi.board.session import ERROR_PATTERNS, PAIRING_PATTERN, PAIRING_ROLE
 from morris_pi.render import board_svg, last_turn_of
 from morris_pi.rules import Game, get_profile
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Frame, Look
@@ -40,7 +41,7 @@ ROLE_WORDS: dict[str, str] = {
     "last-move": "the last turn ended here",
     "menu-option": "set-up menu: a choice",
     "menu-choice": "set-up menu: chosen",
-    "confirm": "press the menu button again to resign (or to pair a browser)",
+    "confirm": "press the menu button: again to resign, or to pair the browser that asked",
     "to-move": "this side is to move",
 }
 
@@ -107,22 +108,37 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE) -> dict
         frame = Frame(roles, dict(snap.status))
         profile = snap.profile
         men = Game.from_record(snap.record, profile) if snap.record else Game(profile)
-        out.update({
-            "profile": snap.profile,
-            "computer_side": snap.computer_side,
-            "thinking": snap.thinking,
-            "hint": snap.hint,
-            "pending": snap.pending,
-            "lifted": snap.lifted,
-            "fault": snap.fault,
-            "status_leds": dict(snap.status),
-            "outcome_text": str(snap.outcome) if snap.outcome is not None else None,
-        })
+        out.update(
+            {
+                "profile": snap.profile,
+                "computer_side": snap.computer_side,
+                "thinking": snap.thinking,
+                "hint": snap.hint,
+                "pending": snap.pending,
+                "lifted": snap.lifted,
+                "fault": snap.fault,
+                "status_leds": dict(snap.status),
+                "outcome_text": str(snap.outcome) if snap.outcome is not None else None,
+            }
+        )
+    # what the session lays over the game's frame on the LEDs: fault patterns, the pairing blink
+    for kind in view.faults:
+        roles.update({p: "error" for p in ERROR_PATTERNS.get(kind, ())})
+    if view.pairing:
+        roles.update({p: PAIRING_ROLE for p in PAIRING_PATTERN})
+        frame = Frame(roles, dict(frame.status))
+    elif view.faults:
+        frame = Frame(roles, {**frame.status, "error": "error"})
     if view.hand is not None:
         men = dict(view.hand["board"])  # the browser board shows the men where they stand
-    out["legend"] = [{"role": role, "words": ROLE_WORDS.get(role, role), "points": sorted(p for p, r in roles.items()
-                      if r == role)} for role in dict.fromkeys(roles.values())]
-    out["colours"] = {role: "#%02x%02x%02x" % palette[role].colour for role in dict.fromkeys(roles.values())
-                      if role in palette}
+    out["legend"] = [
+        {"role": role, "words": ROLE_WORDS.get(role, role), "points": sorted(p for p, r in roles.items() if r == role)}
+        for role in dict.fromkeys(roles.values())
+    ]
+    out["colours"] = {
+        role: "#{:02x}{:02x}{:02x}".format(*palette[role].colour)
+        for role in dict.fromkeys(roles.values())
+        if role in palette
+    }
     out["svg"] = picture(men, frame, profile=profile, palette=palette)
     return out

@@ -54,28 +54,50 @@ class View:
     """What a watcher sees, taken in the board loop's thread after a step (immutable)."""
 
     version: int
-    state: str                              # "menu" | "game" | "idle"
-    status: str                             # the one line systemd shows
+    state: str  # "menu" | "game" | "idle"
+    status: str  # the one line systemd shows
     settings: GameSettings
     snapshot: Snapshot | None
-    turns: tuple[str, ...] = ()             # the game's turns, for the clickable record
+    turns: tuple[str, ...] = ()  # the game's turns, for the clickable record
     game_id: str | None = None
-    menu: Mapping[str, Any] | None = None   # describe, options (point -> words), chosen
+    menu: Mapping[str, Any] | None = None  # describe, options (point -> words), chosen
     faults: Mapping[str, str] = field(default_factory=dict)
-    pairing: bool = False                   # the board blinks the pairing pattern
-    pairings: int = 0                       # pairings granted with the menu button so far
+    pairing: bool = False  # the board blinks the pairing pattern
+    pairings: int = 0  # pairings granted with the menu button so far
     brightness: float = 1.0
-    hand: Mapping[str, Any] | None = None   # the browser board's men, trays and held man
-    searched: str | None = None             # the computer's last search, in words
+    hand: Mapping[str, Any] | None = None  # the browser board's men, trays and held man
+    searched: str | None = None  # the computer's last search, in words
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """Everything a watcher can see (not the time): a new view is published only when it changes."""
         snap = self.snapshot
-        snap_key = None if snap is None else (snap.to_dict() | {"t": None}, dict(snap.status), snap.hint,
-                                              snap.thinking, snap.pending, snap.lifted, snap.fault)
-        return (self.state, self.status, self.settings, snap_key, self.turns, self.game_id,
-                repr(self.menu), tuple(sorted(self.faults.items())), self.pairing, self.pairings,
-                self.brightness, repr(self.hand))
+        snap_key = (
+            None
+            if snap is None
+            else (
+                snap.to_dict() | {"t": None},
+                dict(snap.status),
+                snap.hint,
+                snap.thinking,
+                snap.pending,
+                snap.lifted,
+                snap.fault,
+            )
+        )
+        return (
+            self.state,
+            self.status,
+            self.settings,
+            snap_key,
+            self.turns,
+            self.game_id,
+            repr(self.menu),
+            tuple(sorted(self.faults.items())),
+            self.pairing,
+            self.pairings,
+            self.brightness,
+            repr(self.hand),
+        )
 
 
 def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = None) -> View:
@@ -97,8 +119,12 @@ def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = N
         snapshot=snap,
         turns=turns,
         game_id=session.meta.get("id") if menu is None else None,
-        menu=None if menu is None else {
-            "describe": menu.describe(), "options": menu.options(), "chosen": list(menu.chosen()),
+        menu=None
+        if menu is None
+        else {
+            "describe": menu.describe(),
+            "options": menu.options(),
+            "chosen": list(menu.chosen()),
             "leds": dict(menu.frame().points),
         },
         faults=session.all_faults(),
@@ -122,12 +148,12 @@ class BoardSeam:
         self.session = session
         self.hand = hand
         self._lock = threading.Lock()
-        self._actions: deque[tuple[Action, Future]] = deque()
+        self._actions: deque[tuple[Action, Future[Any]]] = deque()
         self._wake = threading.Event()
         self._listeners: list[Callable[[View], None]] = []
-        self._key: tuple | None = None
+        self._key: tuple[Any, ...] | None = None
         self._version = 0
-        self._seen: tuple | None = None
+        self._seen: tuple[Any, ...] | None = None
         self.view: View | None = None
 
     # -- the board loop's side ------------------------------------------------------------
@@ -196,9 +222,9 @@ class BoardSeam:
 
     # -- the web server's side --------------------------------------------------------------
 
-    def submit(self, action: Action) -> Future:
+    def submit(self, action: Action) -> Future[Any]:
         """Queue ``action(session)`` for the board loop; the future holds its result or error."""
-        future: Future = Future()
+        future: Future[Any] = Future()
         with self._lock:
             self._actions.append((action, future))
         self._wake.set()

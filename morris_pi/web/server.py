@@ -82,13 +82,16 @@ class WebServer:
 
             from .app import create_app
         except ImportError as exc:
-            raise WebError(f"web: the web extra is not installed ({exc.name} is missing); "
-                           "install it with: pip install 'morris-pi[web]'") from None
+            raise WebError(
+                f"web: the web extra is not installed ({exc.name} is missing); "
+                "install it with: pip install 'morris-pi[web]'"
+            ) from None
         self.app = create_app(seam, storage=storage, pin=pin, clock=clock, palette=palette, board=board)
         self.sock = bind(host, port)
         self.host, self.port = self.sock.getsockname()[:2]
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="on",
-                                timeout_graceful_shutdown=1)
+        config = uvicorn.Config(
+            self.app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=1
+        )
         self.server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="morris-pi-web", daemon=True)
         self.failed: BaseException | None = None
@@ -134,8 +137,9 @@ def serve_board(config: Any, session: Any, clock: Clock) -> tuple[BoardSeam, Web
     web = config.web
     seam = BoardSeam(session)
     try:
-        server = WebServer(seam, web.host, web.port, storage=session.storage, pin=web.pin, clock=clock,
-                           palette=config.palette)
+        server = WebServer(
+            seam, web.host, web.port, storage=session.storage, pin=web.pin, clock=clock, palette=config.palette
+        )
     except WebError as exc:
         log.error("%s; the board plays on without its web page", exc)
         return None

@@ -61,7 +61,7 @@ function show(view) {
   if (!inMenu && view.computer_side) {
     if (g.computer) computer = `Computer's turn: ${g.computer}. Make it on the board as the lights show.`;
     else if (view.thinking) computer = "Computer thinking...";
-    else if (view.searched) computer = `Computer waiting (last search: ${view.searched})`;
+    else if (view.searched) computer = `The computer's last search: ${view.searched}`;
   }
   if (!inMenu && view.hint) computer = (computer ? computer + " " : "") + `Hint: ${view.hint}`;
   $("computer").textContent = computer;
@@ -73,7 +73,10 @@ function show(view) {
   showHand(view.hand);
   $("brightness").value = Math.round(view.brightness * 100);
   $("brightness-value").textContent = `${Math.round(view.brightness * 100)} %`;
-  if (view.pairing && !paired) $("pair-message").textContent = "The board is blinking: press its menu button.";
+  if (view.pairing && !paired) {
+    $("pair-message").textContent = "The board is blinking: press its menu button.";
+    $("pair-message").className = "message info";
+  }
 }
 
 const cap = (s) => s ? s[0].toUpperCase() + s.slice(1) : "";
@@ -238,6 +241,7 @@ $("ask").onclick = async () => {
   try {
     const { request } = await post("/api/pair", {});
     m.textContent = "The board is blinking: press its menu button.";
+    m.className = "message info";
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 700));
       const answer = await post("/api/pair/claim", { request });
