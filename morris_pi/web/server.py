@@ -22,6 +22,10 @@ from .seam import BoardSeam
 log = logging.getLogger("morris_pi.web")
 
 
+#: Open connections (event streams included) the server takes at once; more get 503.
+MAX_CONNECTIONS = 32
+
+
 class WebError(RuntimeError):
     """The web side cannot start: what and where, in one sentence."""
 
@@ -89,8 +93,15 @@ class WebServer:
         self.app = create_app(seam, storage=storage, pin=pin, clock=clock, palette=palette, board=board)
         self.sock = bind(host, port)
         self.host, self.port = self.sock.getsockname()[:2]
+        # no access log: the journal stays quiet and no request line is kept; a cap on open
+        # connections keeps a Pi Zero's memory bounded whatever the LAN does
         config = uvicorn.Config(
-            self.app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=1
+            self.app,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+            limit_concurrency=MAX_CONNECTIONS,
         )
         self.server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="morris-pi-web", daemon=True)
