@@ -208,14 +208,17 @@ class OurPlayer:
             self.player = EnginePlayer(spec.level, seed=seed if spec.seeded else None, threaded=False)
 
     def choose(self, game: Game) -> Turn:
+        """Our turn; ``self.nodes`` is what the search visited for it."""
         if self.player is not None:
             self.player.start(game)
             turn = self.player.result()
+            self.nodes = self.player.last.nodes if self.player.last else 0
         else:
             if self.spec.nodes:
                 self.searcher.clear()
             result = self.searcher.search(game.position, game.positions, self.limits)
             turn = Turn.from_raw(result.turn) if result.turn else None
+            self.nodes = result.nodes
         if turn is None:
             raise RuntimeError(f"our engine found no turn after {game.record!r}")
         return turn
@@ -251,6 +254,7 @@ class GameResult:
     peer_times: list[float] = field(default_factory=list)
     resyncs: list[dict] = field(default_factory=list)
     detail: str = ""
+    our_nodes: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         data = dict(self.__dict__)
@@ -297,6 +301,7 @@ def _play_game(task: GameTask) -> GameResult:
                 started = time.perf_counter()
                 turn = ours.choose(game)
                 res.our_times.append(time.perf_counter() - started)
+                res.our_nodes.append(ours.nodes)
                 game.play(turn)
                 continue
             started = time.perf_counter()
@@ -394,6 +399,7 @@ def summary(results: list[GameResult], ours: Ours, peer_label: str) -> dict:
     early_blocked = sorted(r.turns for r in counted if r.score == 0.0 and r.reason == "blocked" and r.turns < BLOCKING_TURN)
     our_times = [t for r in results for t in r.our_times]
     peer_times = [t for r in results for t in r.peer_times]
+    nodes = [n for r in results for n in r.our_nodes]
 
     def timing(ts: list[float]) -> dict:
         return {"median": round(statistics.median(ts), 3), "mean": round(statistics.fmean(ts), 3)} if ts else {}
@@ -403,10 +409,13 @@ def summary(results: list[GameResult], ours: Ours, peer_label: str) -> dict:
         "wins": wins, "draws": draws, "losses": losses, "score": round(score, 4),
         "ci95_trinomial": round(tri, 4), "pairs": len(pairs), "ci95_pentanomial": round(penta, 4),
         "elo": round(elo_of(score)) if counted else None,
+        "elo_ci95": [round(elo_of(score - (penta if pairs else tri))), round(elo_of(score + (penta if pairs else tri)))]
+        if counted else None,
         "reasons": reasons, "blocked_losses_before_turn_40": {"count": len(early_blocked), "turns": early_blocked},
         "void": [{"opening": r.index, "reason": r.reason, "detail": r.detail} for r in results if r.score is None],
         "resynced_games": sum(bool(r.resyncs) for r in results),
         "seconds_per_turn": {"ours": timing(our_times), "peer": timing(peer_times)},
+        "our_nodes_per_turn": round(statistics.fmean(nodes)) if nodes else None,
     }
 
 
@@ -415,7 +424,8 @@ def format_summary(s: dict) -> str:
         f"{s['ours']} v {s['peer']}: {s['counted']} games counted of {s['games']}",
         f"  ours W/D/L {s['wins']}/{s['draws']}/{s['losses']}  score {s['score']:.3f} "
         f"±{s['ci95_trinomial']:.3f} (95%, games)  ±{s['ci95_pentanomial']:.3f} (95%, {s['pairs']} pairs)  "
-        f"Elo {s['elo']:+}" if s["elo"] is not None else "  no game counted",
+        f"Elo {s['elo']:+} ({s['elo_ci95'][0]:+} to {s['elo_ci95'][1]:+})" if s["elo"] is not None
+        else "  no game counted",
         "  end reasons: " + ", ".join(f"{k} {v}" for k, v in sorted(s["reasons"].items())),
         f"  our losses by blocking before turn {BLOCKING_TURN}: {s['blocked_losses_before_turn_40']['count']}"
         + (f" (turns {', '.join(map(str, s['blocked_losses_before_turn_40']['turns']))})"
@@ -424,7 +434,9 @@ def format_summary(s: dict) -> str:
     t = s["seconds_per_turn"]
     for side in ("ours", "peer"):
         if t[side]:
-            lines.append(f"  {side} s/turn: median {t[side]['median']:.3f}, mean {t[side]['mean']:.3f}")
+            lines.append(f"  {side} s/turn: median {t[side]['median']:.3f}, mean {t[side]['mean']:.3f}"
+                         + (f" ({s['our_nodes_per_turn']} nodes/turn on average)"
+                            if side == "ours" and s["our_nodes_per_turn"] else ""))
     if s["resynced_games"]:
         lines.append(f"  games where the peer was re-synchronised by FEN: {s['resynced_games']}")
     for v in s["void"]:

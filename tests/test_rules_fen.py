@@ -151,3 +151,27 @@ def test_the_start_position():
     assert Game().fen == START
     assert parse_fen(START).hand == (9, 9)
     assert Position.from_fen(START) == Position.start()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(max_turns=60), st.integers(0, 12))
+def test_a_game_set_up_from_a_fen_is_saved_and_restored_with_its_start(game, more):
+    started = Game.from_fen(game.fen)
+    for _ in range(more):
+        if started.is_over:
+            break
+        started.play(started.legal_turns()[0])
+    restored = Game.from_text(started.to_text())
+    assert restored.record == started.record
+    assert restored.fen == started.fen
+    assert json.loads(started.to_text()).get("start") == Game.from_position(
+        started.positions[0], first_ply=started.first_ply).fen
+
+
+def test_a_saved_game_with_a_bad_start_is_refused():
+    from morris_pi.rules import GameTextError
+
+    text = json.dumps({"format": "morris-pi/game-1", "profile": "standard", "record": "", "pending": None,
+                       "declared": None, "start": "nonsense"})
+    with pytest.raises(GameTextError, match="expected 17"):
+        Game.from_text(text)

@@ -45,8 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--led-style", choices=("ring", "beside"), default="ring",
                         help="LEDs as rings around the points, or beside them as on the board (default ring)")
     parser.add_argument("--flip", action="store_true", help="seen from black's side")
-    parser.add_argument("--size", type=_pixels, default=400, metavar="N", help="width and height in pixels (default 400)")
-    parser.add_argument("--no-coordinates", dest="coordinates", action="store_false", help="leave out the a-g, 1-7 labels")
+    parser.add_argument("--size", type=_pixels, default=400, metavar="N",
+                        help="width and height in pixels (default 400)")
+    parser.add_argument("--no-coordinates", dest="coordinates", action="store_false",
+                        help="leave out the a-g, 1-7 labels")
     parser.add_argument("--force", action="store_true", help="replace an existing file")
     parser.set_defaults(func=run)
 
@@ -91,11 +93,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     if game is None:
         return 2
     fmt = args.format or ("png" if args.out != "-" and args.out.lower().endswith(".png") else "svg")
-    # A FEN's pending mill does not say which step closed it (the rules name one that
-    # fits), so a picture of the FEN alone shows no last turn rather than a guess.
-    fen = getattr(args, "fen", None)
-    guessed = fen is not None and not game.history and game.pending == Game.from_fen(fen, args.profile).pending
-    svg = picture(game, leds=args.leds, show_last=not guessed, size=args.size, flipped=args.flip,
+    svg = picture(game, leds=args.leds, show_last=_last_turn_known(game, args), size=args.size, flipped=args.flip,
                   coordinates=args.coordinates, led_style=args.led_style)
     try:
         data: str | bytes = svg_to_png(svg, size=args.size) if fmt == "png" else svg
@@ -103,6 +101,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             _to_stream(data, out)
         else:
             path = Path(args.out)
+            if path.is_dir():
+                raise StorageError(f"{path} is a directory; give a file name")
             _refuse_existing([path], args.force)
             _write(path, data)
             err.write(f"wrote {path} ({fmt}, {args.size} px, after {len(game.history)} turns)\n")
@@ -113,6 +113,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         err.write(f"morris-pi render: error: {exc}\n")
         return 1
     return 0
+
+
+def _last_turn_known(game: Game, args: argparse.Namespace) -> bool:
+    """Whether the last turn was given, rather than guessed by the rules from a FEN.
+
+    A FEN's pending mill does not say which step closed it (the rules name one
+    that fits): until a turn of the record follows its removal, the picture
+    shows no last turn rather than a guess.
+    """
+    fen = getattr(args, "fen", None)
+    if fen is None or Game.from_fen(fen, args.profile).pending is None:
+        return True
+    return len(game.history) > 1 or (len(game.history) == 1 and game.pending is not None)
 
 
 def _to_stream(data: str | bytes, out: TextIO) -> None:
@@ -136,8 +149,6 @@ def _refuse_existing(paths: Sequence[Path], force: bool) -> None:
 
 
 def _write(path: Path, data: str | bytes) -> None:
-    if path.is_dir():
-        raise StorageError(f"{path} is a directory; give a file name")
     if isinstance(data, str):
         atomic_write_text(path, data)
     else:
@@ -152,7 +163,7 @@ def turn_pictures(game: Game, **options) -> list[tuple[str, str]]:
     """
     turns = game.history
     width = max(3, len(str(len(turns))))
-    replay = Game(game.profile)
+    replay = Game.from_position(game.positions[0], first_ply=game.first_ply)  # a FEN's start too
     pictures = [(f"{0:0{width}d}-start.svg", board_svg(replay, **options))]
     for number, turn in enumerate(turns, 1):
         replay.play(turn)

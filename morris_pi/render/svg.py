@@ -28,7 +28,7 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
-from morris_pi.rules import POINTS, STANDARD, Game, Geometry, Position, Turn, get_profile
+from morris_pi.rules import POINTS, Game, Geometry, Position, Profile, Turn, get_profile
 from morris_pi.rules.board import names_of
 from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, Frame, Look
 
@@ -106,15 +106,15 @@ def last_turn_of(game: Game) -> Turn | None:
     return game.history[-1] if game.history else None
 
 
-def _board_of(position: "Game | Position | Board | None") -> tuple[dict[str, str], Geometry | None]:
+def _board_of(position: "Game | Position | Board | None") -> tuple[dict[str, str], Profile | None]:
     if position is None:
         return {}, None
     if isinstance(position, Game):
-        return position.board, position.profile.board
+        return position.board, position.profile
     if isinstance(position, Position):
         board = {p: "white" for p in names_of(position.men[0])}
         board.update({p: "black" for p in names_of(position.men[1])})
-        return board, position.profile.board
+        return board, position.profile
     if isinstance(position, Mapping):
         board = {}
         for point, side in position.items():
@@ -124,7 +124,9 @@ def _board_of(position: "Game | Position | Board | None") -> tuple[dict[str, str
                 raise ValueError(f"board picture: the man on {point} is {side!r}; men are 'white' or 'black'")
             board[point] = side
         return board, None
-    raise TypeError(f"board picture: expected a Game, a Position or a point -> side mapping, got {type(position).__name__}")
+    raise TypeError(
+        f"board picture: expected a Game, a Position or a point -> side mapping, got {type(position).__name__}"
+    )
 
 
 def _title_of(position: "Game | Position | Board | None") -> str | None:
@@ -152,7 +154,9 @@ def _roles_of(leds: "Frame | Mapping[str, str] | None") -> tuple[dict[str, str],
     elif isinstance(leds, Mapping):
         points, status = dict(leds), {}
     else:
-        raise TypeError(f"board picture: leds must be a guidance Frame or a point -> role mapping, got {type(leds).__name__}")
+        raise TypeError(
+            f"board picture: leds must be a guidance Frame or a point -> role mapping, got {type(leds).__name__}"
+        )
     for point in points:
         if point not in POINTS:
             raise ValueError(f"board picture: LED at {point!r}, which is not a point; points are {', '.join(POINTS)}")
@@ -189,7 +193,7 @@ def board_svg(
     size: int | None = None,
     coordinates: bool = True,
     flipped: bool = False,
-    profile: "str | None" = None,
+    profile: "str | Profile | None" = None,
     palette: Mapping[str, Look] = DEFAULT_PALETTE,
     led_style: str = "ring",
     animate: bool = False,
@@ -233,8 +237,9 @@ def board_svg(
 computer-remove, computer-from, computer-to, removable, legal-target, hint, mill, winner, last-move, \
 menu-option, menu-choice, confirm, to-move
     """
-    board, own_geometry = _board_of(position)
-    geometry = get_profile(profile).board if profile is not None else own_geometry or STANDARD
+    board, own_profile = _board_of(position)
+    rules = get_profile(profile) if profile is not None else own_profile or get_profile("standard")
+    geometry = rules.board
     turn = Turn.parse(last_turn) if isinstance(last_turn, str) else last_turn
     if turn is not None and not isinstance(turn, Turn):
         raise TypeError(f"board picture: last_turn must be a Turn or text like 'a1-a4xg7', got {turn!r}")
@@ -256,7 +261,7 @@ menu-option, menu-choice, confirm, to-move
     svg = ET.Element("svg", {
         "xmlns": SVG_NS,
         "viewBox": f"0 0 {_num(lay.size)} {_num(lay.size)}",
-        "class": f"morris-board profile-{geometry.name}" + (" flipped" if flipped else ""),
+        "class": f"morris-board profile-{rules.name}" + (" flipped" if flipped else ""),
     })
     if size is not None:
         svg.set("width", str(size))

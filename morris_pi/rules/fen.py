@@ -10,8 +10,8 @@ Seventeen fields separated by spaces (Sanmill's ``Position::fen()``)::
    d7 g7 g4 g1 d1 a1 a4 a7``);
 2. side to move ``w`` / ``b``;
 3. phase ``p`` placing, ``m`` moving, ``o`` game over (``r`` ready = placing);
-   Sanmill marks a game over by blocking, by fewer than three men and by its own
-   N-move counter, not by repetition (which its search tracks);
+   Sanmill marks a game over by blocking and by fewer than three men; its N-move
+   rule only when a move beyond the limit is tried; never by repetition;
 4. action ``p`` place, ``s`` select a man to move, ``r`` remove;
 5. white men on the board, white in hand, black on board, black in hand;
 6. men white must remove, men black must remove (1 while a removal is pending);
@@ -246,10 +246,10 @@ def to_fen(source: "Game | Position") -> str:
     pending = game.pending is not None
     outcome = game.outcome
     counter = _sanmill_counter(game)
-    # Sanmill's position knows these ends; its repetition count lives in its search, and its
-    # N-move counter (moves only) may not have reached the limit when ours has.
-    if outcome and (outcome.reason in ("fewer-than-three", "blocked")
-                    or (outcome.reason == "n-move-rule" and counter >= game.profile.n_move_limit)):
+    # Sanmill's position knows these ends. Its repetition count lives in its search, and its
+    # N-move rule ends the game only when one move more is tried, which a finished game of ours
+    # never sees (our count, placing turns included, runs ahead of Sanmill's).
+    if outcome and outcome.reason in ("fewer-than-three", "blocked"):
         phase = "o"
     else:
         # The last placement's mill keeps Sanmill in the placing phase until its removal.

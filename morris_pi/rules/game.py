@@ -67,6 +67,14 @@ def _declared_outcome(game: "Game", declared: object) -> Outcome:
     return Outcome(winner, reason)
 
 
+def _start_fen(game: "Game") -> str:
+    """The FEN of a game's first position, with its full-move number."""
+    from .fen import to_fen
+
+    first = Game.from_position(game._positions[0], first_ply=game.first_ply)
+    return to_fen(first)
+
+
 def _side_index(side: str) -> int:
     try:
         return SIDES.index(side)
@@ -448,15 +456,20 @@ class Game:
 
     def to_text(self) -> str:
         """The whole game as text; ``from_text`` restores it exactly, history included."""
-        return json.dumps(
-            {
-                "format": TEXT_FORMAT,
-                "profile": self.profile.name,
-                "record": self.record,
-                "pending": str(self._pending) if self._pending else None,
-                "declared": self._declared.to_dict() if self._declared else None,
-            }
-        )
+        data = {
+            "format": TEXT_FORMAT,
+            "profile": self.profile.name,
+            "record": self.record,
+            "pending": str(self._pending) if self._pending else None,
+            "declared": self._declared.to_dict() if self._declared else None,
+        }
+        start = self._positions[0]
+        if start != tables_for(self.profile).start or self.first_ply:
+            # a game set up from a FEN: the record continues it; the ply count is kept apart
+            # because a FEN's full-move number cannot say whether a removal ply came before
+            data["start"] = _start_fen(self)
+            data["start_ply"] = self.first_ply
+        return json.dumps(data)
 
     @classmethod
     def from_text(cls, text: str) -> "Game":
@@ -469,7 +482,7 @@ class Game:
             raise GameTextError("saved game must be a JSON object")
         if data.get("format") != TEXT_FORMAT:
             raise GameTextError(f"saved game format is {data.get('format')!r}, expected {TEXT_FORMAT!r}")
-        unknown = set(data) - {"format", "profile", "record", "pending", "declared"}
+        unknown = set(data) - {"format", "profile", "record", "pending", "declared", "start", "start_ply"}
         if unknown:
             raise GameTextError(f"saved game has unknown field(s): {', '.join(sorted(unknown))}")
         record, pending, declared = data.get("record"), data.get("pending"), data.get("declared")
@@ -479,7 +492,19 @@ class Game:
         if not isinstance(profile, str):
             raise GameTextError(f"saved game: 'profile' must be a profile name, not {profile!r}")
         try:
-            game = cls.from_record(record, profile)
+            start = data.get("start")
+            if start is None:
+                game = cls.from_record(record, profile)
+            elif not isinstance(start, str) or not isinstance(data.get("start_ply", 0), int):
+                raise GameTextError("saved game: 'start' must be a FEN text and 'start_ply' a whole number")
+            else:
+                game = cls.from_fen(start, profile)
+                game.first_ply = max(data.get("start_ply", game.first_ply), 0)
+                for number, token in enumerate(split_record(record), start=1):
+                    try:
+                        game.play(token)
+                    except RulesError as exc:
+                        raise GameTextError(f"saved game: turn {number} after the start FEN: {exc}") from None
             if game.pending:
                 raise GameTextError(
                     f"saved game: the record ends with {game.pending}, which waits for its removal; "
