@@ -244,3 +244,20 @@ def test_a_seam_keeps_the_board_going_when_an_action_fails():
         board.put("d6")
         assert board.session.snapshot().record == "d6"
         assert isinstance(board.seam, BoardSeam)
+
+
+def test_a_page_reached_by_a_public_name_may_not_change_anything():
+    # DNS rebinding: evil.example.com resolves to the board; Origin and Host agree, but the name is not a LAN's
+    with WebBoard(pin=PIN) as board:
+        answer = board.client.post(
+            "/api/pair",
+            json={"pin": PIN},
+            headers={"Origin": "http://evil.example.com:8080", "Host": "evil.example.com:8080"},
+        )
+        assert answer.status_code == 403 and "LAN address or name" in answer.json()["error"]
+        ok = board.client.post(
+            "/api/pair",
+            json={"pin": PIN},
+            headers={"Origin": "http://morris-pi.local:8080", "Host": "morris-pi.local:8080"},
+        )
+        assert ok.status_code == 200

@@ -11,6 +11,7 @@ buttons and menu make.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -152,6 +153,8 @@ def create_app(
         # a page from another site may send a POST; its Origin gives it away
         origin = request.headers.get("origin")
         host = request.headers.get("host", "")
+        if not lan_host(host):
+            raise Refused(403, f"name the board by its LAN address or name (this request names {host!r})")
         if not origin or urlsplit(origin).netloc.lower() != host.lower():
             raise Refused(403, "cross-site request refused: changes come only from this board's own page")
         if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
@@ -400,6 +403,30 @@ def create_app(
     app.state.hub = hub
     app.state.pairing = pairing
     return app
+
+
+#: Host name endings of a LAN (mDNS, home routers, RFC 8375): a page reached by a public domain name
+#: that resolves to the board (DNS rebinding) may not change anything.
+LAN_SUFFIXES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain")
+
+
+def lan_host(host: str) -> bool:
+    """Whether a ``Host`` header names the board the way a LAN does: an IP address, a bare
+    name, ``localhost``, or a name under a LAN suffix.
+
+    >>> [lan_host(h) for h in ("192.168.1.20:8080", "[fe80::1]:8080", "morris:8080", "morris.local", "x.example.com")]
+    [True, True, True, True, False]
+    """
+    name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]", 1)[0]
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    name = name.lower().rstrip(".")
+    return "." not in name or name.endswith(LAN_SUFFIXES)
 
 
 def _press_in_game(session: Session, what: str, button: str) -> None:
