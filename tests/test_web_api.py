@@ -157,6 +157,8 @@ def test_control_new_game_takeback_hint_resign_and_brightness():
         board.put("d6")
         board.put("a1")
         assert board.act({"do": "takeback"}).status_code == 200
+        early = board.act({"do": "hint"})  # a1 still stands: the board must be put right first
+        assert early.status_code == 409 and "put the board right first" in early.json()["error"]
         board.take("a1")
         assert board.session.snapshot().record == "d6"
         assert board.act({"do": "hint"}).status_code == 200

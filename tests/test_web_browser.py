@@ -235,6 +235,8 @@ def test_pair_with_the_button_and_control_from_the_page(page):
         until(page, lambda d: view(d)["turns"] == [], what="the takeback")
         board.move(lambda hand: hand.remove("d6"))
         until(page, lambda d: not view(d)["game"]["problems"], what="the board put right")
+        # the board reads turns (and gives hints) again once the men have settled where the game has them
+        until(page, lambda d: not board.session.controller.tracker.resync, what="the board in step again")
         page.find_element(By.CSS_SELECTOR, "button[data-do=hint]").click()
         until(page, lambda d: "Hint:" in d.find_element(By.ID, "computer").text, what="the hint")
         # resign (the page asks first), then a new game with other settings

@@ -436,4 +436,12 @@ def _press_in_game(session: Session, what: str, button: str) -> None:
     game = session.controller.game
     if what in ("resign", "draw") and game.outcome is not None:
         raise ValueError(f"{what}: the game is already over ({game.outcome})")
+    if what == "hint":  # the board ignores a hint it cannot give; the page says why
+        tracker = session.controller.tracker
+        if game.outcome is not None:
+            raise ValueError(f"hint: the game is over ({game.outcome})")
+        if game.turn == tracker.computer:
+            raise ValueError("hint: it is the computer's turn")
+        if tracker.resync:
+            raise ValueError("hint: put the board right first, as the lights show")
     session.press(button)
