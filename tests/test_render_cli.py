@@ -227,6 +227,7 @@ def records(tmp_path):
 def test_records_show_svg_writes_one_picture_per_turn(capsys, records, tmp_path):
     pics = tmp_path / "pics"
     code, out, err = run(capsys, "records", "show", "20250601", "--state-dir", str(records), "--svg", str(pics))
+    # the record's text as records show prints it (its column widths follow the longest turn)
     assert code == 0 and ["1.", "c5", "f2"] in [line.split() for line in out.splitlines()] and f"to {pics}" in err
     turns = real_games()["standard"].split()
     names = sorted(os.listdir(pics))

@@ -18,6 +18,10 @@ same flow) runs a ``Session`` over its ``SensorSource``, ``LedStrip``,
 - **Menu button**: before the first turn of a game, or once it has ended, it
   reopens the set-up menu; during a game it keeps its in-game meaning (claim a
   draw, or press twice to resign). Inside the menu, ``new`` or ``menu`` starts.
+- **Pairing**: ``ask_pairing`` blinks ``PAIRING_PATTERN`` over whatever the
+  board shows until the menu button is pressed (which then only grants the
+  pairing: ``pairings`` counts the grants) or the time runs out. A browser
+  that asked through the web page is let in this way, by a hand on the board.
 - **Faults**: the owner reports hardware faults with ``set_fault``; the
   controller reports a failing computer player itself. Each kind lights its own
   pattern of ``error`` points (``ERROR_PATTERNS``) over whatever the board shows,
@@ -63,6 +67,12 @@ ERROR_PATTERNS: dict[str, tuple[str, ...]] = {
     "engine": RINGS[2],                  # inner ring: the computer player failed
     "storage": ("a7", "g7", "g1", "a1"),  # outer corners: the game cannot be saved
 }
+
+#: The points that blink while a browser asks to be paired (``ask_pairing``): the
+#: middle of each outer side, a pattern no game, menu or fault shows.
+PAIRING_PATTERN: tuple[str, ...] = ("d7", "g4", "d1", "a4")
+#: The role (look) the pairing pattern blinks in.
+PAIRING_ROLE = "confirm"
 
 
 def timings(settle_ms: float) -> tuple[float, float]:
@@ -176,6 +186,12 @@ class Session:
         self._opponent_level: int | None = None
         self._written: tuple[dict[str, RGB], dict[str, RGB]] | None = None
         self._started = False
+        #: Until when the pairing pattern blinks (``ask_pairing``), or ``None``.
+        self.pairing_until: float | None = None
+        #: How many pairings the menu button granted (the web side watches it grow).
+        self.pairings = 0
+        #: A factor on the LEDs' configured brightness (``set_brightness``).
+        self.brightness = 1.0
 
     # -- start ------------------------------------------------------------------------
 
@@ -243,6 +259,8 @@ class Session:
         now = self.clock.now()
         raw = frozenset(self.sensors.read())
         presses = self.buttons.pressed() if self.buttons is not None else []
+        if self.pairing_until is not None and now >= self.pairing_until:
+            self.cancel_pairing()
         if not (self._dirty or presses or raw != self._raw or (self._wake is not None and now >= self._wake)):
             return
         self._dirty = False
@@ -286,6 +304,12 @@ class Session:
     def press(self, name: str) -> None:
         """A button, from the board's ``Buttons`` or from code."""
         self._dirty = True
+        if name == "menu" and self.pairing_until is not None:
+            # the hand on the board answers the blinking question, and does nothing else
+            self.pairing_until = None
+            self.pairings += 1
+            log.info("pairing granted with the menu button")
+            return
         if self.menu is not None:
             self.menu.press(name)
             return
@@ -293,6 +317,34 @@ class Session:
             self.open_menu()
             return
         self._relay.queue.append(name)
+
+    def new_game(self, settings: GameSettings | None = None) -> None:
+        """Start a new game now with ``settings`` (default: the current ones), from the
+        menu or from a game: what the menu's start point or the ``new`` button does, with
+        the choices given at once (a game abandoned after a turn is archived as unfinished)."""
+        self.menu = None
+        self._start_game(settings or self.settings)
+        self._dirty = True
+
+    def ask_pairing(self, seconds: float) -> None:
+        """Blink ``PAIRING_PATTERN`` for ``seconds`` or until the menu button grants the pairing."""
+        if not seconds > 0:
+            raise ValueError(f"pairing needs a time above 0 seconds, got {seconds!r}")
+        self.pairing_until = self.clock.now() + seconds
+        self._dirty = True
+
+    def cancel_pairing(self) -> None:
+        if self.pairing_until is not None:
+            self.pairing_until = None
+            self._dirty = True
+
+    def set_brightness(self, factor: float) -> None:
+        """Dim the LEDs to ``factor`` (0.05-1) of their configured brightness."""
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0.05 <= factor <= 1:
+            raise ValueError(f"brightness must be a number from 0.05 to 1, got {factor!r}")
+        if factor != self.brightness:
+            self.brightness = float(factor)
+            self._dirty = True
 
     def refresh(self) -> None:
         """Write the current frame to the LEDs if it changed (also while the sensors fail)."""
@@ -316,6 +368,11 @@ class Session:
                 times.append(wake)
         if self.keeper.due is not None:
             times.append(self.keeper.due)  # a save or record to write again
+        if self.pairing_until is not None:
+            times.append(self.pairing_until)
+            edge = guidance.next_edge([PAIRING_ROLE], now, self.palette)
+            if edge is not None:
+                times.append(edge)
         if self.faults or self.keeper.fault:
             # the patterns composed here; the controller's own wake-ups cover the computer player's
             edge = guidance.next_edge(["error"], now, self.palette)
@@ -450,4 +507,15 @@ class Session:
                 status.pop("error", None)
             else:
                 status["error"] = lit
+        if self.pairing_until is not None:
+            lit = guidance.render({"x": PAIRING_ROLE}, now, self.palette).get("x")
+            for point in PAIRING_PATTERN:
+                if lit is None:
+                    points.pop(point, None)
+                else:
+                    points[point] = lit
+        if self.brightness != 1.0:
+            f = self.brightness
+            points = {p: (round(r * f), round(g * f), round(b * f)) for p, (r, g, b) in points.items()}
+            status = {p: (round(r * f), round(g * f), round(b * f)) for p, (r, g, b) in status.items()}
         return points, status

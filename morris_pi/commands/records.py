@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TextIO
 
 from morris_pi.board.record_format import Record, RecordExistsError, StorageError, format_record
+from morris_pi.board.record_forms import sanmill_text
 from morris_pi.board.storage import Storage, default_state_dir
-from morris_pi.rules.notation import Turn, sanmill_form, split_record
 
 from .streams import stdout_fails
 
@@ -167,20 +167,3 @@ def show_text(record: Record) -> str:
         pair = turns[start:start + 2]
         lines.append(f"  {number:>{digits}}. {pair[0]:<{max(white, 5)}}  {pair[1] if len(pair) > 1 else ''}".rstrip())
     return "\n".join(lines) + "\n"
-
-
-def sanmill_text(record: Record) -> str:
-    """A record file with its turns in Sanmill's ply form: the tags as they are, each removal a token of its own.
-
-    >>> print(sanmill_text(Record("x", Path("x.txt"), {"Result": "1-0"}, "d6 a1 f6 a4 b6xa1")), end="")
-    [Result "1-0"]
-    <BLANKLINE>
-    d6 a1 f6 a4 b6 xa1
-    """
-    if record.error:
-        raise StorageError(f"record {record.id} cannot be read: {record.error}")
-    try:
-        turns = [Turn.parse(token) for token in split_record(record.record)]
-    except ValueError as exc:
-        raise StorageError(f"record {record.id}: {exc}") from None
-    return format_record(record.tags, sanmill_form(turns))

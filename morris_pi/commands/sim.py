@@ -57,6 +57,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="save the game after every turn here, resume it at start, keep finished games as "
                         "records (list them with: morris-pi records --state-dir DIR list); default: no saves")
     parser.add_argument("--record-trace", metavar="PATH", help="save the sensor trace here on exit (R saves it too)")
+    parser.add_argument("--web", metavar="HOST:PORT",
+                        help="also serve the companion page here (needs the web extra); a bare PORT listens on "
+                        "127.0.0.1 only. Docs: docs/web.md")
+    parser.add_argument("--no-window", action="store_true",
+                        help="with --web: no window; the page is the board (click points to lift and put men). "
+                        "Needs no pygame")
     parser.add_argument("--size", type=_size, default=(1100, 760), metavar="WxH", help="window size (default 1100x760)")
     parser.set_defaults(func=run)
 
@@ -88,12 +94,27 @@ def run(args: argparse.Namespace) -> int:
             print(f"morris-pi sim: cannot save the trace to {args.record_trace}: {problem}; "
                   "choose another --record-trace", file=sys.stderr)
             return 2
+    web = None
+    if getattr(args, "web", None) is not None:
+        from morris_pi.web.server import parse_address
+
+        try:
+            web = parse_address(args.web)
+        except ValueError as exc:
+            print(f"morris-pi sim: {exc}", file=sys.stderr)
+            return 2
+    if getattr(args, "no_window", False):
+        if web is None:
+            print("morris-pi sim: --no-window needs --web HOST:PORT (the page is then the board)", file=sys.stderr)
+            return 2
+        return _in_browser(args, web)
     if importlib.util.find_spec("pygame") is None:
         print("morris-pi sim: pygame is not installed; install the simulator with: pip install 'morris-pi[sim]'",
               file=sys.stderr)
         return 2
     from morris_pi.sim.display import NoDisplayError, headless_requested
     from morris_pi.sim.session import play_in_window, settings_from
+    from morris_pi.web.server import WebError
 
     try:
         settings = settings_from(args)
@@ -104,10 +125,43 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris-pi sim: SDL_VIDEODRIVER={os.environ['SDL_VIDEODRIVER']}: the window is not shown; "
               "Ctrl-C ends it", file=sys.stderr)
     try:
-        return play_in_window(settings, size=args.size, trace_path=args.record_trace)
+        return play_in_window(settings, size=args.size, trace_path=args.record_trace, web=web,
+                              pin=_pin(args) if web else None)
+    except WebError as exc:
+        print(f"morris-pi sim: {exc}", file=sys.stderr)
+        return 2
     except NoDisplayError as exc:
         print(f"morris-pi sim: {exc}", file=sys.stderr)
         return EXIT_NO_DISPLAY
     except KeyboardInterrupt:
         print("morris-pi sim: stopped", file=sys.stderr)
         return 130
+
+
+def _in_browser(args: argparse.Namespace, web: tuple[str, int]) -> int:
+    from morris_pi.sim.browser import play_in_browser
+    from morris_pi.sim.session import settings_from
+    from morris_pi.web.server import WebError
+
+    try:
+        settings = settings_from(args)
+    except ValueError as exc:
+        print(f"morris-pi sim: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return play_in_browser(settings, *web, trace_path=args.record_trace, pin=_pin(args))
+    except WebError as exc:
+        print(f"morris-pi sim: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("morris-pi sim: stopped", file=sys.stderr)
+        return 130
+
+
+def _pin(args: argparse.Namespace) -> str | None:
+    """The ``[web] pin`` of ``--config``, if any (read again: the settings keep only the game)."""
+    if not getattr(args, "config", None):
+        return None
+    from morris_pi.config.loader import load_config
+
+    return load_config(args.config).web.pin

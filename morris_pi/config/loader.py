@@ -45,6 +45,7 @@ from morris_pi.config.model import (
     SensorsConfig,
     ServiceConfig,
     StorageConfig,
+    WebConfig,
     _frozen,
 )
 from morris_pi.config.tomlpos import key_lines, locate
@@ -65,7 +66,7 @@ PIXEL_ORDERS: tuple[str, ...] = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
 #: Every table and the keys it allows. Tables whose keys are data (points,
 #: roles, status LED names) list those names.
 SCHEMA: dict[str, tuple[str, ...]] = {
-    "": ("game", "sensors", "leds", "palette", "buttons", "gpio", "storage", "engine", "service"),
+    "": ("game", "sensors", "leds", "palette", "buttons", "gpio", "storage", "engine", "service", "web"),
     "game": ("mode", "human", "level", "profile", "menu"),
     "sensors": ("backend", "scan_hz", "settle_ms", "resync_ms", "mcp23017", "gpio", "matrix"),
     "sensors.mcp23017": ("i2c_bus", "addresses", "interrupt_pins", "map"),
@@ -83,6 +84,7 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "storage": ("state_dir", "records_dir"),
     "engine": ("seed", "max_time_s"),
     "service": ("watchdog", "log_level"),
+    "web": ("enabled", "host", "port", "pin"),
 }
 
 
@@ -153,6 +155,7 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         storage=section(_storage, "storage", d.storage),
         engine=section(_engine, "engine", d.engine),
         service=section(_service, "service", d.service),
+        web=section(_web, "web", d.web),
         source=source,
     )
     check_pins(r, config)
@@ -368,3 +371,28 @@ def _service(r: Reader, t: Any) -> ServiceConfig:
         log_level=r.choice(p, t, "log_level", ("debug", "info", "warning", "error"), d.log_level),
     )
 
+
+
+def _web(r: Reader, t: Any) -> WebConfig:
+    p = ("web",)
+    r.table(p, t, SCHEMA["web"])
+    d = WebConfig()
+    host = d.host
+    if "host" in t:
+        host = t["host"]
+        if not isinstance(host, str) or not host.strip() or any(c.isspace() for c in host):
+            r.report((*p, "host"), f"must be an IP address or host name to listen on, got {host!r}")
+            host = d.host
+    pin = None
+    if "pin" in t:
+        pin = t["pin"]
+        # a PIN is typed on a phone: digits only, long enough that guessing it is slow
+        if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 12:
+            r.report((*p, "pin"), "must be 4 to 12 digits in quotes, like \"4711\"")
+            pin = None
+    return WebConfig(
+        enabled=r.boolean(p, t, "enabled", d.enabled),
+        host=host,
+        port=r.integer(p, t, "port", d.port, 1, 65535),
+        pin=pin,
+    )

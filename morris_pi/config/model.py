@@ -133,6 +133,18 @@ class ServiceConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    enabled: bool = False
+    host: str = "0.0.0.0"           # the LAN: anyone may watch, changes need pairing
+    port: int = 8080
+    pin: str | None = None          # pairs a browser without the menu button; never logged
+
+    def __repr__(self) -> str:      # the PIN stays out of logs and tracebacks
+        pin = "set" if self.pin else None
+        return f"WebConfig(enabled={self.enabled}, host={self.host!r}, port={self.port}, pin={pin})"
+
+
+@dataclass(frozen=True)
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     sensors: SensorsConfig = field(default_factory=SensorsConfig)
@@ -143,5 +155,6 @@ class Config:
     storage: StorageConfig = field(default_factory=StorageConfig)
     engine: EngineConfig = field(default_factory=EngineConfig)
     service: ServiceConfig = field(default_factory=ServiceConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     #: the file this came from; None for built-in defaults
     source: str | None = field(default=None, compare=False)

@@ -76,12 +76,15 @@ def run_service(
     and systemd restarts the service, which resumes the saved game.
     """
     clock = clock or MonotonicClock()
+    real_sleep = sleep is None
     sleep = sleep or time.sleep
     stop = stop or (lambda: False)
     notifier = notifier or Notifier(env)
     interval = watchdog_interval(env) if config.service.watchdog else None
     hardware = BoardHardware(config, clock, pin_factory=pin_factory, bus=bus, spi=spi, pixels=pixels)
     hardware.open()
+    seam: Any = None
+    server: Any = None
     settle_s, hold_s = timings(config.sensors.settle_ms)
     session = Session(
         sensors=hardware.sensors, leds=hardware.leds, buttons=hardware.buttons, clock=clock,
@@ -97,14 +100,23 @@ def run_service(
                                                  "new": "new game"}[how])
         if observe is not None:
             observe(session)
-        loop = _Loop(session, hardware, clock, 1.0 / config.sensors.scan_hz)
+        if config.web.enabled:
+            from morris_pi.web.server import serve_board
+
+            web = serve_board(config, session, clock)
+            if web is not None:
+                seam, server = web
+                if real_sleep:
+                    sleep = seam.wait  # a browser's action wakes the loop at once
+        loop = _Loop(session, hardware, clock, 1.0 / config.sensors.scan_hz, seam)
         loop.scan()
         status = session.status()
         notifier.ready(status)
         next_ping = clock.now() if interval else math.inf
         while not stop():
             now = clock.now()
-            if now >= loop.next_scan or (loop.wake is not None and now >= loop.wake):
+            asked = seam is not None and seam.pending
+            if asked or now >= loop.next_scan or (loop.wake is not None and now >= loop.wake):
                 seen = session.version, tuple(session.faults)
                 loop.scan()
                 if (session.version, tuple(session.faults)) != seen:
@@ -122,6 +134,8 @@ def run_service(
         log.info("stopping: %s", session.status())
         notifier.stopping("stopping")
     finally:
+        if server is not None:
+            server.stop()
         session.close()
         hardware.close()
         notifier.close()
@@ -131,8 +145,10 @@ def run_service(
 class _Loop:
     """One scan of the board with its fault handling; keeps the time of the next."""
 
-    def __init__(self, session: Session, hardware: BoardHardware, clock: Clock, period: float) -> None:
+    def __init__(self, session: Session, hardware: BoardHardware, clock: Clock, period: float,
+                 seam: Any = None) -> None:
         self.session = session
+        self.seam = seam  # the web page's: its actions run in this loop, its watchers learn what changed
         self.hardware = hardware
         self.clock = clock
         self.period = period
@@ -148,6 +164,8 @@ class _Loop:
         hw.buttons.retry(now)
         sensors = hw.sensors.backoff
         session = self.session
+        if self.seam is not None:
+            self.seam.run_actions()
         self._sync_faults()
         if sensors.failing and not (sensors.due(now) and hw.sensors.retry(now)):
             session.refresh()  # the fault pattern blinks on
@@ -168,6 +186,8 @@ class _Loop:
                     self._watched = seen
                     self.switches.observe(session.reading, now, session.expected_men())
                 self.wake = session.due
+        if self.seam is not None:
+            self.seam.refresh()
         if now >= self.next_scan:  # a scan at a deadline in between keeps the scan grid
             self.next_scan += self.period
             if self.next_scan <= now:  # late (a slow step): no burst of scans to catch up

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -184,6 +185,9 @@ class GameSession:
         self._menus = self.session.menus
         self._mark = len(recorder.events)  # events recorded before the last step
         self._filled: object = None  # the game the trays were last filled for
+        #: The web page's seam (``morris_pi.web.seam.BoardSeam``) when one is served: its actions
+        #: run before each step, and what the step changed is published after it.
+        self.seam: Any = None
         self._follow_men()
 
     # -- what the window drives -----------------------------------------------------------
@@ -198,8 +202,12 @@ class GameSession:
         return get_profile(self._profile()).board
 
     def step(self) -> None:
+        if self.seam is not None:
+            self.seam.run_actions()
         self.session.step()
         self._follow()
+        if self.seam is not None:
+            self.seam.refresh()
 
     def next_wakeup(self) -> float | None:
         return self.session.next_wakeup()
@@ -207,6 +215,8 @@ class GameSession:
     @property
     def busy(self) -> bool:
         controller = self.session.controller
+        if self.seam is not None and self.seam.pending:
+            return True  # the page asked for something: step now
         return self.session.menu is None and controller is not None and controller.waiting
 
     def snapshot(self) -> Snapshot:
@@ -335,20 +345,31 @@ class GameSession:
 
 
 def play_in_window(
-    settings: SimSettings, *, size: tuple[int, int] = (1100, 760), trace_path: str | Path | None = None
+    settings: SimSettings, *, size: tuple[int, int] = (1100, 760), trace_path: str | Path | None = None,
+    web: tuple[str, int] | None = None, pin: str | None = None,
 ) -> int:
-    """Open the window and play until it is closed."""
+    """Open the window and play until it is closed; ``web`` (host, port) serves the page beside it."""
     from .app import SimApp
 
     board = SimBoard(men=get_profile(settings.profile).men)
     game = GameSession(board, settings)
+    server = None
     try:
+        if web is not None:  # first: a port in use is refused before a window opens
+            from .browser import serve_beside
+
+            server = serve_beside(game, *web, board=False, pin=pin)
+            print(f"morris-pi sim: the page is at {server.url}", file=sys.stderr)
         app = SimApp(board, game, size=size, trace_path=trace_path)
     except BaseException:  # no display: the computer player's thread must not outlive the refusal
+        if server is not None:
+            server.stop()
         game.close()
         raise
     try:
         return app.run()
     finally:
+        if server is not None:
+            server.stop()
         game.close()
         app.close()

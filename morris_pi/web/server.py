@@ -1,0 +1,158 @@
+"""The web server beside the board loop: uvicorn in a thread of its own, on a socket bound first.
+
+The socket is bound in the caller's thread, so a port already in use or a
+host that is not this machine's is a clear error at start (``WebError``),
+not a traceback in a background thread. The server's thread runs its own
+event loop; it meets the board loop only through the ``BoardSeam``.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from morris_pi.board.ports import Clock
+from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
+
+from .seam import BoardSeam
+
+log = logging.getLogger("morris_pi.web")
+
+
+#: Open connections (event streams included) the server takes at once; more get 503.
+MAX_CONNECTIONS = 32
+
+
+class WebError(RuntimeError):
+    """The web side cannot start: what and where, in one sentence."""
+
+
+def parse_address(text: str, default_host: str = "127.0.0.1") -> tuple[str, int]:
+    """``HOST:PORT``, ``:PORT`` or ``PORT`` for ``--web``.
+
+    >>> parse_address("8080"), parse_address("0.0.0.0:80"), parse_address("[::1]:8080")
+    (('127.0.0.1', 8080), ('0.0.0.0', 80), ('::1', 8080))
+    >>> parse_address("x:y")
+    Traceback (most recent call last):
+    ...
+    ValueError: --web must look like HOST:PORT or PORT (port 1-65535), got 'x:y'
+    """
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or default_host
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"--web must look like HOST:PORT or PORT (port 1-65535), got {text!r}")
+    return host, int(port)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; ``WebError`` says why not."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise WebError(f"web: cannot listen on {host}:{port}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(16)
+    except OSError as exc:
+        sock.close()
+        raise WebError(f"web: cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.setblocking(False)
+    return sock
+
+
+class WebServer:
+    """The companion page for one board, served until ``stop``."""
+
+    def __init__(
+        self,
+        seam: BoardSeam,
+        host: str,
+        port: int,
+        *,
+        storage: Any = None,
+        pin: str | None = None,
+        clock: Clock | None = None,
+        palette: Mapping[str, Look] = DEFAULT_PALETTE,
+        board: bool = False,
+    ) -> None:
+        try:
+            import uvicorn
+
+            from .app import create_app
+        except ImportError as exc:
+            raise WebError(
+                f"web: the web extra is not installed ({exc.name} is missing); "
+                "install it with: pip install 'morris-pi[web]'"
+            ) from None
+        self.app = create_app(seam, storage=storage, pin=pin, clock=clock, palette=palette, board=board)
+        self.sock = bind(host, port)
+        self.host, self.port = self.sock.getsockname()[:2]
+        # no access log: the journal stays quiet and no request line is kept; a cap on open
+        # connections keeps a Pi Zero's memory bounded whatever the LAN does
+        config = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+            limit_concurrency=MAX_CONNECTIONS,
+        )
+        self.server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._serve, name="morris-pi-web", daemon=True)
+        self.failed: BaseException | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        shown = "127.0.0.1" if self.host in ("0.0.0.0", "") else host
+        return f"http://{shown}:{self.port}/"
+
+    def _serve(self) -> None:
+        try:
+            self.server.run(sockets=[self.sock])
+        except BaseException as exc:  # uvicorn exits the thread with SystemExit on a failed start
+            self.failed = exc
+            log.error("the web server stopped: %s", exc)
+
+    def start(self) -> WebServer:
+        self._thread.start()
+        log.info("web page on %s (listening on %s:%d)", self.url, self.host, self.port)
+        return self
+
+    def started(self, timeout: float = 5.0) -> bool:
+        """Wait until the server accepts requests (for scripts and tests)."""
+        nap = threading.Event()
+        for _ in range(int(timeout / 0.01)):
+            if self.server.started or not self._thread.is_alive():
+                break
+            nap.wait(0.01)
+        return bool(self.server.started)
+
+    def stop(self) -> None:
+        self.app.state.hub.close()  # open event streams end first, so the server need not wait for them
+        self.server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        self.sock.close()
+
+
+def serve_board(config: Any, session: Any, clock: Clock) -> tuple[BoardSeam, WebServer] | None:
+    """The service's web side for ``[web]``: the seam and the running server, or ``None`` when it
+    cannot start (logged: the board plays on without its page)."""
+    web = config.web
+    seam = BoardSeam(session)
+    try:
+        server = WebServer(
+            seam, web.host, web.port, storage=session.storage, pin=web.pin, clock=clock, palette=config.palette
+        )
+    except WebError as exc:
+        log.error("%s; the board plays on without its web page", exc)
+        return None
+    seam.publish()
+    return seam, server.start()

@@ -1,0 +1,130 @@
+"""A board with its web page for the tests: the board's ``Session`` over virtual ends, a board
+loop in a thread (as the service runs it), and the page's API through Starlette's TestClient.
+
+The loop waits on the seam as the service's does; the test changes the switches and the
+manual clock under the loop's lock, then ``sync`` waits until the loop has stepped.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from starlette.testclient import TestClient
+
+from morris_pi.board.menu import GameSettings
+from morris_pi.board.ports import FirstLegalOpponent, ManualClock
+from morris_pi.board.session import Session
+from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.web.app import create_app
+from morris_pi.web.seam import BoardSeam
+
+ORIGIN = "http://testserver"
+
+
+class WebBoard:
+    def __init__(
+        self,
+        *,
+        settings: GameSettings | None = None,
+        menu: bool = False,
+        storage=None,
+        pin: str | None = None,
+        opponent_factory=None,
+    ) -> None:
+        self.clock = ManualClock(100.0)
+        self.sensors = VirtualSensors()
+        self.strip = RecordingStrip()
+        self.buttons = VirtualButtons()
+        self.session = Session(
+            sensors=self.sensors,
+            leds=self.strip,
+            clock=self.clock,
+            buttons=self.buttons,
+            storage=storage,
+            defaults=settings or GameSettings(mode="two-player"),
+            menu=menu,
+            opponent_factory=opponent_factory or (lambda level: FirstLegalOpponent()),
+        )
+        self.session.start()
+        self.session.step()  # the first reading: the empty board the game starts from
+        self.seam = BoardSeam(self.session)
+        self.seam.publish()
+        self.app = create_app(self.seam, storage=storage, pin=pin, clock=self.clock)
+        self.lock = threading.RLock()
+        self._stopping = False
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    # -- the board loop -----------------------------------------------------------------
+
+    def _loop(self) -> None:
+        while not self._stopping:
+            self.seam.wait(0.05)
+            with self.lock:
+                self.seam.run_actions()
+                self.session.step()
+                self.seam.refresh()
+
+    def __enter__(self) -> WebBoard:
+        self._thread.start()
+        self.client = TestClient(self.app, base_url=ORIGIN).__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.client.__exit__(*exc)
+        self._stopping = True
+        self.seam.wake()
+        self._thread.join(5)
+        self.session.close()
+
+    def sync(self) -> None:
+        """Return once the loop has stepped after now (two round trips through the seam)."""
+        for _ in range(2):
+            self.seam.submit(lambda s: None).result(5)
+
+    # -- hands on the board ------------------------------------------------------------
+
+    def put(self, point: str) -> None:
+        with self.lock:
+            self.sensors.close_switch(point)
+        self.sync()
+        self.wait_out()
+
+    def take(self, point: str) -> None:
+        with self.lock:
+            self.sensors.open_switch(point)
+        self.sync()
+        self.wait_out()
+
+    def wait_out(self, seconds: float = 1.0) -> None:
+        """Let ``seconds`` of board time pass (the switches settle), stepping at every deadline."""
+        with self.lock:
+            end = self.clock.now() + seconds
+            while True:
+                due = self.session.next_wakeup()
+                if due is None or due > end:
+                    break
+                self.clock.set(max(due, self.clock.now()))
+                self.session.step()
+            self.clock.set(end)
+            self.session.step()
+            self.seam.refresh()
+
+    def press(self, name: str) -> None:
+        with self.lock:
+            self.buttons.press(name)
+        self.sync()
+
+    # -- the page's requests -------------------------------------------------------------
+
+    def post(self, path: str, data: dict, *, origin: str | None = ORIGIN, **kw):
+        headers = {"Origin": origin} if origin is not None else {}
+        return self.client.post(path, json=data, headers=headers, **kw)
+
+    def pair_with_pin(self, pin: str) -> None:
+        answer = self.post("/api/pair", {"pin": pin})
+        assert answer.status_code == 200, answer.text
+
+    def act(self, data: dict):
+        answer = self.post("/api/action", data)
+        self.sync()
+        return answer
