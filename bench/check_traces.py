@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.physical.files import expectation, replay_lines, verdict, wrong_turn_shown  # noqa: E402
+from morris_pi.physical.files import expectation, replay_lines, verdict, wrong_turn_shown
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,9 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         if not ok or args.verbose:
             note = f" (a turn nobody played was shown at {shown})" if shown else ""
             print(f"  {path.name}: {'exact' if ok else 'MISMATCH ' + why}{note}  [expected from {source}]")
-    print(f"{len(traces)} traces in {folder}: {checked} with an expected record, {exact} replayed to it exactly"
-          + (f", {len(skipped)} without one (skipped)" if skipped else "")
-          + (f", {bad} unreadable" if bad else ""))
+    print(
+        f"{len(traces)} traces in {folder}: {checked} with an expected record, {exact} replayed to it exactly"
+        + (f", {len(skipped)} without one (skipped)" if skipped else "")
+        + (f", {bad} unreadable" if bad else "")
+    )
     for name in skipped:
         print(f"  skipped (no sidecar, no expected record in the header): {name}")
     return 0 if exact == checked and not bad else 1

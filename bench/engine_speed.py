@@ -67,8 +67,10 @@ def parse_levels(text: str) -> list[int]:
 
 
 def speed(levels: list[int], games: list[Game]) -> None:
-    print(f"{'level':>5} {'node budget':>11} {'avg nodes':>10} {'avg s/turn':>10} {'max s':>7} {'cpu s/turn':>10} "
-          f"{'median cpu s':>12} {'nodes/cpu s':>11}  avg s/turn by phase")
+    print(
+        f"{'level':>5} {'node budget':>11} {'avg nodes':>10} {'avg s/turn':>10} {'max s':>7} {'cpu s/turn':>10} "
+        f"{'median cpu s':>12} {'nodes/cpu s':>11}  avg s/turn by phase"
+    )
     for number in levels:
         times, cpu, nodes, by_phase = [], [], [], {}
         for i, game in enumerate(games):
@@ -82,9 +84,12 @@ def speed(levels: list[int], games: list[Game]) -> None:
             nodes.append(player.last.nodes if player.last else 0)
             by_phase.setdefault(phase(game), []).append(elapsed)
         phases = " ".join(f"{k}={statistics.mean(v):.2f}({len(v)})" for k, v in sorted(by_phase.items()))
-        print(f"{number:>5} {LEVELS[number].nodes:>11} {statistics.mean(nodes):>10.0f} {statistics.mean(times):>10.3f} "
-              f"{max(times):>7.2f} {statistics.mean(cpu):>10.3f} {statistics.median(cpu):>12.3f} "
-              f"{sum(nodes) / sum(cpu):>11.0f}  {phases}", flush=True)
+        print(
+            f"{number:>5} {LEVELS[number].nodes:>11} {statistics.mean(nodes):>10.0f} {statistics.mean(times):>10.3f} "
+            f"{max(times):>7.2f} {statistics.mean(cpu):>10.3f} {statistics.median(cpu):>12.3f} "
+            f"{sum(nodes) / sum(cpu):>11.0f}  {phases}",
+            flush=True,
+        )
 
 
 def cancel_latency(trials: int, game: Game) -> None:
@@ -113,8 +118,10 @@ def cancel_latency(trials: int, game: Game) -> None:
         assert searcher.nodes > before or before > 0, "the search was not running"
         stopped_after.append(searcher.nodes - before)
     ms = sorted(x * 1000 for x in latencies)
-    print(f"cancel latency over {trials} searches: median {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms "
-          f"(nodes searched after cancel: max {max(stopped_after)})")
+    print(
+        f"cancel latency over {trials} searches: median {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms "
+        f"(nodes searched after cancel: max {max(stopped_after)})"
+    )
     gm = sorted(x * 1000 for x in gaps)
     print(f"10 ms loop while searching: median longest gap {statistics.median(gm):.1f} ms, worst {gm[-1]:.1f} ms")
 

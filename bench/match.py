@@ -56,8 +56,11 @@ def main() -> None:
         diff, margin = elo(s, len(scores))
         if weak in ladder:
             ladder[strong] = ladder[weak] + diff
-        print(f"{weak + ' v ' + strong:>12} {len(scores):>5} {f'{wins}-{draws}-{losses}':>17} {s:>6.2f} "
-              f"{diff:>+6.0f} ±{margin:<4.0f} {(time.perf_counter() - started) / 60:>6.1f}", flush=True)
+        print(
+            f"{weak + ' v ' + strong:>12} {len(scores):>5} {f'{wins}-{draws}-{losses}':>17} {s:>6.2f} "
+            f"{diff:>+6.0f} ±{margin:<4.0f} {(time.perf_counter() - started) / 60:>6.1f}",
+            flush=True,
+        )
     print("\nElo ladder (greedy baseline = 0, chained through adjacent pairings):")
     for name, value in ladder.items():
         print(f"  {name:>6}: {value:+.0f}")

@@ -57,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=5, help="perft depth (default 5)")
     parser.add_argument("--profile", default="standard", choices=sorted(PROFILES))
     parser.add_argument(
-        "--full-depth", type=int, default=None,
+        "--full-depth",
+        type=int,
+        default=None,
         help="depth of the generate-and-play run (default: --depth, at most 5; 0 skips it)",
     )
     args = parser.parse_args(argv)

@@ -50,7 +50,7 @@ ARM_ONLY = {"lgpio", "rpi-lgpio", "gpiod", "rpi-ws281x", "rpi.gpio"}
 
 @dataclass(frozen=True)
 class Line:
-    kind: str        # apt-update, apt-install, repo, clone, venv, pip-install, install-service
+    kind: str  # apt-update, apt-install, repo, clone, venv, pip-install, install-service
     argv: tuple[str, ...]
     text: str
 
@@ -112,8 +112,10 @@ def walk(source: Path, tmp: Path, say=print) -> int:
             names = [a for a in line.argv[2:] if not a.startswith("-")]
             if shutil.which("apt-cache"):
                 missing = [n for n in names if run(["apt-cache", "show", n]).returncode != 0]
-                say(f"  not run; apt-cache here knows {len(names) - len(missing)} of {len(names)}"
-                    + (f" (not: {', '.join(missing)}; this machine's lists may be stale)" if missing else ""))
+                say(
+                    f"  not run; apt-cache here knows {len(names) - len(missing)} of {len(names)}"
+                    + (f" (not: {', '.join(missing)}; this machine's lists may be stale)" if missing else "")
+                )
             else:
                 say("  not run (no apt here)")
         elif line.kind == "repo":
@@ -165,12 +167,19 @@ def walk(source: Path, tmp: Path, say=print) -> int:
 
 def check_packages(venv: Path, say) -> int:
     """The ARM-only packages are absent here; the others are within the extra's bounds."""
-    listed = json.loads(subprocess.run([str(venv / "bin/pip"), "list", "--format=json"], text=True,
-                                       capture_output=True, check=True).stdout)
+    listed = json.loads(
+        subprocess.run(
+            [str(venv / "bin/pip"), "list", "--format=json"], text=True, capture_output=True, check=True
+        ).stdout
+    )
     versions = {p["name"].lower().replace("_", "-"): p["version"] for p in listed}
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["pi"]
-    check = subprocess.run([str(venv / "bin/python"), "-c", _CHECK, json.dumps(extra), json.dumps(versions)],
-                           text=True, capture_output=True, check=False)
+    check = subprocess.run(
+        [str(venv / "bin/python"), "-c", _CHECK, json.dumps(extra), json.dumps(versions)],
+        text=True,
+        capture_output=True,
+        check=False,
+    )
     say(f"installed for this machine ({os.uname().machine}):")
     for out in check.stdout.splitlines():
         say(f"  {out}")

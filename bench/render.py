@@ -48,8 +48,10 @@ def main() -> None:
                 svg = board_svg(game, last_turn=last_turn_of(game), leds=frame if with_leds else None, size=400)
                 times.append(time.perf_counter() - start)
                 sizes.append(len(svg.encode()))
-        print(f"{label:>16}: median {statistics.median(times) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms, "
-              f"size {min(sizes) / 1024:.1f}-{max(sizes) / 1024:.1f} KB ({len(times)} pictures)")
+        print(
+            f"{label:>16}: median {statistics.median(times) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms, "
+            f"size {min(sizes) / 1024:.1f}-{max(sizes) / 1024:.1f} KB ({len(times)} pictures)"
+        )
     start = time.perf_counter()
     frames = [led_frame(g) for g in games]
     per = (time.perf_counter() - start) / len(games)
@@ -61,8 +63,10 @@ def main() -> None:
     turn_pictures(Game.from_record(record), size=400)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    print(f"{'per-turn set':>16}: {len(pictures)} pictures in {elapsed * 1e3:.0f} ms, "
-          f"{sum(len(s) for _, s in pictures) / 1024:.0f} KB in all, peak Python memory {peak / 1024 / 1024:.1f} MB")
+    print(
+        f"{'per-turn set':>16}: {len(pictures)} pictures in {elapsed * 1e3:.0f} ms, "
+        f"{sum(len(s) for _, s in pictures) / 1024:.0f} KB in all, peak Python memory {peak / 1024 / 1024:.1f} MB"
+    )
     try:
         from morris_pi.render import svg_to_png
 

@@ -47,8 +47,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.rules import Game, Turn  # noqa: E402
-from morris_pi.rules.fen import to_fen  # noqa: E402
+from morris_pi.rules import Game, Turn
+from morris_pi.rules.fen import to_fen
 
 #: Sanmill options for our ``standard`` profile (names as its ``uci`` command lists them).
 STANDARD_RULES: dict[str, str] = {
@@ -89,8 +89,12 @@ class Peer:
         self.timeout = timeout
         try:
             self.proc = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                text=True, bufsize=1,
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
             )
         except OSError as exc:
             raise PeerError(f"cannot start peer {command[0]!r}: {exc}") from None
@@ -140,7 +144,7 @@ class Peer:
         found = ""
         for line in self._until(done):
             if collect and line.startswith(collect):
-                found = line[len(collect):]
+                found = line[len(collect) :]
         return found
 
     def best(self, position: str) -> str | None:
@@ -289,9 +293,18 @@ def play_game(task: GameTask) -> GameResult:
     """One game; a failure of the runner itself voids the game (``runner-error``) instead of the match."""
     try:
         return _play_game(task)
-    except Exception as exc:  # noqa: BLE001 - one broken game must not lose a night's run
-        return GameResult(task.index, task.opening, task.ours_white, None, None, "runner-error", 0, task.opening,
-                          detail=f"{type(exc).__name__}: {exc}")
+    except Exception as exc:
+        return GameResult(
+            task.index,
+            task.opening,
+            task.ours_white,
+            None,
+            None,
+            "runner-error",
+            0,
+            task.opening,
+            detail=f"{type(exc).__name__}: {exc}",
+        )
 
 
 def _play_game(task: GameTask) -> GameResult:
@@ -406,7 +419,9 @@ def summary(results: list[GameResult], ours: Ours, peer_label: str) -> dict:
     for r in results:
         key = r.reason if r.winner is None or r.score is None else f"{r.reason} ({'ours' if r.score == 1 else 'peer'})"
         reasons[key] = reasons.get(key, 0) + 1
-    early_blocked = sorted(r.turns for r in counted if r.score == 0.0 and r.reason == "blocked" and r.turns < BLOCKING_TURN)
+    early_blocked = sorted(
+        r.turns for r in counted if r.score == 0.0 and r.reason == "blocked" and r.turns < BLOCKING_TURN
+    )
     our_times = [t for r in results for t in r.our_times]
     peer_times = [t for r in results for t in r.peer_times]
     nodes = [n for r in results for n in r.our_nodes]
@@ -415,13 +430,23 @@ def summary(results: list[GameResult], ours: Ours, peer_label: str) -> dict:
         return {"median": round(statistics.median(ts), 3), "mean": round(statistics.fmean(ts), 3)} if ts else {}
 
     return {
-        "ours": ours.describe(), "peer": peer_label, "games": len(results), "counted": len(counted),
-        "wins": wins, "draws": draws, "losses": losses, "score": round(score, 4),
-        "ci95_trinomial": round(tri, 4), "pairs": len(pairs), "ci95_pentanomial": round(penta, 4),
+        "ours": ours.describe(),
+        "peer": peer_label,
+        "games": len(results),
+        "counted": len(counted),
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "score": round(score, 4),
+        "ci95_trinomial": round(tri, 4),
+        "pairs": len(pairs),
+        "ci95_pentanomial": round(penta, 4),
         "elo": round(elo_of(score)) if counted else None,
         "elo_ci95": [round(elo_of(score - (penta if pairs else tri))), round(elo_of(score + (penta if pairs else tri)))]
-        if counted else None,
-        "reasons": reasons, "blocked_losses_before_turn_40": {"count": len(early_blocked), "turns": early_blocked},
+        if counted
+        else None,
+        "reasons": reasons,
+        "blocked_losses_before_turn_40": {"count": len(early_blocked), "turns": early_blocked},
         "void": [{"opening": r.index, "reason": r.reason, "detail": r.detail} for r in results if r.score is None],
         "resynced_games": sum(bool(r.resyncs) for r in results),
         "seconds_per_turn": {"ours": timing(our_times), "peer": timing(peer_times)},
@@ -434,19 +459,28 @@ def format_summary(s: dict) -> str:
         f"{s['ours']} v {s['peer']}: {s['counted']} games counted of {s['games']}",
         f"  ours W/D/L {s['wins']}/{s['draws']}/{s['losses']}  score {s['score']:.3f} "
         f"±{s['ci95_trinomial']:.3f} (95%, games)  ±{s['ci95_pentanomial']:.3f} (95%, {s['pairs']} pairs)  "
-        f"Elo {s['elo']:+} ({s['elo_ci95'][0]:+} to {s['elo_ci95'][1]:+})" if s["elo"] is not None
+        f"Elo {s['elo']:+} ({s['elo_ci95'][0]:+} to {s['elo_ci95'][1]:+})"
+        if s["elo"] is not None
         else "  no game counted",
         "  end reasons: " + ", ".join(f"{k} {v}" for k, v in sorted(s["reasons"].items())),
         f"  our losses by blocking before turn {BLOCKING_TURN}: {s['blocked_losses_before_turn_40']['count']}"
-        + (f" (turns {', '.join(map(str, s['blocked_losses_before_turn_40']['turns']))})"
-           if s["blocked_losses_before_turn_40"]["turns"] else ""),
+        + (
+            f" (turns {', '.join(map(str, s['blocked_losses_before_turn_40']['turns']))})"
+            if s["blocked_losses_before_turn_40"]["turns"]
+            else ""
+        ),
     ]
     t = s["seconds_per_turn"]
     for side in ("ours", "peer"):
         if t[side]:
-            lines.append(f"  {side} s/turn: median {t[side]['median']:.3f}, mean {t[side]['mean']:.3f}"
-                         + (f" ({s['our_nodes_per_turn']} nodes/turn on average)"
-                            if side == "ours" and s["our_nodes_per_turn"] else ""))
+            lines.append(
+                f"  {side} s/turn: median {t[side]['median']:.3f}, mean {t[side]['mean']:.3f}"
+                + (
+                    f" ({s['our_nodes_per_turn']} nodes/turn on average)"
+                    if side == "ours" and s["our_nodes_per_turn"]
+                    else ""
+                )
+            )
     if s["resynced_games"]:
         lines.append(f"  games where the peer was re-synchronised by FEN: {s['resynced_games']}")
     for v in s["void"]:
@@ -476,7 +510,10 @@ def openings(count: int, turns: int = 2, seed: int = 1) -> list[str]:
 
 
 def run_match(
-    tasks: list[GameTask], jobs: int = 1, sprt: tuple[float, float, float, float] | None = None, on_result=None,
+    tasks: list[GameTask],
+    jobs: int = 1,
+    sprt: tuple[float, float, float, float] | None = None,
+    on_result=None,
 ) -> tuple[list[GameResult], str | None]:
     """Play the tasks (``jobs`` processes); returns the results and the SPRT verdict, if it stopped early."""
     results: list[GameResult] = []
@@ -524,7 +561,9 @@ def _sprt(text: str) -> tuple[float, float, float, float]:
     try:
         values = [float(v) for v in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: give elo0,elo1[,alpha,beta], e.g. 0,20 or 0,20,0.05,0.05") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give elo0,elo1[,alpha,beta], e.g. 0,20 or 0,20,0.05,0.05"
+        ) from None
     if len(values) == 2:
         values += [0.05, 0.05]
     if len(values) != 4 or not values[0] < values[1] or not all(0 < v < 0.5 for v in values[2:]):
@@ -542,9 +581,14 @@ def _option(text: str) -> tuple[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", help="the peer engine's command (a path, arguments allowed)")
-    parser.add_argument("--summarize", type=Path, nargs="+", metavar="LOG",
-                        help="print the summary of --log files (finished or interrupted runs) and exit; an "
-                             "opening found in a later log replaces that opening's games of earlier logs")
+    parser.add_argument(
+        "--summarize",
+        type=Path,
+        nargs="+",
+        metavar="LOG",
+        help="print the summary of --log files (finished or interrupted runs) and exit; an "
+        "opening found in a later log replaces that opening's games of earlier logs",
+    )
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--level", type=int, default=10, help="our level 1-10 (default 10), seeded node budgets")
     who.add_argument("--nodes", type=int, help="our fixed node budget per turn instead of a level")
@@ -553,13 +597,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skill", type=int, default=10, help="peer SkillLevel (default 10)")
     parser.add_argument("--developer-mode", action="store_true", help="peer DeveloperMode on (its fixed strongest)")
     parser.add_argument("--move-time", type=int, default=0, help="peer MoveTime in seconds, 0 = no limit (default)")
-    parser.add_argument("--peer-option", type=_option, action="append", default=[], metavar="NAME=VALUE",
-                        help="any further peer option (repeatable)")
+    parser.add_argument(
+        "--peer-option",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="any further peer option (repeatable)",
+    )
     parser.add_argument("--openings", type=int, default=10, help="openings, each played with both colours")
     parser.add_argument("--opening-turns", type=int, default=2, help="random placements per opening (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="openings and our seeds")
-    parser.add_argument("--only", metavar="I,J,...",
-                        help="play only these openings (numbers from 0, in this order), e.g. to replay void pairs")
+    parser.add_argument(
+        "--only",
+        metavar="I,J,...",
+        help="play only these openings (numbers from 0, in this order), e.g. to replay void pairs",
+    )
     parser.add_argument("--cap", type=int, default=300, help="turns after which a game is adjudicated a draw")
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2), help="games at once (this machine: at most 2)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for any peer answer")
@@ -572,14 +625,20 @@ def main(argv: list[str] | None = None) -> int:
         results: list[GameResult] = []
         for path in args.summarize:
             try:
-                logged = [GameResult(**{k: v for k, v in json.loads(line).items() if k != "ours"})
-                          for line in path.read_text().splitlines() if line.strip()]
+                logged = [
+                    GameResult(**{k: v for k, v in json.loads(line).items() if k != "ours"})
+                    for line in path.read_text().splitlines()
+                    if line.strip()
+                ]
             except (OSError, ValueError, TypeError) as exc:
                 parser.error(f"--summarize {path}: not a log of this bench: {exc}")
             replaced = {r.index for r in logged}
             results = [r for r in results if r.index not in replaced] + logged
-        s = summary(results, Ours(level=args.level, nodes=args.nodes, time=args.time),
-                    " + ".join(p.name for p in args.summarize))
+        s = summary(
+            results,
+            Ours(level=args.level, nodes=args.nodes, time=args.time),
+            " + ".join(p.name for p in args.summarize),
+        )
         print(json.dumps(s) if args.json else format_summary(s))
         return 0
     if not args.peer:
@@ -591,14 +650,24 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--level {args.level}: levels are 1 to 10")
     if args.openings < 1 or args.opening_turns < 0:
         parser.error("--openings must be at least 1 and --opening-turns at least 0")
-    ours = Ours(level=None if (args.nodes or args.time) else args.level, nodes=args.nodes, time=args.time,
-                seeded=not args.unseeded)
+    ours = Ours(
+        level=None if (args.nodes or args.time) else args.level,
+        nodes=args.nodes,
+        time=args.time,
+        seeded=not args.unseeded,
+    )
     options = dict(STANDARD_RULES)
-    options.update({"SkillLevel": str(args.skill), "DeveloperMode": str(args.developer_mode).lower(),
-                    "MoveTime": str(args.move_time)})
+    options.update(
+        {
+            "SkillLevel": str(args.skill),
+            "DeveloperMode": str(args.developer_mode).lower(),
+            "MoveTime": str(args.move_time),
+        }
+    )
     options.update(dict(args.peer_option))
     label = f"peer {'developer mode' if args.developer_mode else f'skill {args.skill}'}" + (
-        f", {args.move_time} s" if args.move_time else "")
+        f", {args.move_time} s" if args.move_time else ""
+    )
     book = openings(args.openings, args.opening_turns, args.seed)
     order = list(range(len(book)))
     if args.only:
@@ -609,8 +678,17 @@ def main(argv: list[str] | None = None) -> int:
         if any(not 0 <= i < len(book) for i in order):
             parser.error(f"--only {args.only!r}: openings are numbered 0 to {len(book) - 1}")
     tasks = [
-        GameTask(i, book[i], ours_white, ours, command, options, args.cap,
-                 args.seed * 1_000_003 + i * 2 + ours_white, args.timeout)
+        GameTask(
+            i,
+            book[i],
+            ours_white,
+            ours,
+            command,
+            options,
+            args.cap,
+            args.seed * 1_000_003 + i * 2 + ours_white,
+            args.timeout,
+        )
         for i in order
         for ours_white in (True, False)
     ]
@@ -621,8 +699,12 @@ def main(argv: list[str] | None = None) -> int:
             log.write(r.to_json() + "\n")
             log.flush()
         side = "W" if r.ours_white else "B"
-        print(f"opening {r.index:>3} ours {side}: {r.score if r.score is not None else 'void'} "
-              f"{r.reason} after {r.turns} turns", file=sys.stderr, flush=True)
+        print(
+            f"opening {r.index:>3} ours {side}: {r.score if r.score is not None else 'void'} "
+            f"{r.reason} after {r.turns} turns",
+            file=sys.stderr,
+            flush=True,
+        )
 
     started = time.perf_counter()
     try:
@@ -637,8 +719,11 @@ def main(argv: list[str] | None = None) -> int:
     s["minutes"] = round((time.perf_counter() - started) / 60, 1)
     if verdict:
         s["sprt"] = verdict
-    print(json.dumps(s) if args.json else format_summary(s) + f"\n  {s['minutes']} min"
-          + (f"\n  SPRT: {verdict}" if verdict else ""))
+    print(
+        json.dumps(s)
+        if args.json
+        else format_summary(s) + f"\n  {s['minutes']} min" + (f"\n  SPRT: {verdict}" if verdict else "")
+    )
     return 0
 
 

@@ -78,8 +78,9 @@ state_dir = "{state}"
 """)
         self.game = Game.from_record(MOVING, "move-this")
         store = Storage(state)
-        store.save_current(self.game, {"id": store.new_game_id(), **GameSettings(mode="two-player",
-                                                                                 profile="move-this").meta()})
+        store.save_current(
+            self.game, {"id": store.new_game_id(), **GameSettings(mode="two-player", profile="move-this").meta()}
+        )
         self.factory = MockFactory()
         self.chips = {a: FakeMcp23017(a) for a in self.config.sensors.mcp23017.addresses}
         if interrupts:
@@ -98,8 +99,15 @@ state_dir = "{state}"
             self.session = session
             self.up.set()
 
-        run_service(self.config, stop=self.stop.is_set, pin_factory=self.factory, bus=FakeSMBus(*self.chips.values()),
-                    spi=self.spi, observe=observe, env={})
+        run_service(
+            self.config,
+            stop=self.stop.is_set,
+            pin_factory=self.factory,
+            bus=FakeSMBus(*self.chips.values()),
+            spi=self.spi,
+            observe=observe,
+            env={},
+        )
 
     def set(self, point: str, closed: bool) -> None:
         address, bit = self.config.sensors.mcp23017.map[point]
@@ -168,8 +176,10 @@ def summary(name: str, values: list[float]) -> str:
         return f"{name}: no samples"
     p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
     top = ", ".join(f"{v * 1000:.1f}" for v in values[-3:])
-    return (f"{name}: n={len(values)} median {statistics.median(values) * 1000:.1f} ms, "
-            f"p99 {p99 * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms (largest three: {top} ms)")
+    return (
+        f"{name}: n={len(values)} median {statistics.median(values) * 1000:.1f} ms, "
+        f"p99 {p99 * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms (largest three: {top} ms)"
+    )
 
 
 def main() -> int:

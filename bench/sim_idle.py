@@ -62,8 +62,10 @@ def main() -> int:
     parser.add_argument("--mode", default="computer", choices=("two-player", "computer"))
     args = parser.parse_args()
     app = make_app(args.mode)
-    print(f"pygame {pygame.version.ver} (SDL {'.'.join(map(str, pygame.get_sdl_version()))}), "
-          f"driver {pygame.display.get_driver()}, window {app.screen.get_size()}")
+    print(
+        f"pygame {pygame.version.ver} (SDL {'.'.join(map(str, pygame.get_sdl_version()))}), "
+        f"driver {pygame.display.get_driver()}, window {app.screen.get_size()}"
+    )
 
     app.update()  # the first frame builds the cached wooden board; not part of idling
     share, frames = cpu_share(app, args.seconds)
@@ -82,8 +84,10 @@ def main() -> int:
         cpu_share(app, 1.0)
         snap = session.snapshot()
         share, frames = cpu_share(app, args.seconds)
-        print(f"blinking: {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn "
-              f"(LEDs: {dict(snap.leds)})")
+        print(
+            f"blinking: {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn "
+            f"(LEDs: {dict(snap.leds)})"
+        )
         with app.board.lock:
             app.board.hand.sweep()
 
@@ -109,8 +113,10 @@ def main() -> int:
         times.append((time.perf_counter() - started) * 1000)
     times.sort()
     p99 = times[int(len(times) * 0.99) - 1]
-    print(f"draw:     median {statistics.median(times):.2f} ms, p99 {p99:.2f} ms per frame "
-          f"({1000 / statistics.median(times):.0f} fps possible)")
+    print(
+        f"draw:     median {statistics.median(times):.2f} ms, p99 {p99:.2f} ms per frame "
+        f"({1000 / statistics.median(times):.0f} fps possible)"
+    )
     if hasattr(session, "close"):
         session.close()
     app.close()

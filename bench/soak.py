@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.physical import KINDS, MODES, Engine, generate, noise  # noqa: E402
-from morris_pi.physical.files import replay_lines, verdict, write, wrong_turn_shown  # noqa: E402
+from morris_pi.physical import KINDS, MODES, Engine, generate, noise
+from morris_pi.physical.files import replay_lines, verdict, write, wrong_turn_shown
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
 
@@ -36,8 +36,7 @@ def spec(index: int, base_seed: int, engine_share: float) -> dict:
     seed = base_seed + index
     # A fixed pattern rather than a draw, so a game's spec depends on its index alone.
     engine = mode != "two-player" and (seed * 0.6180339887) % 1.0 < engine_share
-    return {"index": index, "profile": profile, "mode": mode, "seed": seed,
-            "level": 1 + seed % 2 if engine else None}
+    return {"index": index, "profile": profile, "mode": mode, "seed": seed, "level": 1 + seed % 2 if engine else None}
 
 
 def run_one(job: tuple[dict, dict, str]) -> dict:
@@ -49,9 +48,17 @@ def run_one(job: tuple[dict, dict, str]) -> dict:
     ok, why = verdict(rows, trace.expected())
     if code != 0:
         ok, why = False, f"replay refused lines: {err.strip()[:200]}"
-    result = {**game, "target": trace.target, "turns": trace.turns, "ok": ok, "why": why, "mess": trace.mess,
-              "flying": trace.flying, "shown_wrong": wrong_turn_shown(rows, trace.expected()),
-              "seconds": time.perf_counter() - started}
+    result = {
+        **game,
+        "target": trace.target,
+        "turns": trace.turns,
+        "ok": ok,
+        "why": why,
+        "mess": trace.mess,
+        "flying": trace.flying,
+        "shown_wrong": wrong_turn_shown(rows, trace.expected()),
+        "seconds": time.perf_counter() - started,
+    }
     if not ok:
         name = f"{game['profile']}-{game['mode']}-seed{game['seed']}"
         result["path"] = str(write(trace, Path(out), name))
@@ -66,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of: {', '.join(KINDS)}")
     parser.add_argument("--out", default="soak-failures", help="folder for the failing traces")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--engine-share", type=float, default=0.25,
-                        help="share of the computer games played by the engine (level 1-2)")
+    parser.add_argument(
+        "--engine-share", type=float, default=0.25, help="share of the computer games played by the engine (level 1-2)"
+    )
     args = parser.parse_args(argv)
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     try:

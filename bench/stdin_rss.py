@@ -48,8 +48,13 @@ def chunk_of(kind: str) -> bytes:
 def measure(argv: list[str], kind: str, size: int) -> dict:
     env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "morris_pi.cli", *argv], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "morris_pi.cli", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     chunk = chunk_of(kind)
     sent = [0]
 
@@ -57,7 +62,7 @@ def measure(argv: list[str], kind: str, size: int) -> dict:
         try:
             while sent[0] < size:
                 for start in range(0, len(chunk), 1 << 16):  # small writes: "taken in" is accurate
-                    part = chunk[start: start + min(1 << 16, size - sent[0])]
+                    part = chunk[start : start + min(1 << 16, size - sent[0])]
                     if not part:
                         break
                     proc.stdin.write(part)
@@ -86,19 +91,25 @@ def main() -> int:
     parser.add_argument("--kinds", default="random,zeros,lines")
     args = parser.parse_args()
     size = args.mb * 1_000_000
-    print(f"python {platform.python_version()}, {platform.machine()}; {args.mb} MB of garbage per run; "
-          f"target peak RSS < {TARGET_MB} MB")
+    print(
+        f"python {platform.python_version()}, {platform.machine()}; {args.mb} MB of garbage per run; "
+        f"target peak RSS < {TARGET_MB} MB"
+    )
     print(f"{'command':24} {'garbage':8} {'peak RSS':>9} {'taken in':>9} {'exit':>5} {'time':>7}")
     base = measure(["legal", "d6"], "zeros", 0)
-    print(f"{'(baseline: legal d6)':24} {'none':8} {base['rss_mb']:7.1f} MB {0:6.1f} MB {base['code']:5d} "
-          f"{base['seconds']:6.2f}s")
+    print(
+        f"{'(baseline: legal d6)':24} {'none':8} {base['rss_mb']:7.1f} MB {0:6.1f} MB {base['code']:5d} "
+        f"{base['seconds']:6.2f}s"
+    )
     worst = 0.0
     for name, argv in COMMANDS.items():
         for kind in args.kinds.split(","):
             r = measure(argv, kind, size)
             worst = max(worst, r["rss_mb"])
-            print(f"{name:24} {kind:8} {r['rss_mb']:7.1f} MB {r['read_mb']:6.1f} MB {r['code']:5d} "
-                  f"{r['seconds']:6.2f}s", flush=True)
+            print(
+                f"{name:24} {kind:8} {r['rss_mb']:7.1f} MB {r['read_mb']:6.1f} MB {r['code']:5d} {r['seconds']:6.2f}s",
+                flush=True,
+            )
     print(f"worst peak RSS: {worst:.1f} MB ({'within' if worst < TARGET_MB else 'OVER'} the {TARGET_MB} MB target)")
     return 0 if worst < TARGET_MB else 1
 

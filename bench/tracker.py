@@ -38,8 +38,15 @@ def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[flo
     game = random_game(profile, random.Random(seed), max_turns=150, computer=computer)
     events = game_trace(game, seed=seed, computer=computer)[1:]
     clock, sensors, strip = ManualClock(), VirtualSensors(), RecordingStrip()
-    controller = Controller(sensors=sensors, leds=strip, clock=clock, buttons=VirtualButtons(), profile=profile,
-                            computer=computer, opponent=FirstLegalOpponent() if computer else None)
+    controller = Controller(
+        sensors=sensors,
+        leds=strip,
+        clock=clock,
+        buttons=VirtualButtons(),
+        profile=profile,
+        computer=computer,
+        opponent=FirstLegalOpponent() if computer else None,
+    )
     controller.step()
     per_event: list[float] = []
     per_turn: list[float] = []
@@ -96,12 +103,18 @@ def main() -> int:
             turns += t
     ms = 1000
     print(f"steps timed: {len(events)} (sensor events and settle/decision deadlines), turns recorded: {len(turns)}")
-    print(f"one event + LED frame, wall: median {statistics.median(events) * ms:.3f} ms, "
-          f"p99 {percentile(events, 99) * ms:.3f} ms, max {max(events) * ms:.3f} ms  (target p99 < 2 ms)")
-    print(f"one event + LED frame, CPU of the thread: median {statistics.median(cpu) * ms:.3f} ms, "
-          f"p99 {percentile(cpu, 99) * ms:.3f} ms, max {max(cpu) * ms:.3f} ms")
-    print(f"a step that records a turn: median {statistics.median(turns) * ms:.3f} ms, "
-          f"p99 {percentile(turns, 99) * ms:.3f} ms")
+    print(
+        f"one event + LED frame, wall: median {statistics.median(events) * ms:.3f} ms, "
+        f"p99 {percentile(events, 99) * ms:.3f} ms, max {max(events) * ms:.3f} ms  (target p99 < 2 ms)"
+    )
+    print(
+        f"one event + LED frame, CPU of the thread: median {statistics.median(cpu) * ms:.3f} ms, "
+        f"p99 {percentile(cpu, 99) * ms:.3f} ms, max {max(cpu) * ms:.3f} ms"
+    )
+    print(
+        f"a step that records a turn: median {statistics.median(turns) * ms:.3f} ms, "
+        f"p99 {percentile(turns, 99) * ms:.3f} ms"
+    )
 
     for seed in range(50):
         game = random_game("standard", random.Random(seed), max_turns=150)
@@ -114,9 +127,11 @@ def main() -> int:
         runs = [wall for wall, _ in timed]
         cpu_runs = [c for _, c in timed]
         played = trace[-1]["t"]
-        print(f"replay of a 150-turn game, {label} ({len(lines)} trace lines, {played / 60:.1f} minutes of play): "
-              f"median {statistics.median(runs) * 1000:.0f} ms, max {max(runs) * 1000:.0f} ms over {len(runs)} runs; "
-              f"CPU median {statistics.median(cpu_runs) * 1000:.0f} ms")
+        print(
+            f"replay of a 150-turn game, {label} ({len(lines)} trace lines, {played / 60:.1f} minutes of play): "
+            f"median {statistics.median(runs) * 1000:.0f} ms, max {max(runs) * 1000:.0f} ms over {len(runs)} runs; "
+            f"CPU median {statistics.median(cpu_runs) * 1000:.0f} ms"
+        )
     return 0
 
 

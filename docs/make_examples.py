@@ -95,7 +95,7 @@ def refresh(path: Path) -> int:
     for command, documented, match in reversed(examples(text)):
         actual = wrapped(run(command))
         if normalised(documented) != normalised(actual):
-            text = text[:match.start(3)] + actual + text[match.end(3):]
+            text = text[: match.start(3)] + actual + text[match.end(3) :]
             count += 1
     if count:
         path.write_text(text, encoding="utf-8")

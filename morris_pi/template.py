@@ -99,9 +99,7 @@ class TemplateSpec:
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
                 raise TemplateError(f"{name.replace('_', ' ')} must be a positive length in mm, not {value!r}")
         if not MIN_SIZE_MM <= self.size <= MAX_SIZE_MM:
-            raise TemplateError(
-                f"board size {self.size:g} mm is out of range: {MIN_SIZE_MM:g} to {MAX_SIZE_MM:g} mm"
-            )
+            raise TemplateError(f"board size {self.size:g} mm is out of range: {MIN_SIZE_MM:g} to {MAX_SIZE_MM:g} mm")
         if not 0 <= self.margin_mm < self.size / 2 - 1:
             raise TemplateError(f"margin {self.margin:g} mm must be at least 0 and less than half the board size")
         step = self.step

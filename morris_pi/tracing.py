@@ -148,8 +148,10 @@ def game_trace(
         if (
             computer is None
             and nxt is not None
-            and turn.is_placement and nxt.is_placement
-            and not turn.removal and not nxt.removal
+            and turn.is_placement
+            and nxt.is_placement
+            and not turn.removal
+            and not nxt.removal
             and rng.random() < mess.double
         ):
             # Both players put a man down within one settle window.

@@ -71,9 +71,17 @@ def main(config_path: str, seconds: float, fake_leds: bool = False) -> dict:
             address, bit = config.sensors.mcp23017.map["d6"]
             chips[address].close_switch(bit)
 
-    code = run_service(config, clock=clock, sleep=sleep, stop=lambda: clock.now() >= 1000.0 + seconds,
-                       notifier=notifier, env={}, bus=FakeSMBus(*chips.values()), pixels=pixels,
-                       observe=lambda session: seen.setdefault("session", session))
+    code = run_service(
+        config,
+        clock=clock,
+        sleep=sleep,
+        stop=lambda: clock.now() >= 1000.0 + seconds,
+        notifier=notifier,
+        env={},
+        bus=FakeSMBus(*chips.values()),
+        pixels=pixels,
+        observe=lambda session: seen.setdefault("session", session),
+    )
     session = seen["session"]
     return {
         "exit": code,

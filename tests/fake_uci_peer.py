@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.rules import Game  # noqa: E402
+from morris_pi.rules import Game
 
 
 def main() -> None:
@@ -47,7 +47,7 @@ def main() -> None:
             say("option name SkillLevel type spin default 1 min 0 max 30")
             say("uciok")
         elif cmd == "setoption" and args.unknown_option:
-            name = " ".join(words[2:words.index("value")] if "value" in words else words[2:])
+            name = " ".join(words[2 : words.index("value")] if "value" in words else words[2:])
             say(f"No such option: {name}")
         elif cmd == "isready":
             say("readyok")
@@ -58,7 +58,7 @@ def main() -> None:
             else:
                 end = words.index("moves") if "moves" in words else len(words)
                 game, from_fen = Game.from_fen(" ".join(words[2:end])), True
-                moves = words[end + 1:]
+                moves = words[end + 1 :]
             for ply in moves:
                 game.play(ply)
         elif cmd == "go":

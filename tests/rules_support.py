@@ -17,19 +17,39 @@ from morris_pi.rules import Game, Profile, get_profile
 
 # The 16 mills of RULES.md: the sides of the three squares, then the four spokes.
 MILLS = [
-    ("a7", "d7", "g7"), ("g7", "g4", "g1"), ("g1", "d1", "a1"), ("a1", "a4", "a7"),
-    ("b6", "d6", "f6"), ("f6", "f4", "f2"), ("f2", "d2", "b2"), ("b2", "b4", "b6"),
-    ("c5", "d5", "e5"), ("e5", "e4", "e3"), ("e3", "d3", "c3"), ("c3", "c4", "c5"),
-    ("a4", "b4", "c4"), ("d7", "d6", "d5"), ("e4", "f4", "g4"), ("d1", "d2", "d3"),
+    ("a7", "d7", "g7"),
+    ("g7", "g4", "g1"),
+    ("g1", "d1", "a1"),
+    ("a1", "a4", "a7"),
+    ("b6", "d6", "f6"),
+    ("f6", "f4", "f2"),
+    ("f2", "d2", "b2"),
+    ("b2", "b4", "b6"),
+    ("c5", "d5", "e5"),
+    ("e5", "e4", "e3"),
+    ("e3", "d3", "c3"),
+    ("c3", "c4", "c5"),
+    ("a4", "b4", "c4"),
+    ("d7", "d6", "d5"),
+    ("e4", "f4", "g4"),
+    ("d1", "d2", "d3"),
 ]
 # The four diagonals of twelve men's morris (issue 2).
 DIAGONALS = [("a7", "b6", "c5"), ("g7", "f6", "e5"), ("g1", "f2", "e3"), ("a1", "b2", "c3")]
 # RULES.md: ring neighbours (24 pairs) and the spokes (8 pairs).
-OUTER = "a7 d7 g7 g4 g1 d1 a1 a4".split()
-MIDDLE = "b6 d6 f6 f4 f2 d2 b2 b4".split()
-INNER = "c5 d5 e5 e4 e3 d3 c3 c4".split()
-SPOKE_PAIRS = [("a4", "b4"), ("b4", "c4"), ("d7", "d6"), ("d6", "d5"),
-               ("g4", "f4"), ("f4", "e4"), ("d1", "d2"), ("d2", "d3")]
+OUTER = ["a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4"]
+MIDDLE = ["b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4"]
+INNER = ["c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4"]
+SPOKE_PAIRS = [
+    ("a4", "b4"),
+    ("b4", "c4"),
+    ("d7", "d6"),
+    ("d6", "d5"),
+    ("g4", "f4"),
+    ("f4", "e4"),
+    ("d1", "d2"),
+    ("d2", "d3"),
+]
 RING_PAIRS = [(ring[i], ring[(i + 1) % 8]) for ring in (OUTER, MIDDLE, INNER) for i in range(8)]
 ALL_POINTS = OUTER + MIDDLE + INNER
 PROFILE_NAMES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")

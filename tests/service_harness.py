@@ -54,8 +54,16 @@ class RecordingNotifier(Notifier):
 class FakeBoard:
     """A board on the bench: emulated chips, buttons and LED chain under the real service loop."""
 
-    def __init__(self, config_text: str, *, env: dict[str, str] | None = None, opponent_factory=None,
-                 engine_threaded: bool = True, start: float = 1000.0, storage=None) -> None:
+    def __init__(
+        self,
+        config_text: str,
+        *,
+        env: dict[str, str] | None = None,
+        opponent_factory=None,
+        engine_threaded: bool = True,
+        start: float = 1000.0,
+        storage=None,
+    ) -> None:
         self.config = parse_config(config_text, "test.toml")
         self.clock = ManualClock(start)
         self.factory = MockFactory()
@@ -87,9 +95,18 @@ class FakeBoard:
     def _main(self) -> None:
         try:
             self.exit_code = run_service(
-                self.config, clock=self.clock, sleep=self._sleep, stop=lambda: self._stopping,
-                notifier=self.notifier, env=self.env, pin_factory=self.factory, bus=self.bus, spi=self.spi,
-                opponent_factory=self.opponent_factory, observe=self._observe, storage=self.storage,
+                self.config,
+                clock=self.clock,
+                sleep=self._sleep,
+                stop=lambda: self._stopping,
+                notifier=self.notifier,
+                env=self.env,
+                pin_factory=self.factory,
+                bus=self.bus,
+                spi=self.spi,
+                opponent_factory=self.opponent_factory,
+                observe=self._observe,
+                storage=self.storage,
             )
         except BaseException as exc:  # handed to the test thread
             self.error = exc

@@ -36,8 +36,17 @@ def _tasks(flags: list[str], openings: int = 2, cap: int = 80, level: int = 1):
     book = bench.openings(openings, 2, seed=5)
     ours = bench.Ours(level=level)
     return [
-        bench.GameTask(i, opening, white, ours, [sys.executable, FAKE, "--seed", str(i), *flags],
-                       dict(bench.STANDARD_RULES), cap, 100 + i * 2 + white, 60.0)
+        bench.GameTask(
+            i,
+            opening,
+            white,
+            ours,
+            [sys.executable, FAKE, "--seed", str(i), *flags],
+            dict(bench.STANDARD_RULES),
+            cap,
+            100 + i * 2 + white,
+            60.0,
+        )
         for i, opening in enumerate(book)
         for white in (True, False)
     ]
@@ -51,8 +60,7 @@ def _replays(result) -> Game:
 
 def test_games_are_paired_by_colour_and_every_record_replays_to_its_reported_end(tmp_path):
     log = tmp_path / "games.jsonl"
-    results, verdict = bench.run_match(_tasks([]), jobs=1,
-                                       on_result=lambda r: log.open("a").write(r.to_json() + "\n"))
+    results, verdict = bench.run_match(_tasks([]), jobs=1, on_result=lambda r: log.open("a").write(r.to_json() + "\n"))
     assert verdict is None
     assert len(results) == 4
     assert sorted((r.index, r.ours_white) for r in results) == [(0, False), (0, True), (1, False), (1, True)]
@@ -114,8 +122,21 @@ def test_a_missing_peer_binary_is_a_clear_error(capsys):
 
 def test_the_command_line_runs_a_match_and_prints_the_summary(tmp_path, capsys):
     log = tmp_path / "log.jsonl"
-    code = bench.main(["--peer", f"{sys.executable} {FAKE}", "--level", "1", "--openings", "1", "--cap", "60",
-                       "--log", str(log), "--json"])
+    code = bench.main(
+        [
+            "--peer",
+            f"{sys.executable} {FAKE}",
+            "--level",
+            "1",
+            "--openings",
+            "1",
+            "--cap",
+            "60",
+            "--log",
+            str(log),
+            "--json",
+        ]
+    )
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and len(log.read_text().splitlines()) == 2
@@ -123,19 +144,34 @@ def test_the_command_line_runs_a_match_and_prints_the_summary(tmp_path, capsys):
     # an interrupted or finished run's log gives the same summary
     assert bench.main(["--summarize", str(log), "--level", "1", "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
-    assert {k: again[k] for k in ("wins", "draws", "losses", "score", "reasons")} == \
-        {k: out[k] for k in ("wins", "draws", "losses", "score", "reasons")}
+    assert {k: again[k] for k in ("wins", "draws", "losses", "score", "reasons")} == {
+        k: out[k] for k in ("wins", "draws", "losses", "score", "reasons")
+    }
 
 
 def test_a_later_log_replaces_the_openings_it_replays(tmp_path, capsys):
     R = bench.GameResult
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    first.write_text("".join(r.to_json() + "\n" for r in (
-        R(0, "d6 a1", True, 1.0, "white", "blocked", 30, "d6 a1"), R(0, "d6 a1", False, 0.5, None, "n-move-rule", 9, ""),
-        R(1, "g7 a1", True, None, None, "peer-failed", 10, ""), R(1, "g7 a1", False, 0.0, "white", "blocked", 33, ""))))
-    second.write_text("".join(r.to_json() + "\n" for r in (
-        R(1, "g7 a1", True, 0.5, None, "threefold-repetition", 40, ""),
-        R(1, "g7 a1", False, 0.0, "white", "blocked", 35, ""))))
+    first.write_text(
+        "".join(
+            r.to_json() + "\n"
+            for r in (
+                R(0, "d6 a1", True, 1.0, "white", "blocked", 30, "d6 a1"),
+                R(0, "d6 a1", False, 0.5, None, "n-move-rule", 9, ""),
+                R(1, "g7 a1", True, None, None, "peer-failed", 10, ""),
+                R(1, "g7 a1", False, 0.0, "white", "blocked", 33, ""),
+            )
+        )
+    )
+    second.write_text(
+        "".join(
+            r.to_json() + "\n"
+            for r in (
+                R(1, "g7 a1", True, 0.5, None, "threefold-repetition", 40, ""),
+                R(1, "g7 a1", False, 0.0, "white", "blocked", 35, ""),
+            )
+        )
+    )
     assert bench.main(["--summarize", str(first), str(second), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["games"], out["counted"], out["pairs"], out["void"]) == (4, 4, 2, [])
@@ -152,8 +188,12 @@ def test_summarizing_something_that_is_not_a_log_is_a_clear_error(tmp_path, caps
 
 def test_pairs_with_a_void_game_drop_out_of_the_pentanomial_count():
     R = bench.GameResult
-    results = [R(0, "", True, 1.0, "white", "blocked", 30, ""), R(0, "", False, 0.5, None, "n-move-rule", 90, ""),
-               R(1, "", True, None, None, "peer-illegal", 10, ""), R(1, "", False, 0.0, "white", "blocked", 33, "")]
+    results = [
+        R(0, "", True, 1.0, "white", "blocked", 30, ""),
+        R(0, "", False, 0.5, None, "n-move-rule", 90, ""),
+        R(1, "", True, None, None, "peer-illegal", 10, ""),
+        R(1, "", False, 0.0, "white", "blocked", 33, ""),
+    ]
     assert bench.pair_scores(results) == [0.75]
     s = bench.summary(results, bench.Ours(), "x")
     assert (s["wins"], s["draws"], s["losses"], s["counted"]) == (1, 1, 1, 3)
@@ -168,7 +208,9 @@ def test_sprt_accepts_the_hypothesis_the_results_support():
     assert bench.sprt_llr(weak, 0, 50) < low
     results = []
     for i in range(40):  # every pair won: H1 long before the 40 pairs are played
-        results += [bench.GameResult(i, "", True, 1.0, "white", "blocked", 30, ""),
-                    bench.GameResult(i, "", False, 0.5, None, "n-move-rule", 90, "")]
+        results += [
+            bench.GameResult(i, "", True, 1.0, "white", "blocked", 30, ""),
+            bench.GameResult(i, "", False, 0.5, None, "n-move-rule", 90, ""),
+        ]
     mean, half = bench.score_interval([r.score for r in results])
     assert mean == 0.75 and 0 < half < 0.25

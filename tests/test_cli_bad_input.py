@@ -19,8 +19,9 @@ CLI = [sys.executable, "-m", "morris_pi.cli"]
 
 
 def morris(*argv: str, stdin: bytes | None = b"", stdout=subprocess.PIPE, timeout: float = 120):
-    return subprocess.run([*CLI, *argv], input=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=timeout,
-                          check=False)
+    return subprocess.run(
+        [*CLI, *argv], input=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=timeout, check=False
+    )
 
 
 def no_traceback(result) -> str:
@@ -47,8 +48,9 @@ def test_a_full_output_ends_with_one_line_and_status_1(argv, tmp_path):
 @pytest.mark.parametrize("argv", COMMANDS, ids=lambda a: a[0])
 def test_a_closed_output_ends_with_one_line_and_status_1(argv, tmp_path):
     argv = [a.format(tmp=tmp_path) for a in argv]
-    result = subprocess.run(" ".join([*CLI, *argv]) + " >&-", shell=True, stderr=subprocess.PIPE, timeout=120,
-                            check=False)
+    result = subprocess.run(
+        " ".join([*CLI, *argv]) + " >&-", shell=True, stderr=subprocess.PIPE, timeout=120, check=False
+    )
     err = no_traceback(result)
     assert result.returncode == 1 and "cannot write the output" in err
 
@@ -57,7 +59,7 @@ def test_a_closed_output_ends_with_one_line_and_status_1(argv, tmp_path):
 def test_a_broken_pipe_ends_quietly_with_status_141(argv, tmp_path):
     argv = [a.format(tmp=tmp_path) for a in argv]
     read_end, write_end = os.pipe()
-    os.close(read_end)                      # the reader has gone, as after `| head -1`
+    os.close(read_end)  # the reader has gone, as after `| head -1`
     try:
         result = morris(*argv, stdout=write_end)
     finally:
@@ -80,14 +82,16 @@ def test_replay_into_a_broken_pipe_ends_quietly(tmp_path):
 
 
 @pytest.mark.parametrize("command", [("legal",), ("perft", "1"), ("analyze", "--depth", "1")], ids=lambda a: a[0])
-@pytest.mark.parametrize("garbage", [b"\0" * (MAX_STDIN_RECORD + 10), os.urandom(3 * MAX_STDIN_RECORD)],
-                         ids=["zeros", "random"])
+@pytest.mark.parametrize(
+    "garbage", [b"\0" * (MAX_STDIN_RECORD + 10), os.urandom(3 * MAX_STDIN_RECORD)], ids=["zeros", "random"]
+)
 def test_a_huge_record_on_stdin_is_refused_after_the_cap(command, garbage):
     result = morris(*command, "-", stdin=garbage)
     err = no_traceback(result)
     assert result.returncode == 2
-    assert err.strip() == (f"morris-pi {command[0]}: standard input is longer than 1,048,576 bytes; "
-                           "a record is far shorter")
+    assert err.strip() == (
+        f"morris-pi {command[0]}: standard input is longer than 1,048,576 bytes; a record is far shorter"
+    )
 
 
 def test_an_endless_stdin_is_cut_at_the_cap():
@@ -96,10 +100,13 @@ def test_an_endless_stdin_is_cut_at_the_cap():
     assert result.returncode == 2 and "longer than 1,048,576 bytes" in no_traceback(result)
 
 
-@pytest.mark.parametrize("data, expected", [
-    (b"d6 \xff a1", "not UTF-8 text (byte 4)"),
-    (b"d6 a1 " + b"q" * 100_000, "turn 3: "),
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (b"d6 \xff a1", "not UTF-8 text (byte 4)"),
+        (b"d6 a1 " + b"q" * 100_000, "turn 3: "),
+    ],
+)
 def test_a_bad_record_on_stdin_is_named_briefly(data, expected):
     result = morris("legal", "-", stdin=data)
     err = no_traceback(result)
@@ -114,13 +121,16 @@ def test_a_good_record_on_stdin_still_works():
 # -- depth limits -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("argv, limit", [
-    (("perft", "1000"), "DEPTH must be 0 to 7"),
-    (("perft", "30"), "DEPTH must be 0 to 7"),
-    (("perft", "9" * 5000), "is not a whole number"),
-    (("analyze", "--depth", "999999999"), "--depth must be 1 to 16"),
-    (("analyze", "--depth", "17"), "--depth must be 1 to 16"),
-])
+@pytest.mark.parametrize(
+    "argv, limit",
+    [
+        (("perft", "1000"), "DEPTH must be 0 to 7"),
+        (("perft", "30"), "DEPTH must be 0 to 7"),
+        (("perft", "9" * 5000), "is not a whole number"),
+        (("analyze", "--depth", "999999999"), "--depth must be 1 to 16"),
+        (("analyze", "--depth", "17"), "--depth must be 1 to 16"),
+    ],
+)
 def test_depths_beyond_the_limit_are_refused_with_the_limit(argv, limit):
     result = morris(*argv, timeout=30)
     err = no_traceback(result)
@@ -137,14 +147,17 @@ def replay(data: bytes, *extra: str):
     return result, no_traceback(result), result.stdout.decode()
 
 
-@pytest.mark.parametrize("bad, message", [
-    (b"\xe9t\xe9\n", "line 3: not UTF-8 text (byte 1 of the line)"),          # one latin-1 line
-    ("caf\u00e9".encode("utf-16") + b"\n", "line 3: not UTF-8 text"),
-    (b"[" * 60_000 + b"\n", "line 3: not valid JSON: nested too deeply"),
-    (b'{"t": ' + b"9" * 400 + b"}\n", "line 3: t must be a number of seconds from 0 to 1e+09, got 9999"),
-    (b'{"t": ' + b"9" * 5000 + b"}\n", "line 3: not valid JSON: 'Exceeds the limit"),
-    (b'{"t": 3, "on": "' + b"x" * 60_000 + b'"}\n', "line 3: on: unknown point 'xxxxxxxx"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (b"\xe9t\xe9\n", "line 3: not UTF-8 text (byte 1 of the line)"),  # one latin-1 line
+        ("caf\u00e9".encode("utf-16") + b"\n", "line 3: not UTF-8 text"),
+        (b"[" * 60_000 + b"\n", "line 3: not valid JSON: nested too deeply"),
+        (b'{"t": ' + b"9" * 400 + b"}\n", "line 3: t must be a number of seconds from 0 to 1e+09, got 9999"),
+        (b'{"t": ' + b"9" * 5000 + b"}\n", "line 3: not valid JSON: 'Exceeds the limit"),
+        (b'{"t": 3, "on": "' + b"x" * 60_000 + b'"}\n', "line 3: on: unknown point 'xxxxxxxx"),
+    ],
+)
 def test_a_bad_line_after_good_ones_is_named_and_the_good_ones_are_replayed(bad, message):
     result, err, out = replay(GOOD + bad)
     assert result.returncode == 1
@@ -185,10 +198,13 @@ def test_a_bad_file_is_read_the_same_way(tmp_path):
 # -- sim --record-trace -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("where, why", [
-    ("/nonexistent/x.jsonl", "the folder /nonexistent does not exist"),
-    ("{tmp}", "it is a directory"),
-])
+@pytest.mark.parametrize(
+    "where, why",
+    [
+        ("/nonexistent/x.jsonl", "the folder /nonexistent does not exist"),
+        ("{tmp}", "it is a directory"),
+    ],
+)
 def test_sim_refuses_a_trace_path_it_could_not_write_before_opening_a_window(where, why, tmp_path):
     result = morris("sim", "--record-trace", where.format(tmp=tmp_path), timeout=60)
     err = no_traceback(result)

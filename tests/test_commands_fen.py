@@ -8,8 +8,7 @@ from morris_pi.cli import main
 from morris_pi.rules import Game, perft
 
 # Reached by this record in a game; the FEN is what Sanmill printed for it (tests/data/sanmill_fens.json).
-RECORD = ("a4 e4 e5 g1 d2 e3 g7 a7 c4 b6 c3 a1 f2 d5 b4 xd5 d3 c5 xe4 f6 b4-b2 xg1 f6-f4 c4-b4 a1-d1 b4-c4 "
-          "xe3 d1-a1")
+RECORD = "a4 e4 e5 g1 d2 e3 g7 a7 c4 b6 c3 a1 f2 d5 b4 xd5 d3 c5 xe4 f6 b4-b2 xg1 f6-f4 c4-b4 a1-d1 b4-c4 xe3 d1-a1"
 FEN = "*O**@OOO/**@OOO*@/*O***@O@ w m s 9 0 5 0 0 0 0 0 0 0 0 1 15"
 MILL = "********/OO*****O/*****@@* w p r 3 6 2 7 1 0 0 0 0 0 0 0 3"  # after d6 a1 f6 a4 b6
 

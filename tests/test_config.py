@@ -36,6 +36,7 @@ def uncommented(text: str) -> str:
 
 # -- defaults and shipped files --------------------------------------------------
 
+
 def test_missing_default_file_gives_defaults(tmp_path, monkeypatch):
     monkeypatch.setattr(config_module, "DEFAULT_PATH", tmp_path / "absent.toml")
     assert load_config() == Config()
@@ -43,7 +44,7 @@ def test_missing_default_file_gives_defaults(tmp_path, monkeypatch):
 
 def test_default_file_is_read_when_present(tmp_path, monkeypatch):
     path = tmp_path / "config.toml"
-    path.write_text('[game]\nlevel = 9\n')
+    path.write_text("[game]\nlevel = 9\n")
     monkeypatch.setattr(config_module, "DEFAULT_PATH", path)
     assert load_config().game.level == 9
     assert load_config().source == str(path)
@@ -78,7 +79,7 @@ def test_the_config_is_frozen():
 def test_every_shipped_example_is_valid(path):
     config = load_config(path)
     assert config.source == str(path)
-    parse_config(uncommented(path.read_text()), str(path))   # the commented-out options too
+    parse_config(uncommented(path.read_text()), str(path))  # the commented-out options too
 
 
 def test_there_is_an_example_for_every_sensor_backend():
@@ -97,7 +98,7 @@ def test_the_example_documents_every_key():
 
 def test_the_example_palette_lines_are_valid_overrides():
     config = parse_config(uncommented(EXAMPLE.read_text()))
-    assert load_config(EXAMPLE).palette == Config().palette     # commented out: no change
+    assert load_config(EXAMPLE).palette == Config().palette  # commented out: no change
     assert all(look.blink in BLINKS for look in config.palette.values())
 
 
@@ -124,6 +125,7 @@ def test_the_example_with_every_option_switched_on():
 
 
 # -- values ------------------------------------------------------------------
+
 
 def test_values_are_read():
     config = parse_config("""
@@ -162,7 +164,7 @@ log_level = "debug"
     assert (config.leds.pin, config.leds.brightness, config.leds.pixel_order) == (12, 1.0, "RGB")
     assert config.buttons.pins == {"undo": 21} and config.buttons.debounce_ms == 15
     assert config.gpio.pin_factory == "rpigpio"
-    assert config.storage.records_dir == Path("/srv/morris/records")   # follows state_dir
+    assert config.storage.records_dir == Path("/srv/morris/records")  # follows state_dir
     assert (config.engine.seed, config.engine.max_time_s) == (7, 2.0)
     assert config.service.watchdog is False and config.service.log_level == "debug"
 
@@ -185,7 +187,7 @@ order = ["", "c4", "c3", "d3", "e3", "e4", "e5", "d5", "c5",
 [leds.status]
 error = 0
 """)
-    assert config.sensors.mcp23017.map["a7"] == (0x24, 0)      # default map follows the addresses
+    assert config.sensors.mcp23017.map["a7"] == (0x24, 0)  # default map follows the addresses
     assert config.leds.order[0] is None and config.leds.order[1] == "c4"
     assert config.leds.count == 25 and config.leds.status == {"error": 0}
 
@@ -210,8 +212,13 @@ MATRIX_MAP_ALL = "\n".join(f"{p} = [{i // 8}, {i % 8}]" for i, p in enumerate(PO
 BAD = [
     # (name, toml, key, line, message pattern)
     ("unknown section", "[gmae]\nlevel = 3\n", "gmae", 1, r"unknown key .*did you mean 'game'"),
-    ("unknown key", "[game]\nlevel = 3\nlevle = 4\n", "game.levle", 3,
-     r"unknown key in \[game\]; did you mean 'level'"),
+    (
+        "unknown key",
+        "[game]\nlevel = 3\nlevle = 4\n",
+        "game.levle",
+        3,
+        r"unknown key in \[game\]; did you mean 'level'",
+    ),
     ("unknown nested key", "[sensors.mcp23017]\nbus = 1\n", "sensors.mcp23017.bus", 2, "unknown key"),
     ("unknown palette field", '[palette.hint]\ncolor = "#ffffff"\n', "palette.hint.color", 2, "did you mean 'colour'"),
     ("unknown role", '[palette]\nglow = { colour = "#ffffff" }\n', "palette.glow", 2, "unknown key"),
@@ -224,10 +231,20 @@ BAD = [
     ("level too high", "[game]\nlevel = 11\n", "game.level", 2, "between 1 and 10, got 11"),
     ("brightness too high", "[leds]\nbrightness = 1.5\n", "leds.brightness", 2, "between 0 and 1"),
     ("scan rate zero", "[sensors]\nscan_hz = 0\n", "sensors.scan_hz", 2, "between 1 and 1000"),
-    ("address out of range", "[sensors.mcp23017]\naddresses = [0x20, 0x30]\n",
-     "sensors.mcp23017.addresses[1]", 2, "between 0x20 and 0x27, got 0x30"),
-    ("address twice", "[sensors.mcp23017]\naddresses = [0x20, 0x20]\n",
-     "sensors.mcp23017.addresses[1]", 2, "listed twice"),
+    (
+        "address out of range",
+        "[sensors.mcp23017]\naddresses = [0x20, 0x30]\n",
+        "sensors.mcp23017.addresses[1]",
+        2,
+        "between 0x20 and 0x27, got 0x30",
+    ),
+    (
+        "address twice",
+        "[sensors.mcp23017]\naddresses = [0x20, 0x20]\n",
+        "sensors.mcp23017.addresses[1]",
+        2,
+        "listed twice",
+    ),
     ("one expander", "[sensors.mcp23017]\naddresses = [0x20]\n", "sensors.mcp23017.addresses", 2, "2 to 8 entries"),
     ("GPIO beyond the header", "[buttons]\nnew = 40\n", "buttons.new", 2, "between 0 and 27"),
     ("bad choice", '[sensors]\nbackend = "mcp23008"\n', "sensors.backend", 2, "did you mean 'mcp23017'"),
@@ -239,65 +256,151 @@ BAD = [
     ("relative path", '[storage]\nstate_dir = "var/morris"\n', "storage.state_dir", 2, "absolute path"),
     ("TOML syntax", "[game]\nlevel = = 3\n", None, 2, "not valid TOML"),
     ("TOML unterminated", '[game]\nprofile = "standard\n', None, 2, "not valid TOML"),
-    ("mcp bad input name", '[sensors.mcp23017.map]\na7 = "GPA0"\n', "sensors.mcp23017.map.a7", 2,
-     r'like "0x20:A0"'),
-    ("mcp two points on one input",
-     "[sensors.mcp23017.map]\n" + "\n".join(
-         f'{p} = "0x20:A0"' if p == "d7" else f'{p} = "0x{a:02x}:{"AB"[b // 8]}{b % 8}"'
-         for p, (a, b) in DEFAULT_MCP23017_MAP.items()),
-     "sensors.mcp23017.map.d7", 3, "0x20:A0 is already used by a7"),
-    ("mcp address not configured", '[sensors.mcp23017.map]\na7 = "0x27:A0"\n', "sensors.mcp23017.map.a7", 2,
-     "0x27 is not in sensors.mcp23017.addresses"),
-    ("mcp point missing", '[sensors.mcp23017.map]\na7 = "0x20:A0"\n', "sensors.mcp23017.map", 1,
-     "missing: d7, g7"),
+    ("mcp bad input name", '[sensors.mcp23017.map]\na7 = "GPA0"\n', "sensors.mcp23017.map.a7", 2, r'like "0x20:A0"'),
+    (
+        "mcp two points on one input",
+        "[sensors.mcp23017.map]\n"
+        + "\n".join(
+            f'{p} = "0x20:A0"' if p == "d7" else f'{p} = "0x{a:02x}:{"AB"[b // 8]}{b % 8}"'
+            for p, (a, b) in DEFAULT_MCP23017_MAP.items()
+        ),
+        "sensors.mcp23017.map.d7",
+        3,
+        "0x20:A0 is already used by a7",
+    ),
+    (
+        "mcp address not configured",
+        '[sensors.mcp23017.map]\na7 = "0x27:A0"\n',
+        "sensors.mcp23017.map.a7",
+        2,
+        "0x27 is not in sensors.mcp23017.addresses",
+    ),
+    ("mcp point missing", '[sensors.mcp23017.map]\na7 = "0x20:A0"\n', "sensors.mcp23017.map", 1, "missing: d7, g7"),
     ("map unknown point", "[sensors.gpio.map]\nh8 = 4\n", "sensors.gpio.map.h8", 2, "unknown key"),
-    ("gpio two points on one pin",
-     '[sensors]\nbackend = "gpio"\n[leds]\nbackend = "neopixel"\n[sensors.gpio.map]\n'
-     + "\n".join(f"{p} = {2 + i + (i >= 16)}" for i, p in enumerate(POINTS[:-1])) + "\nc4 = 5\n",
-     "sensors.gpio.map.c4", 29, "GPIO 5 .* already used for the switch at g4"),
-    ("matrix two points on one cell",
-     "[sensors.matrix.map]\n" + MATRIX_MAP_ALL.replace("d7 = [0, 1]", "d7 = [0, 0]"),
-     "sensors.matrix.map.d7", 3, "row 0, column 0 is already used by a7"),
-    ("matrix cell beyond the matrix",
-     "[sensors.matrix.map]\n" + MATRIX_MAP_ALL.replace("c4 = [2, 7]", "c4 = [3, 0]"),
-     "sensors.matrix.map.c4", 25, "row 3 does not exist"),
+    (
+        "gpio two points on one pin",
+        '[sensors]\nbackend = "gpio"\n[leds]\nbackend = "neopixel"\n[sensors.gpio.map]\n'
+        + "\n".join(f"{p} = {2 + i + (i >= 16)}" for i, p in enumerate(POINTS[:-1]))
+        + "\nc4 = 5\n",
+        "sensors.gpio.map.c4",
+        29,
+        "GPIO 5 .* already used for the switch at g4",
+    ),
+    (
+        "matrix two points on one cell",
+        "[sensors.matrix.map]\n" + MATRIX_MAP_ALL.replace("d7 = [0, 1]", "d7 = [0, 0]"),
+        "sensors.matrix.map.d7",
+        3,
+        "row 0, column 0 is already used by a7",
+    ),
+    (
+        "matrix cell beyond the matrix",
+        "[sensors.matrix.map]\n" + MATRIX_MAP_ALL.replace("c4 = [2, 7]", "c4 = [3, 0]"),
+        "sensors.matrix.map.c4",
+        25,
+        "row 3 does not exist",
+    ),
     ("matrix too small", "[sensors.matrix]\nrows = [5, 6]\n", "sensors.matrix.columns", 1, "fewer than 24"),
-    ("matrix shape without map", "[sensors.matrix]\nrows = [5, 6, 13, 19]\ncolumns = [16, 17, 22, 23, 24, 25]\n",
-     "sensors.matrix.rows", 2, r"4 x 6 matrix needs a \[sensors.matrix.map\]"),
+    (
+        "matrix shape without map",
+        "[sensors.matrix]\nrows = [5, 6, 13, 19]\ncolumns = [16, 17, 22, 23, 24, 25]\n",
+        "sensors.matrix.rows",
+        2,
+        r"4 x 6 matrix needs a \[sensors.matrix.map\]",
+    ),
     ("LED point twice", '[leds]\norder = ["a7", "d7", "a7"]\n', "leds.order[2]", 2, "'a7' appears twice"),
     ("LED point missing", '[leds]\norder = ["a7", "d7"]\n', "leds.order", 2, "missing: g7"),
     ("LED unknown point", '[leds]\norder = ["a8"]\n', "leds.order[0]", 2, "unknown point 'a8'"),
     ("LED order beyond count", "[leds]\ncount = 20\n", "leds.order", 1, "lists 24 LEDs but leds.count is 20"),
-    ("status LED beyond the chain", "[leds]\ncount = 25\n[leds.status]\nerror = 25\n",
-     "leds.status.error", 4, r"index 25 is beyond the chain \(leds.count = 25"),
-    ("status LED on a point LED", "[leds.status]\nerror = 3\n", "leds.status.error", 2,
-     r"already used by leds.order\[3\] \(g4\)"),
-    ("two status LEDs on one LED", "[leds.status]\nerror = 30\nwhite-to-move = 30\n",
-     "leds.status.white-to-move", 3, "already used by leds.status.error"),
+    (
+        "status LED beyond the chain",
+        "[leds]\ncount = 25\n[leds.status]\nerror = 25\n",
+        "leds.status.error",
+        4,
+        r"index 25 is beyond the chain \(leds.count = 25",
+    ),
+    (
+        "status LED on a point LED",
+        "[leds.status]\nerror = 3\n",
+        "leds.status.error",
+        2,
+        r"already used by leds.order\[3\] \(g4\)",
+    ),
+    (
+        "two status LEDs on one LED",
+        "[leds.status]\nerror = 30\nwhite-to-move = 30\n",
+        "leds.status.white-to-move",
+        3,
+        "already used by leds.status.error",
+    ),
     ("SPI LEDs on a non-MOSI pin", "[leds]\npin = 18\n", "leds.pin", 2, "must be one of 10, 20"),
-    ("PWM LEDs on an unsupported pin", '[leds]\nbackend = "neopixel"\npin = 17\n', "leds.pin", 3,
-     "must be one of"),
-    ("gpio sensors with SPI LEDs", GPIO_ON_SPI, "sensors.gpio.map.a4", 1,
-     r"GPIO 9 \(a default.*the switch at a4.*SPI0 MISO\) by leds.pin"),
+    ("PWM LEDs on an unsupported pin", '[leds]\nbackend = "neopixel"\npin = 17\n', "leds.pin", 3, "must be one of"),
+    (
+        "gpio sensors with SPI LEDs",
+        GPIO_ON_SPI,
+        "sensors.gpio.map.a4",
+        1,
+        r"GPIO 9 \(a default.*the switch at a4.*SPI0 MISO\) by leds.pin",
+    ),
     ("button on an LED SPI pin", "[buttons]\nnew = 11\n", "buttons.new", 2, "SPI0 SCLK"),
     ("button on the I2C bus", "[buttons]\nundo = 3\n", "buttons.undo", 2, "I2C bus 1 SCL"),
-    ("two buttons on one pin", "[buttons]\nnew = 17\nundo = 17\n", "buttons.undo", 3,
-     "already used for the new button"),
-    ("button on a sensor pin", '[sensors]\nbackend = "matrix"\n[buttons]\nhint = 16\n', "buttons.hint", 4,
-     "matrix column 0"),
-    ("interrupt line on a button pin", "[sensors.mcp23017]\ninterrupt_pins = [4]\n[buttons]\nmenu = 4\n",
-     "buttons.menu", 4, "expander interrupt line"),
-    ("matrix row on a column pin", "[sensors]\nbackend = \"matrix\"\n[sensors.matrix]\nrows = [5, 6, 16]\n",
-     "sensors.matrix.columns[0]", 3, "matrix row 2"),
-    ("button on SPI0 CE0", "[buttons]\nnew = 8\n", "buttons.new", 2,
-     r"GPIO 8 .*SPI0 CE0 \(the kernel's SPI driver holds both chip selects while SPI is on"),
+    (
+        "two buttons on one pin",
+        "[buttons]\nnew = 17\nundo = 17\n",
+        "buttons.undo",
+        3,
+        "already used for the new button",
+    ),
+    (
+        "button on a sensor pin",
+        '[sensors]\nbackend = "matrix"\n[buttons]\nhint = 16\n',
+        "buttons.hint",
+        4,
+        "matrix column 0",
+    ),
+    (
+        "interrupt line on a button pin",
+        "[sensors.mcp23017]\ninterrupt_pins = [4]\n[buttons]\nmenu = 4\n",
+        "buttons.menu",
+        4,
+        "expander interrupt line",
+    ),
+    (
+        "matrix row on a column pin",
+        '[sensors]\nbackend = "matrix"\n[sensors.matrix]\nrows = [5, 6, 16]\n',
+        "sensors.matrix.columns[0]",
+        3,
+        "matrix row 2",
+    ),
+    (
+        "button on SPI0 CE0",
+        "[buttons]\nnew = 8\n",
+        "buttons.new",
+        2,
+        r"GPIO 8 .*SPI0 CE0 \(the kernel's SPI driver holds both chip selects while SPI is on",
+    ),
     ("button on SPI0 CE1", "[buttons]\nmenu = 7\n", "buttons.menu", 2, "SPI0 CE1"),
-    ("button on SPI1 CE0", "[leds]\npin = 20\n[buttons]\nhint = 18\n", "buttons.hint", 4,
-     r"SPI1 CE0 \(the kernel's SPI driver holds its chip select"),
-    ("mcp sensor on GPA7", '[sensors.mcp23017.map]\na7 = "0x20:A7"\n', "sensors.mcp23017.map.a7", 2,
-     r"GPA7 cannot be a switch input: since revision D .* outputs only"),
-    ("mcp sensor on GPB7", '[sensors.mcp23017.map]\nb6 = "0x21:GPB7"\n', "sensors.mcp23017.map.b6", 2,
-     r"GPB7 cannot be a switch input"),
+    (
+        "button on SPI1 CE0",
+        "[leds]\npin = 20\n[buttons]\nhint = 18\n",
+        "buttons.hint",
+        4,
+        r"SPI1 CE0 \(the kernel's SPI driver holds its chip select",
+    ),
+    (
+        "mcp sensor on GPA7",
+        '[sensors.mcp23017.map]\na7 = "0x20:A7"\n',
+        "sensors.mcp23017.map.a7",
+        2,
+        r"GPA7 cannot be a switch input: since revision D .* outputs only",
+    ),
+    (
+        "mcp sensor on GPB7",
+        '[sensors.mcp23017.map]\nb6 = "0x21:GPB7"\n',
+        "sensors.mcp23017.map.b6",
+        2,
+        r"GPB7 cannot be a switch input",
+    ),
     ("negative seed", "[engine]\nseed = -1\n", "engine.seed", 2, "between 0 and"),
     ("think time zero", "[engine]\nmax_time_s = 0\n", "engine.max_time_s", 2, "between 0.01 and 3600"),
 ]
@@ -321,8 +424,11 @@ def test_bad_config_names_file_line_and_key(name, text, key, line, pattern, tmp_
 
 def test_unselected_backend_settings_do_not_collide():
     """The gpio map may stay in the file while the mcp23017 backend is in use."""
-    config = parse_config('[sensors.gpio.map]\n' + "\n".join(f"{p} = {2 + i + (i >= 16)}" for i, p in
-                                                               enumerate(POINTS)) + "\n[buttons]\nnew = 5\n")
+    config = parse_config(
+        "[sensors.gpio.map]\n"
+        + "\n".join(f"{p} = {2 + i + (i >= 16)}" for i, p in enumerate(POINTS))
+        + "\n[buttons]\nnew = 5\n"
+    )
     assert config.buttons.new == 5
 
 
@@ -333,8 +439,8 @@ def test_unreadable_file_is_an_error(tmp_path):
         load_config(path)
 
 
-
 # -- every error at once ----------------------------------------------------------
+
 
 def test_every_error_in_the_file_is_reported_at_once_in_file_order(tmp_path):
     path = tmp_path / "config.toml"
@@ -353,8 +459,13 @@ undo = 40
         load_config(path)
     lines = str(caught.value).splitlines()
     assert [(e.line, e.key) for e in caught.value.errors] == [
-        (2, "game.levle"), (3, "game.level"), (4, "sensors.mcp23017.map"), (5, "sensors.mcp23017.map.a7"),
-        (7, "leds.brightness"), (9, "buttons.new"), (10, "buttons.undo"),
+        (2, "game.levle"),
+        (3, "game.level"),
+        (4, "sensors.mcp23017.map"),
+        (5, "sensors.mcp23017.map.a7"),
+        (7, "leds.brightness"),
+        (9, "buttons.new"),
+        (10, "buttons.undo"),
     ]
     assert all(re.match(rf"{re.escape(str(path))}:\d+: [a-z0-9.\[\]-]+: \S", line) for line in lines), lines
     assert "missing: d7" in lines[2] and "GPA7" in lines[3] and "SPI0 CE0" in lines[5]
@@ -370,7 +481,7 @@ def test_a_bad_value_is_reported_once_without_knock_on_clashes():
 def test_chip_selects_are_free_without_spi_leds():
     config = parse_config('[leds]\nbackend = "neopixel"\n[buttons]\nnew = 8\nundo = 7\n')
     assert config.buttons.pins == {"new": 8, "undo": 7}
-    assert parse_config('[leds]\npin = 20\n[buttons]\nnew = 8\n').buttons.new == 8   # SPI1 leaves SPI0's free
+    assert parse_config("[leds]\npin = 20\n[buttons]\nnew = 8\n").buttons.new == 8  # SPI1 leaves SPI0's free
 
 
 def test_the_input_example_in_the_error_is_a_usable_input():
@@ -379,7 +490,7 @@ def test_the_input_example_in_the_error_is_a_usable_input():
     suggested = re.findall(r'"(0x2\d:[AB]\d)"', str(caught.value))
     assert suggested and all(not s.endswith("7") for s in suggested)
     names = {p: f"0x{a:02x}:{'AB'[b // 8]}{b % 8}" for p, (a, b) in DEFAULT_MCP23017_MAP.items()}
-    for spec in suggested:   # each example the message gives is accepted as a switch input
+    for spec in suggested:  # each example the message gives is accepted as a switch input
         mapping = dict(names)
         holder = next(p for p, name in names.items() if name == spec)
         mapping[holder], mapping["a7"] = mapping["a7"], spec

@@ -21,8 +21,7 @@ def test_the_readme_and_the_engine_page_show_an_analyze_example():
         assert make_examples.examples(path.read_text()), f"{name} lost its analyze example"
 
 
-@pytest.mark.parametrize("path", [p for p in DOCUMENTS if make_examples.examples(p.read_text())],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [p for p in DOCUMENTS if make_examples.examples(p.read_text())], ids=lambda p: p.name)
 def test_documented_output_matches_the_command(path):
     stale = make_examples.stale(path)
     assert not stale, (
@@ -34,6 +33,8 @@ def test_documented_output_matches_the_command(path):
 def test_only_time_and_nodes_may_differ():
     documented = '{"turn": "a7xf4", "score": -65,\n "nodes": 11033, "time": 0.281}\n'
     assert make_examples.normalised(documented) == make_examples.normalised(
-        '{"turn": "a7xf4", "score": -65, "nodes": 9, "time": 3.0}')
+        '{"turn": "a7xf4", "score": -65, "nodes": 9, "time": 3.0}'
+    )
     assert make_examples.normalised(documented) != make_examples.normalised(
-        '{"turn": "a7xf4", "score": -66, "nodes": 11033, "time": 0.281}')
+        '{"turn": "a7xf4", "score": -66, "nodes": 11033, "time": 0.281}'
+    )

@@ -6,11 +6,10 @@ import io
 import json
 
 import pytest
+from test_engine_tactics import ENDGAME_B, MILL_IN_ONE
 
 from morris_pi.cli import main
 from morris_pi.rules import Game, Turn
-
-from test_engine_tactics import ENDGAME_B, MILL_IN_ONE
 
 
 def analyze(capsys, *args):
@@ -65,26 +64,40 @@ def test_reads_the_record_from_stdin(capsys, monkeypatch):
 
 
 def test_finished_game_reports_the_outcome(capsys):
-    record = ("d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7 b6 d5xb6 b6 d2-d1 a4-a1 d1-d2xc4 "
-              "g7-g4 d2-d1 g4-g7 f4-g4 b4-c4 g4-f4xb6 a1-a4 d6-b6 c4-c5 f6-d6xg7 a4-a7 d1-d2xa7")
+    record = (
+        "d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7 b6 d5xb6 b6 d2-d1 a4-a1 d1-d2xc4 "
+        "g7-g4 d2-d1 g4-g7 f4-g4 b4-c4 g4-f4xb6 a1-a4 d6-b6 c4-c5 f6-d6xg7 a4-a7 d1-d2xa7"
+    )
     code, out, _ = analyze(capsys, "--depth", "1", *record.split())
     data = json.loads(out)
     assert code == 0 and data["turn"] is None and data["outcome"]["winner"] == "white"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["d6", "d6"], "d6 is occupied"),
-    (["d6", "zz"], "not a turn"),
-    (["--profile", "standard", "a1-a4"], "turn 1"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["d6", "d6"], "d6 is occupied"),
+        (["d6", "zz"], "not a turn"),
+        (["--profile", "standard", "a1-a4"], "turn 1"),
+    ],
+)
 def test_bad_records_exit_2_with_a_reason(capsys, args, message):
     code, out, err = analyze(capsys, *args)
     assert code == 2 and out == ""
     assert message in err
 
 
-@pytest.mark.parametrize("args", [["--level", "0"], ["--level", "11"], ["--depth", "-1"], ["--time", "x"],
-                                  ["--level", "3", "--depth", "2"], ["--profile", "nope"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--level", "0"],
+        ["--level", "11"],
+        ["--depth", "-1"],
+        ["--time", "x"],
+        ["--level", "3", "--depth", "2"],
+        ["--profile", "nope"],
+    ],
+)
 def test_bad_options_exit_2(capsys, args):
     with pytest.raises(SystemExit) as exc:
         main(["analyze", *args])

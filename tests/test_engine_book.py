@@ -10,7 +10,14 @@ import shutil
 import pytest
 
 from morris_pi.engine.book import (
-    BOOK_FILE, MANIFEST, BookDataError, OpeningBook, canonical, from_canonical, opening_book, to_canonical,
+    BOOK_FILE,
+    MANIFEST,
+    BookDataError,
+    OpeningBook,
+    canonical,
+    from_canonical,
+    opening_book,
+    to_canonical,
 )
 from morris_pi.engine.egtb import SYMMETRIES
 from morris_pi.engine.player import EnginePlayer

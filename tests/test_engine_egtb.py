@@ -16,7 +16,14 @@ import pytest
 
 from morris_pi.engine import egtb
 from morris_pi.engine.egtb import (
-    DATA_DIR, MANIFEST, SYMMETRIES, EndgameTables, TableDataError, file_name, tables_for_profile, transform,
+    DATA_DIR,
+    MANIFEST,
+    SYMMETRIES,
+    EndgameTables,
+    TableDataError,
+    file_name,
+    tables_for_profile,
+    transform,
 )
 from morris_pi.rules import Game, get_profile
 from morris_pi.rules.board import STANDARD

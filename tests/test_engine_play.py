@@ -14,9 +14,7 @@ from morris_pi.rules import PROFILES, Game
 from morris_pi.rules.position import Position
 
 # A real game (seeded engine self-play, level 6 against level 3) into the moving phase.
-MIDGAME = (
-    "d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7 b6 d5xb6 b6 d2-d1 a4-a1"
-)
+MIDGAME = "d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7 b6 d5xb6 b6 d2-d1 a4-a1"
 
 
 def random_games(profile: str, count: int, seed: int):
@@ -107,11 +105,14 @@ def forcing_turns(position: Position) -> list[tuple[int, int, int]]:
 
 # Random games (seeded) where no mill can be closed at once but one turn forces a mill:
 # it opens two mills at the same time, or one the opponent cannot block.
-@pytest.mark.parametrize("record", [
-    "b2 e3 f4 b6 g1 a1 a7 c5 c3",
-    "a4 e4 e5 g1 d2 e3 g7 a7 c4 b6 b2 a1 d6 d5 c3 c5 d3 g4 a4-b4",
-    "e5 g7 c5 d6 d7 a7 a4 c3 e3 d5 f6 f4 g4 f2 d3 b6 b4 c4",
-])
+@pytest.mark.parametrize(
+    "record",
+    [
+        "b2 e3 f4 b6 g1 a1 a7 c5 c3",
+        "a4 e4 e5 g1 d2 e3 g7 a7 c4 b6 b2 a1 d6 d5 c3 c5 d3 g4 a4-b4",
+        "e5 g7 c5 d6 d7 a7 a4 c3 e3 d5 f6 f4 g4 f2 d3 b6 b4 c4",
+    ],
+)
 def test_the_search_finds_a_forced_mill(record):
     game = Game.from_record(record)
     position = game.position
@@ -286,8 +287,9 @@ def test_noisy_levels_choose_only_among_turns_within_their_margin():
     level = LEVELS[3]
     chosen = set()
     for seed in range(12):
-        turn, result = think(Searcher("standard"), game.position, game.positions, level, random.Random(seed),
-                             seeded=True)
+        turn, result = think(
+            Searcher("standard"), game.position, game.positions, level, random.Random(seed), seeded=True
+        )
         assert result.root_scores[turn] >= result.score - NOISE_MARGIN * level.noise
         chosen.add(turn)
     assert len(chosen) > 1, "the noise varies the choice"

@@ -6,12 +6,21 @@ import itertools
 import math
 
 import pytest
+from tracker_kit import MOVING, QUIET
 
 from morris_pi.tracker import Tracker
 from morris_pi.tracker.guidance import (
-    BLINKS, DEFAULT_PALETTE, ROLES, TOGETHER, Frame, Look, frame, next_edge, render, show,
+    BLINKS,
+    DEFAULT_PALETTE,
+    ROLES,
+    TOGETHER,
+    Frame,
+    Look,
+    frame,
+    next_edge,
+    render,
+    show,
 )
-from tracker_kit import MOVING, QUIET
 
 
 def _tracker(record: str = "", board=None) -> Tracker:

@@ -35,18 +35,18 @@ def test_a_press_is_reported_once(mock_factory, clock, buttons):
     assert seen == ["undo"]
     mock_factory.pin(PINS["undo"]).drive_high()
     seen = [name for _ in range(20) for name in step(clock, buttons)]
-    assert seen == []                                # the release is not a press
+    assert seen == []  # the release is not a press
 
 
 def test_contact_bounce_gives_one_press(mock_factory, clock, buttons):
     pin = mock_factory.pin(PINS["new"])
     seen = []
-    for level in (0, 1, 0, 1, 0):                    # bounce, 2 ms apart
+    for level in (0, 1, 0, 1, 0):  # bounce, 2 ms apart
         (pin.drive_low if level == 0 else pin.drive_high)()
         seen += step(clock, buttons, 0.002)
     for _ in range(10):
         seen += step(clock, buttons)
-    for level in (1, 0, 1):                          # bounce on release
+    for level in (1, 0, 1):  # bounce on release
         (pin.drive_low if level == 0 else pin.drive_high)()
         seen += step(clock, buttons, 0.002)
     for _ in range(10):
@@ -82,7 +82,7 @@ def test_simultaneous_presses_come_in_button_order(mock_factory, clock, buttons)
 
 def test_a_button_held_at_start_is_not_a_press(mock_factory, clock):
     held = mock_factory.pin(PINS["new"], pin_class=WiredPin)
-    held.pull_line(True)                        # held down while the service starts
+    held.pull_line(True)  # held down while the service starts
     b = GpioButtons(PINS, clock=clock)
     assert [n for _ in range(10) for n in step(clock, b)] == []
     b.close()
@@ -91,7 +91,7 @@ def test_a_button_held_at_start_is_not_a_press(mock_factory, clock):
 def test_only_configured_buttons_and_pullups(mock_factory, clock):
     b = GpioButtons({"undo": 6}, clock=clock)
     assert mock_factory.pin(6).pull == "up"
-    mock_factory.pin(5).drive_low()                  # a pin nobody configured
+    mock_factory.pin(5).drive_low()  # a pin nobody configured
     assert [n for _ in range(10) for n in step(clock, b)] == []
     b.close()
 

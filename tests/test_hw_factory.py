@@ -95,8 +95,8 @@ def test_failed_led_start_closes_the_sensors(mock_factory):
     """A board whose LED driver cannot start leaves no GPIO claimed behind it."""
     config = load_config(WIRING / "gpio" / "config.toml")
     with pytest.raises(LedError):
-        build_hardware(config, pin_factory=mock_factory)        # no pixel object, no Pi
-    sensors = build_sensors(config, pin_factory=mock_factory)   # the pins are free again
+        build_hardware(config, pin_factory=mock_factory)  # no pixel object, no Pi
+    sensors = build_sensors(config, pin_factory=mock_factory)  # the pins are free again
     sensors.close()
 
 

@@ -24,8 +24,9 @@ DARK = (0, 0, 0)
 
 #: A build whose chain runs inner ring first, with two spacer LEDs and status LEDs at the end.
 ORDER = ("", *POINTS[16:], *POINTS[8:16], "", *POINTS[:8])
-CUSTOM = LedsConfig(count=29, order=ORDER, brightness=1.0,
-                    status={"white-to-move": 26, "black-to-move": 27, "error": 28})
+CUSTOM = LedsConfig(
+    count=29, order=ORDER, brightness=1.0, status={"white-to-move": 26, "black-to-move": 27, "error": 28}
+)
 
 
 def spi_strip(config):
@@ -47,9 +48,9 @@ def test_spi_custom_chain_order_and_status_leds():
     strip, chain = spi_strip(CUSTOM)
     strip.show({"c5": BLUE, "b6": GREEN, "a7": WHITE}, {"black-to-move": WHITE, "error": (255, 0, 0)})
     leds = chain.colours()
-    assert leds[1] == BLUE           # c5: first after a spacer
-    assert leds[9] == GREEN          # b6: middle ring follows the inner
-    assert leds[18] == WHITE         # a7: after the second spacer
+    assert leds[1] == BLUE  # c5: first after a spacer
+    assert leds[9] == GREEN  # b6: middle ring follows the inner
+    assert leds[18] == WHITE  # a7: after the second spacer
     assert leds[27] == WHITE and leds[28] == (255, 0, 0) and leds[26] == DARK
     assert leds[0] == leds[17] == DARK
 
@@ -75,7 +76,7 @@ def test_one_spi_transfer_per_frame_and_none_for_an_unchanged_frame():
     strip.show({"a7": BLUE})
     assert len(spi.writes) == 1
     strip.show({"a7": BLUE})
-    strip.show({"a7": BLUE}, {"error": WHITE})     # no status LEDs fitted: same frame
+    strip.show({"a7": BLUE}, {"error": WHITE})  # no status LEDs fitted: same frame
     assert len(spi.writes) == 1
     strip.show({"a7": BLUE, "d7": BLUE})
     assert len(spi.writes) == 2
@@ -116,11 +117,12 @@ def test_spi_write_failure_is_an_led_error_and_the_frame_is_retried():
         strip.show({"a7": BLUE})
     spi.locked = False
     spi.write = broken
-    strip.show({"a7": BLUE})                       # same frame, but it never arrived: sent now
+    strip.show({"a7": BLUE})  # same frame, but it never arrived: sent now
     assert chain.colours()[0] == BLUE
 
 
 # -- PWM neopixel backend (pixel object injected) ------------------------------
+
 
 def test_neopixel_backend_over_the_pixel_buffer():
     pixels = FakePixels(29)
@@ -131,7 +133,7 @@ def test_neopixel_backend_over_the_pixel_buffer():
     assert leds[26] == WHITE
     assert len(pixels.transmitted) == 1
     strip.show({"c4": GREEN}, {"white-to-move": WHITE})
-    assert len(pixels.transmitted) == 1            # unchanged: not rewritten
+    assert len(pixels.transmitted) == 1  # unchanged: not rewritten
 
 
 def test_neopixel_backend_applies_brightness_and_turns_off_on_close():

@@ -19,6 +19,7 @@ from morris_pi.hw.sensors_matrix import MatrixSensors
 
 # -- direct GPIO --------------------------------------------------------------
 
+
 def set_switches(factory, closed):
     for point, pin in DEFAULT_GPIO_MAP.items():
         if point in closed:
@@ -52,13 +53,13 @@ def test_gpio_rereads_pins_only_after_an_edge_or_resync(mock_factory):
     for _ in range(20):
         clock.advance(0.01)
         sensors.read()
-    assert sensors.pin_reads == reads               # idle: the pins are not polled
+    assert sensors.pin_reads == reads  # idle: the pins are not polled
     mock_factory.pin(DEFAULT_GPIO_MAP["g1"]).drive_low()
-    assert sensors.read() == {"g1"}                 # an edge: read at once
+    assert sensors.read() == {"g1"}  # an edge: read at once
     assert sensors.pin_reads == reads + 1
     clock.advance(0.5)
     sensors.read()
-    assert sensors.pin_reads == reads + 2           # the slow safety re-read
+    assert sensors.pin_reads == reads + 2  # the slow safety re-read
 
 
 def test_gpio_pin_in_use_is_a_sensor_error(mock_factory):
@@ -72,6 +73,7 @@ def test_gpio_pin_in_use_is_a_sensor_error(mock_factory):
 
 
 # -- diode matrix -------------------------------------------------------------
+
 
 @pytest.fixture
 def matrix(mock_factory):
@@ -97,16 +99,16 @@ def test_matrix_reports_the_closed_switches(matrix):
 
 def test_matrix_two_men_in_one_row_and_in_one_column(matrix):
     sensors = scanner()
-    put_men(matrix, {"a7", "g1"})                  # same row (outer ring)
+    put_men(matrix, {"a7", "g1"})  # same row (outer ring)
     assert sensors.read() == {"a7", "g1"}
-    put_men(matrix, {"d7", "d6", "d5"})            # same column (position 1 of each ring)
+    put_men(matrix, {"d7", "d6", "d5"})  # same column (position 1 of each ring)
     assert sensors.read() == {"d7", "d6", "d5"}
 
 
 def test_matrix_diodes_prevent_ghosts(matrix):
     """Three corners of a rectangle closed: without diodes the fourth would read closed."""
     sensors = scanner()
-    men = {"a7", "d7", "b6"}                       # (0,0) (0,1) (1,0); (1,1) = d6 is empty
+    men = {"a7", "d7", "b6"}  # (0,0) (0,1) (1,0); (1,1) = d6 is empty
     put_men(matrix, men)
     assert sensors.read() == men
     put_men(matrix, set(POINTS) - {"d6"})

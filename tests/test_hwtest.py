@@ -30,8 +30,19 @@ class Bench:
     close and then never open.
     """
 
-    def __init__(self, *, wired=None, stuck=(), dead=(), latching=(), men=(), react=0.3, skip_dead=False,
-                 flapping=(), flap_until=0.0):
+    def __init__(
+        self,
+        *,
+        wired=None,
+        stuck=(),
+        dead=(),
+        latching=(),
+        men=(),
+        react=0.3,
+        skip_dead=False,
+        flapping=(),
+        flap_until=0.0,
+    ):
         self.clock = ManualClock()
         self.flapping, self.flap_until, self._reads = set(flapping), flap_until, 0
         self.wired = dict(wired or {})
@@ -82,8 +93,9 @@ class Bench:
 
     def run(self, **kw):
         test = HwTest(**kw)
-        report = run_selftest(self, self.strip, self.buttons, clock=self.clock, sleep=self.sleep,
-                              say=self.said.append, test=test)
+        report = run_selftest(
+            self, self.strip, self.buttons, clock=self.clock, sleep=self.sleep, say=self.said.append, test=test
+        )
         return test, report
 
 
@@ -109,15 +121,20 @@ def test_the_sweep_never_draws_more_than_one_channel_per_led():
     bench = Bench()
     bench.run()
     sweep = [f for f in bench.strip.frames if set(f[0].values()) <= {c for _, c in SWEEP_COLOURS} and f[0]]
-    assert len({next(iter(f[0].values())) for f in sweep}) == 4          # red, green, blue and white
+    assert len({next(iter(f[0].values())) for f in sweep}) == 4  # red, green, blue and white
     worst = max(sum(led_current_ma(c) for c in (*points.values(), *status.values())) for points, status in sweep)
     lit = len(POINTS) + 3
     assert worst == sweep_current_ma(lit) == lit * SWEEP_MA_PER_LED == 540.0
-    assert all(led_current_ma(c) <= MA_PER_CHANNEL for f in bench.strip.frames for part in f for c in part.values()
-               if c in {col for _, col in SWEEP_COLOURS})
+    assert all(
+        led_current_ma(c) <= MA_PER_CHANNEL
+        for f in bench.strip.frames
+        for part in f
+        for c in part.values()
+        if c in {col for _, col in SWEEP_COLOURS}
+    )
     white = dict(SWEEP_COLOURS)["white"]
-    assert len(set(white)) == 1 and white[0] > 0                          # still white, all channels on
-    assert worst < lit * led_current_ma((255, 255, 255)) / 2              # under half of full white
+    assert len(set(white)) == 1 and white[0] > 0  # still white, all channels on
+    assert worst < lit * led_current_ma((255, 255, 255)) / 2  # under half of full white
 
 
 def test_a_swapped_pair_is_found_and_learned():
@@ -132,8 +149,9 @@ def test_a_swapped_pair_is_found_and_learned():
     new = learned_map(config, report)
     old = config.sensors.mcp23017.map
     assert new["a7"] == old["d7"] and new["d7"] == old["a7"]
-    assert {p: v for p, v in new.items() if p not in ("a7", "d7")} == {p: v for p, v in old.items()
-                                                                          if p not in ("a7", "d7")}
+    assert {p: v for p, v in new.items() if p not in ("a7", "d7")} == {
+        p: v for p, v in old.items() if p not in ("a7", "d7")
+    }
 
 
 def test_a_switch_stuck_closed_before_the_test():
@@ -257,10 +275,10 @@ def test_hwtest_on_the_service_backends_learns_then_passes(tmp_path):
     from morris_pi.hw.fakes.spi import FakeSpi, Ws2812Chain
 
     path = tmp_path / "config.toml"
-    path.write_text('[leds]\nbrightness = 1.0\n[buttons]\nnew = 17\n')
+    path.write_text("[leds]\nbrightness = 1.0\n[buttons]\nnew = 17\n")
     chips = {0x20: FakeMcp23017(0x20), 0x21: FakeMcp23017(0x21)}
     physical = dict(parse_config("").sensors.mcp23017.map)
-    physical["f6"], physical["f4"] = physical["f4"], physical["f6"]   # two wires crossed on the board
+    physical["f6"], physical["f4"] = physical["f4"], physical["f6"]  # two wires crossed on the board
 
     def check(config) -> tuple[int, list[str]]:
         clock, spi, factory = ManualClock(), FakeSpi(), MockFactory()
@@ -269,7 +287,7 @@ def test_hwtest_on_the_service_backends_learns_then_passes(tmp_path):
         men: set[str] = set()
         said: list[str] = []
 
-        def sleep(seconds: float) -> None:       # the person: one action per LED change
+        def sleep(seconds: float) -> None:  # the person: one action per LED change
             clock.advance(seconds)
             lit = dict(zip(config.leds.order, chain.colours(), strict=False))
             for point, colour in lit.items():
@@ -281,8 +299,9 @@ def test_hwtest_on_the_service_backends_learns_then_passes(tmp_path):
                 chip.set_closed({bit for p, (address, bit) in physical.items() if address == chip.address and p in men})
 
         try:
-            code = selftest(config, hw, clock=clock, sleep=sleep, test=HwTest(sweep=False), learn_to=path,
-                            say=said.append)
+            code = selftest(
+                config, hw, clock=clock, sleep=sleep, test=HwTest(sweep=False), learn_to=path, say=said.append
+            )
         finally:
             hw.close()
         return code, said
@@ -291,7 +310,7 @@ def test_hwtest_on_the_service_backends_learns_then_passes(tmp_path):
     assert code == 1
     assert any("f6: reads as f4" in line for line in said)
     assert any(line.startswith("--learn: wrote the switch map") for line in said)
-    assert path.read_text().startswith('[leds]\nbrightness = 1.0\n[buttons]\nnew = 17\n')
+    assert path.read_text().startswith("[leds]\nbrightness = 1.0\n[buttons]\nnew = 17\n")
     code, said = check(parse_config(path.read_text(), str(path)))
     assert code == 0 and any("24 of 24 points OK" in line for line in said)
     assert any("already right" in line for line in said)
@@ -313,16 +332,26 @@ def test_hwtest_runs_on_the_simulated_board():
                 board.hand.reset(9)
                 colour["white"] += 1
 
-    report = run_selftest(board.sensors, board.leds, board.buttons, clock=board.clock, sleep=sleep,
-                          say=board.say, test=HwTest(sweep=False))
+    report = run_selftest(
+        board.sensors,
+        board.leds,
+        board.buttons,
+        clock=board.clock,
+        sleep=sleep,
+        say=board.say,
+        test=HwTest(sweep=False),
+    )
     assert report.ok and colour["white"] == 24
     assert any("24 of 24 points OK" in line for line in board.said)
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["hwtest", "--sim", "--learn"], "the simulator has none to fix"),
-    (["hwtest", "--config", "nope.toml"], "no such file"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["hwtest", "--sim", "--learn"], "the simulator has none to fix"),
+        (["hwtest", "--config", "nope.toml"], "no such file"),
+    ],
+)
 def test_hwtest_command_refuses_bad_options(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert cli.main(argv) == 2
@@ -355,9 +384,9 @@ def test_hwtest_sim_without_a_display_runs_unattended_with_a_scripted_hand(no_di
     code, out, err, board = _hwtest_sim(["--auto"], capsys)
     assert code == 0
     assert out.rstrip().endswith("Switches: 24 of 24 points OK.")
-    assert "Put a man on a7 (lit blue)." in out            # the same prompts as on the board
+    assert "Put a man on a7 (lit blue)." in out  # the same prompts as on the board
     assert err.count("\n") == 1 and "without a window" in err and "no display" in err
-    assert board.hand.in_hand["white"] == 9 and not board.hand.board   # every man back in the tray
+    assert board.hand.in_hand["white"] == 9 and not board.hand.board  # every man back in the tray
 
 
 def test_hwtest_sim_without_a_display_and_nobody_at_the_board_ends_after_the_timeouts(no_display, capsys):
@@ -373,7 +402,7 @@ def test_hwtest_sim_in_a_window_prints_the_report_and_closes_itself_after_show(m
 
     if importlib.util.find_spec("pygame") is None:
         pytest.skip("pygame is not installed")
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")     # a window nobody sees, on purpose
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # a window nobody sees, on purpose
     code, out, err, board = _hwtest_sim(["--auto", "--no-sweep", "--show", "3"], capsys)
     assert code == 0 and err == ""
     assert out == "Switches: 24 of 24 points OK.\n"

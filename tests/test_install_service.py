@@ -61,9 +61,23 @@ def test_fresh_install_creates_user_and_unit_and_enables_it(target):
     code, out, err, runner = install(["--root", str(target)])
     assert code == 0, err
     assert runner.calls == [
-        ("useradd", "--root", str(target), "--system", "--user-group", "--home-dir", "/var/lib/morris-pi",
-         "--no-create-home", "--shell", "/usr/sbin/nologin", "--comment", "morris-pi board service",
-         "--groups", "gpio,spi,i2c", "morris"),
+        (
+            "useradd",
+            "--root",
+            str(target),
+            "--system",
+            "--user-group",
+            "--home-dir",
+            "/var/lib/morris-pi",
+            "--no-create-home",
+            "--shell",
+            "/usr/sbin/nologin",
+            "--comment",
+            "morris-pi board service",
+            "--groups",
+            "gpio,spi,i2c",
+            "morris",
+        ),
         ("systemctl", "--root", str(target), "enable", "morris-pi.service"),
     ]
     assert unit_file(target).read_text() == (REPO / "systemd/morris-pi.service").read_text()
@@ -81,7 +95,10 @@ def test_on_the_live_system_it_reloads_and_starts():
     assert all("--root" not in argv for argv in commands)
     no_start = install_service.plan("/opt/morris-pi", Path("/"), start=False)
     assert [s.argv for s in no_start if isinstance(s, install_service.Command)][-1] == (
-        "systemctl", "enable", "morris-pi.service")
+        "systemctl",
+        "enable",
+        "morris-pi.service",
+    )
 
 
 def test_dry_run_prints_every_step_and_file_and_changes_nothing(target):
@@ -211,8 +228,11 @@ def test_installed_unit_and_drop_ins_pass_systemd_analyze(target, tmp_path):
     unit_dir = target / "etc/systemd/system"
     result = subprocess.run(
         ["systemd-analyze", "verify", str(unit_dir / "morris-pi.service")],
-        capture_output=True, text=True, timeout=60,
-        env={**os.environ, "SYSTEMD_UNIT_PATH": f"{unit_dir}:", "SYSTEMD_LOG_COLOR": "0"}, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SYSTEMD_UNIT_PATH": f"{unit_dir}:", "SYSTEMD_LOG_COLOR": "0"},
+        check=False,
     )
     assert (result.returncode, result.stdout + result.stderr) == (0, "")
 
@@ -221,21 +241,24 @@ def test_installed_unit_and_drop_ins_pass_systemd_analyze(target, tmp_path):
 
 
 def test_an_absolute_link_in_the_image_is_followed_inside_the_image(target, tmp_path):
-    outside = tmp_path / "host-systemd"               # on this machine, outside the image
+    outside = tmp_path / "host-systemd"  # on this machine, outside the image
     outside.mkdir()
     (target / "etc/systemd").mkdir(parents=True)
-    (target / "etc/systemd/system").symlink_to(outside)   # absolute: in the image it means <root>/<outside>
+    (target / "etc/systemd/system").symlink_to(outside)  # absolute: in the image it means <root>/<outside>
     code, _, err, _ = install(["--root", str(target)])
     assert code == 0, err
-    assert list(outside.iterdir()) == []              # nothing written on this machine
+    assert list(outside.iterdir()) == []  # nothing written on this machine
     inner = target / str(outside).lstrip("/") / "morris-pi.service"
     assert inner.read_text().startswith("# morris-pi")
 
 
-@pytest.mark.parametrize("link, to", [
-    ("etc/morris-pi", "../../outside"),
-    ("etc/systemd", "../../../../../../../../../tmp"),
-])
+@pytest.mark.parametrize(
+    "link, to",
+    [
+        ("etc/morris-pi", "../../outside"),
+        ("etc/systemd", "../../../../../../../../../tmp"),
+    ],
+)
 def test_a_relative_link_out_of_the_image_is_refused_before_anything_runs(target, tmp_path, link, to):
     (tmp_path / "outside").mkdir()
     (target / link).parent.mkdir(parents=True, exist_ok=True)

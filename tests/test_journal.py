@@ -27,8 +27,10 @@ def test_every_line_of_a_traceback_carries_the_priority():
 
 def test_priorities_follow_the_levels():
     fmt = JournalFormatter()
-    got = [fmt.format(record("x", level))[:3] for level in (logging.DEBUG, logging.INFO, logging.WARNING,
-                                                            logging.ERROR, logging.CRITICAL)]
+    got = [
+        fmt.format(record("x", level))[:3]
+        for level in (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR, logging.CRITICAL)
+    ]
     assert got == ["<7>", "<6>", "<4>", "<3>", "<2>"]
     assert PlainFormatter().format(record("x", logging.WARNING)) == "WARNING morris_pi.service: x"
 

@@ -110,12 +110,12 @@ def test_a_whole_set_up_then_start():
 def test_a_man_must_stand_before_taking_it_off_chooses():
     menu = Menu(GameSettings(level=3), hold_s=0.2)
     person = Player(menu)
-    person.tap(LEVEL_POINTS[0], stand=0.1)   # a slid magnet or a bounce: too short
+    person.tap(LEVEL_POINTS[0], stand=0.1)  # a slid magnet or a bounce: too short
     assert menu.settings.level == 3
     person.put(LEVEL_POINTS[0])
-    person.wait(1.0)                         # standing does not choose yet ...
+    person.wait(1.0)  # standing does not choose yet ...
     assert menu.settings.level == 3
-    person.take(LEVEL_POINTS[0])             # ... taking it off does
+    person.take(LEVEL_POINTS[0])  # ... taking it off does
     assert menu.settings.level == 1
 
 

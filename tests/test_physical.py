@@ -89,8 +89,9 @@ def test_against_the_engine_the_record_is_what_replay_plays():
     pytest.importorskip("morris_pi.engine.player")
     from morris_pi.physical import Engine
 
-    trace = generate("standard", 6, mode="computer-white", mess=CLEAN, target="open", max_turns=24,
-                     computer=Engine(1, 6))
+    trace = generate(
+        "standard", 6, mode="computer-white", mess=CLEAN, target="open", max_turns=24, computer=Engine(1, 6)
+    )
     assert trace.header["level"] == 1 and trace.header["seed"] == 6
     code, rows, _ = replay_rows(trace)
     assert rows[-1]["record"] == trace.record

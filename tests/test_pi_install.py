@@ -31,8 +31,8 @@ def _walk_module():
 
 def _pi_section(text: str, heading: str) -> str:
     start = text.index(heading)
-    following = re.search(r"^##? ", text[start + len(heading):], re.M)
-    return text[start:start + len(heading) + following.start()] if following else text[start:]
+    following = re.search(r"^##? ", text[start + len(heading) :], re.M)
+    return text[start : start + len(heading) + following.start()] if following else text[start:]
 
 
 def test_the_walk_understands_every_line_of_the_readme_block():
@@ -50,7 +50,7 @@ def test_the_apt_line_has_what_pip_needs_to_build():
 def test_service_install_gives_the_same_commands():
     walk = _walk_module()
     block = walk.readme_block()
-    found = re.search(r"```sh\n(.*?)```", SERVICE_INSTALL[SERVICE_INSTALL.index("## Installing on the Pi"):], re.S)
+    found = re.search(r"```sh\n(.*?)```", SERVICE_INSTALL[SERVICE_INSTALL.index("## Installing on the Pi") :], re.S)
     lines = [line.strip() for line in found.group(1).splitlines() if line.strip()]
     assert lines == block
 
@@ -65,8 +65,12 @@ def test_the_clone_has_a_placeholder_the_text_explains():
 
 def test_install_test_and_start_come_in_the_same_order_in_both_documents():
     def order(text: str) -> list[str]:
-        marks = {"install": "install-service --no-start", "configure": "/etc/morris-pi/config.toml",
-                 "test": "venv/bin/morris-pi hwtest", "start": "systemctl enable --now morris-pi"}
+        marks = {
+            "install": "install-service --no-start",
+            "configure": "/etc/morris-pi/config.toml",
+            "test": "venv/bin/morris-pi hwtest",
+            "start": "systemctl enable --now morris-pi",
+        }
         return sorted(marks, key=lambda k: text.index(marks[k]))
 
     readme = _pi_section(README, "## Running the real board")
@@ -75,9 +79,11 @@ def test_install_test_and_start_come_in_the_same_order_in_both_documents():
 
 
 def test_hwtest_is_run_from_the_venv_in_the_pi_steps():
-    for text in (_pi_section(README, "## Running the real board"),
-                 _pi_section(SERVICE_INSTALL, "## Installing on the Pi"),
-                 (ROOT / "hardware/README.md").read_text()):
+    for text in (
+        _pi_section(README, "## Running the real board"),
+        _pi_section(SERVICE_INSTALL, "## Installing on the Pi"),
+        (ROOT / "hardware/README.md").read_text(),
+    ):
         calls = re.findall(r"(\S*morris-pi) hwtest --config", text)
         assert calls and all(c.endswith("/opt/morris-pi/venv/bin/morris-pi") for c in calls), calls
 

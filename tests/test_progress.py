@@ -37,7 +37,7 @@ def test_on_a_terminal_the_line_is_rewritten_in_place_and_erased_at_the_end():
     now = [0.0]
     err = io.StringIO()
     progress = Progress("perft(6)", err, clock=lambda: now[0], tty=True)
-    assert progress.enabled                     # a terminal: on by default
+    assert progress.enabled  # a terminal: on by default
     for second in (0.5, 1.0, 1.1, 1.5):
         now[0] = second
         progress.update(f"at {second}")

@@ -44,8 +44,17 @@ def test_list_shows_one_line_per_game(state):
     lines = out.splitlines()
     assert lines[0].split() == ["ID", "DATE", "WHITE", "BLACK", "RESULT", "REASON", "TURNS", "PROFILE"]
     assert lines[1].split() == [
-        "20250601-201500", "2025.06.01", "20:15:00Z", "Player", "Computer", "(level", "3)",
-        "1-0", "resignation", "5", "standard",
+        "20250601-201500",
+        "2025.06.01",
+        "20:15:00Z",
+        "Player",
+        "Computer",
+        "(level",
+        "3)",
+        "1-0",
+        "resignation",
+        "5",
+        "standard",
     ]
     assert lines[2].split()[0] == "20250602-201500" and "1/2-1/2" in lines[2]
 
@@ -112,8 +121,9 @@ def test_systemd_state_directory_wins_over_the_default(state, monkeypatch):
 
 
 def test_records_dir_option(state, tmp_path):
-    code, out, _ = run(["records", "list", "--state-dir", str(tmp_path / "elsewhere"),
-                        "--records-dir", str(state / "records")])
+    code, out, _ = run(
+        ["records", "list", "--state-dir", str(tmp_path / "elsewhere"), "--records-dir", str(state / "records")]
+    )
     assert code == 0 and "20250601-201500" in out
 
 
@@ -167,7 +177,7 @@ def test_export_never_writes_through_a_dangling_link(state, tmp_path):
     victim = tmp_path / "elsewhere" / "victim.txt"
     victim.parent.mkdir()
     link = tmp_path / "game.txt"
-    link.symlink_to(victim)                                    # dangling: victim does not exist yet
+    link.symlink_to(victim)  # dangling: victim does not exist yet
     code, _, err = run(["records", "--state-dir", str(state), "export", "latest", str(link)])
     assert code == 1 and "already exists (a symbolic link)" in err
     assert not victim.exists() and link.is_symlink()
@@ -198,7 +208,7 @@ def test_list_and_show_read_only_regular_files(state, tmp_path):
     assert "unreadable: it is a symbolic link; not read" in out
     assert "unreadable: it is a directory, not a file; not read" in out
     assert "unreadable: it is a named pipe (FIFO), not a file; not read" in out
-    assert out.count("Player") >= 2                           # the two real games are still listed
+    assert out.count("Player") >= 2  # the two real games are still listed
     code, out, err = run(["records", "--state-dir", str(state), "show", "20250101-000000"])
     assert code == 1 and "symbolic link" in err and "outside" not in out + err
     code, out, err = run(["records", "--state-dir", str(state), "export", "20250103"])

@@ -19,8 +19,32 @@ def test_every_position_of_a_real_game_shows_exactly_its_men(profile):
         assert root.get("viewBox") == "0 0 492 492"
         assert men(root) == game.board, game.record
         points = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "point" in classes(g)]
-        ring_order = ["a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4", "b6", "d6", "f6", "f4",
-                      "f2", "d2", "b2", "b4", "c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4"]
+        ring_order = [
+            "a7",
+            "d7",
+            "g7",
+            "g4",
+            "g1",
+            "d1",
+            "a1",
+            "a4",
+            "b6",
+            "d6",
+            "f6",
+            "f4",
+            "f2",
+            "d2",
+            "b2",
+            "b4",
+            "c5",
+            "d5",
+            "e5",
+            "e4",
+            "e3",
+            "d3",
+            "c3",
+            "c4",
+        ]
         assert [g.get("id") for g in points] == [f"point-{p}" for p in ring_order]
         for g in points:
             side = game.board.get(g.get("data-point"), "empty")
@@ -30,8 +54,12 @@ def test_every_position_of_a_real_game_shows_exactly_its_men(profile):
 def test_the_same_position_gives_the_same_text():
     game = positions("standard")[30]
     first = board_svg(game, last_turn=last_turn_of(game), leds={"d6": "hint", "a1": "removable"}, size=300)
-    again = board_svg(Game.from_record(game.record), last_turn=str(last_turn_of(game)),
-                      leds={"a1": "removable", "d6": "hint"}, size=300)
+    again = board_svg(
+        Game.from_record(game.record),
+        last_turn=str(last_turn_of(game)),
+        leds={"a1": "removable", "d6": "hint"},
+        size=300,
+    )
     assert first == again
 
 
@@ -60,9 +88,13 @@ def test_labels_name_every_file_and_rank_beside_its_points():
     root = parse(board_svg())
     texts = {t.text: t for t in root.iterfind(".//svg:text", NS) if "coord" in classes(t)}
     assert sorted(texts) == list("1234567abcdefg")
-    one_point = dict(zip("abcdefg1234567",
-                         ["a1", "b2", "c3", "d1", "e3", "f2", "g1", "a1", "b2", "c3", "a4", "c5", "b6", "a7"],
-                         strict=True))
+    one_point = dict(
+        zip(
+            "abcdefg1234567",
+            ["a1", "b2", "c3", "d1", "e3", "f2", "g1", "a1", "b2", "c3", "a4", "c5", "b6", "a7"],
+            strict=True,
+        )
+    )
     for label, point in one_point.items():
         x, y = centre(root, point)
         if label.isalpha():
@@ -79,7 +111,7 @@ def test_light_men_have_a_dark_outline():
     white = by_id(root, "point-d6").find("svg:g/svg:circle", NS)
     assert white.get("fill") == DEFAULT_COLORS["white man"]
     outline = white.get("stroke")
-    luminance = sum(int(outline[i:i + 2], 16) for i in (1, 3, 5)) / 3
+    luminance = sum(int(outline[i : i + 2], 16) for i in (1, 3, 5)) / 3
     assert luminance < 80 and float(white.get("stroke-width")) >= 2
 
 
@@ -147,7 +179,7 @@ def test_led_rings_are_the_palette_colour_of_their_role(role):
     assert light.get("stroke") == hue
     assert float(light.get("stroke-opacity")) == pytest.approx(level, abs=0.01)
     # the hue at full strength times the opacity is the LED's colour
-    rgb = [int(hue[i:i + 2], 16) * float(light.get("stroke-opacity")) for i in (1, 3, 5)]
+    rgb = [int(hue[i : i + 2], 16) * float(light.get("stroke-opacity")) for i in (1, 3, 5)]
     assert rgb == pytest.approx(look.colour, abs=2)
     x, y = float(light.get("cx")), float(light.get("cy"))
     assert (x, y) == centre(root, "d6")
@@ -241,18 +273,21 @@ def test_colours_and_a_stylesheet_can_be_given():
     assert root.find("svg:style", NS).text == ".point:hover{opacity:.8}"
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"leds": {"d6": "sparkle"}}, "unknown LED role 'sparkle' at d6"),
-    ({"leds": {"h9": "hint"}}, "LED at 'h9', which is not a point"),
-    ({"leds": Frame({}, {"blue-to-move": "to-move"})}, "unknown status LED 'blue-to-move'"),
-    ({"position": {"d6": "red"}}, "the man on d6 is 'red'"),
-    ({"position": {"x1": "white"}}, "'x1' is not a point"),
-    ({"last_turn": "d6-d8"}, "not a turn"),
-    ({"size": 0}, "size must be a whole number of pixels above 0"),
-    ({"led_style": "under"}, "led_style must be 'ring' or 'beside'"),
-    ({"colors": {"wodo": "#000"}}, "unknown colour name(s) wodo"),
-    ({"profile": "thirteen"}, "thirteen"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"leds": {"d6": "sparkle"}}, "unknown LED role 'sparkle' at d6"),
+        ({"leds": {"h9": "hint"}}, "LED at 'h9', which is not a point"),
+        ({"leds": Frame({}, {"blue-to-move": "to-move"})}, "unknown status LED 'blue-to-move'"),
+        ({"position": {"d6": "red"}}, "the man on d6 is 'red'"),
+        ({"position": {"x1": "white"}}, "'x1' is not a point"),
+        ({"last_turn": "d6-d8"}, "not a turn"),
+        ({"size": 0}, "size must be a whole number of pixels above 0"),
+        ({"led_style": "under"}, "led_style must be 'ring' or 'beside'"),
+        ({"colors": {"wodo": "#000"}}, "unknown colour name(s) wodo"),
+        ({"profile": "thirteen"}, "thirteen"),
+    ],
+)
 def test_bad_input_names_what_is_wrong(kwargs, message):
     position = kwargs.pop("position", None)
     with pytest.raises(ValueError) as info:

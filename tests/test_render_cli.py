@@ -30,13 +30,19 @@ def run(capsys, *args):
 
 
 def leds(root) -> dict[str, str]:
-    return {g.get("data-point"): g.get("data-role") for g in root.iter("{http://www.w3.org/2000/svg}g")
-            if "led" in classes(g)}
+    return {
+        g.get("data-point"): g.get("data-role")
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if "led" in classes(g)
+    }
 
 
 def lit_status(root) -> dict[str, str]:
-    return {g.get("id"): g.get("data-role") for g in root.iter("{http://www.w3.org/2000/svg}g")
-            if "status" in classes(g) and g.get("data-role")}
+    return {
+        g.get("id"): g.get("data-role")
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if "status" in classes(g) and g.get("data-role")
+    }
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -102,25 +108,31 @@ def test_flip_and_no_coordinates(capsys):
     assert root.find(".//svg:g[@class='coords']", NS) is None
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--fen", "not a fen"], "morris-pi render: FEN"),
-    (["--fen", MILL.replace(" w ", " v ")], "field 2 (side to move)"),
-    (["d6", "d6"], "morris-pi render: turn 2: d6: d6 is occupied"),
-    (["d6", "a1-a9"], "not a turn"),
-    (["--fen", MILL, "xd6"], "after the FEN"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--fen", "not a fen"], "morris-pi render: FEN"),
+        (["--fen", MILL.replace(" w ", " v ")], "field 2 (side to move)"),
+        (["d6", "d6"], "morris-pi render: turn 2: d6: d6 is occupied"),
+        (["d6", "a1-a9"], "not a turn"),
+        (["--fen", MILL, "xd6"], "after the FEN"),
+    ],
+)
 def test_bad_fen_or_record_is_a_message_and_exit_2(capsys, args, words):
     code, out, err = run(capsys, "render", *args)
     assert code == 2 and out == ""
     assert words in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--profile", "thirteen"], "invalid choice: 'thirteen'"),
-    (["--size", "0"], "0 pixels is out of range"),
-    (["--size", "big"], "'big' is not a whole number of pixels"),
-    (["--format", "gif"], "invalid choice: 'gif'"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--profile", "thirteen"], "invalid choice: 'thirteen'"),
+        (["--size", "0"], "0 pixels is out of range"),
+        (["--size", "big"], "'big' is not a whole number of pixels"),
+        (["--format", "gif"], "invalid choice: 'gif'"),
+    ],
+)
 def test_bad_options_are_usage_errors(capsys, args, words):
     with pytest.raises(SystemExit) as info:
         main(["render", *args])
@@ -130,8 +142,13 @@ def test_bad_options_are_usage_errors(capsys, args, words):
 
 def test_errors_from_the_real_command_line_carry_no_traceback(tmp_path):
     for args in (["--fen", "x"], ["--profile", "thirteen"], ["d6", "d6"]):
-        done = subprocess.run([sys.executable, "-m", "morris_pi.cli", "render", *args],
-                              capture_output=True, text=True, cwd=tmp_path, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "morris_pi.cli", "render", *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
         assert done.returncode == 2 and done.stdout == ""
         assert "Traceback" not in done.stderr and done.stderr.strip()
 
@@ -189,8 +206,12 @@ def test_png_by_file_name_or_format(capsys, tmp_path):
 
 @pytest.mark.skipif(not _have_png(), reason="the png extra (CairoSVG and libcairo2) is not installed")
 def test_png_to_stdout(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "morris_pi.cli", "render", "--format", "png", "--size", "64", "d6"],
-                          capture_output=True, cwd=tmp_path, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "morris_pi.cli", "render", "--format", "png", "--size", "64", "d6"],
+        capture_output=True,
+        cwd=tmp_path,
+        check=False,
+    )
     assert done.returncode == 0 and png_size(done.stdout) == (64, 64)
 
 
@@ -207,7 +228,7 @@ def test_the_docs_example_is_what_the_command_draws(capsys):
     line = next(x for x in readme.splitlines() if x.startswith("morris-pi render ") and "board-example.svg" in x)
     args = line.split()[1:]
     out_at = args.index("--out")
-    args[out_at:out_at + 2] = []
+    args[out_at : out_at + 2] = []
     code, out, _ = run(capsys, *args)
     assert code == 0 and out == (ROOT / "docs" / "board-example.svg").read_text()
 
@@ -263,8 +284,9 @@ def test_records_show_svg_refuses_to_replace_pictures_without_force(capsys, reco
 def test_records_show_svg_of_a_record_that_does_not_replay(capsys, records, tmp_path):
     path = records / "records" / "20250601-201500.txt"
     path.write_text(path.read_text().replace("c5 f2 d7", "c5 c5 d7"))
-    code, _out, err = run(capsys, "records", "show", "20250601", "--state-dir", str(records),
-                         "--svg", str(tmp_path / "pics"))
+    code, _out, err = run(
+        capsys, "records", "show", "20250601", "--state-dir", str(records), "--svg", str(tmp_path / "pics")
+    )
     assert code == 1 and "record 20250601-201500 cannot be replayed (standard): turn 2" in err
     assert "Traceback" not in err and not (tmp_path / "pics").exists()
 

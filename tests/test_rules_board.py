@@ -5,9 +5,9 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+from rules_support import DIAGONALS, MILLS, RING_PAIRS, SPOKE_PAIRS
 
 from morris_pi.rules import POINTS, STANDARD, Game, coordinates, get_profile, point_index
-from rules_support import DIAGONALS, MILLS, RING_PAIRS, SPOKE_PAIRS
 
 DIAGONAL = get_profile("twelve").board
 
@@ -19,8 +19,30 @@ def pairs_of(geometry) -> set[frozenset[str]]:
 def test_24_points_named_as_on_a_chess_board():
     assert len(POINTS) == len(set(POINTS)) == 24
     assert set(POINTS) == {
-        "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
-        "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
+        "a7",
+        "d7",
+        "g7",
+        "b6",
+        "d6",
+        "f6",
+        "c5",
+        "d5",
+        "e5",
+        "a4",
+        "b4",
+        "c4",
+        "e4",
+        "f4",
+        "g4",
+        "c3",
+        "d3",
+        "e3",
+        "b2",
+        "d2",
+        "f2",
+        "a1",
+        "d1",
+        "g1",
     }
     assert coordinates("a1") == (0, 0) and coordinates("g7") == (6, 6) and coordinates("d5") == (3, 4)
 
@@ -43,8 +65,14 @@ def test_corner_triples_and_other_collinear_looking_points_are_never_mills():
     for corner in ("a7", "g7", "g1", "a1", "b6", "f6", "f2", "b2", "c5", "e5", "e3", "c3"):
         (a, b) = STANDARD.neighbours(corner)
         assert frozenset((corner, a, b)) not in mills
-    for triple in (("a7", "a4", "b4"), ("d7", "d6", "b6"), ("a7", "b6", "c5"), ("b4", "c4", "e4"),
-                   ("d5", "d3", "d6"), ("a4", "b4", "b6")):
+    for triple in (
+        ("a7", "a4", "b4"),
+        ("d7", "d6", "b6"),
+        ("a7", "b6", "c5"),
+        ("b4", "c4", "e4"),
+        ("d5", "d3", "d6"),
+        ("a4", "b4", "b6"),
+    ):
         assert frozenset(triple) not in mills
     # Every mill is three collinear points, and every point lies in exactly two mills.
     for line in STANDARD.lines:

@@ -118,24 +118,27 @@ def test_a_game_from_a_fen_continues_from_it_without_history():
 START = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"
 
 
-@pytest.mark.parametrize("fen, field", [
-    ("", "expected 17"),
-    (START + " c:w-1-8", "field 18"),
-    (START.replace("********/", "*******/", 1), "field 1 (board)"),
-    (START.replace("*", "X", 1).replace(" 0 9 0 9", " 0 9 0 9"), "marked"),
-    (START.replace("*", "Q", 1), "field 1 (board)"),
-    (START.replace(" w ", " x "), "field 2 (side to move)"),
-    (START.replace(" w p p ", " w z p "), "field 3 (phase)"),
-    (START.replace(" w p p ", " w p q "), "field 4 (action)"),
-    (START.replace(" 0 9 0 9 ", " 1 9 0 9 "), "field 5 (white men on the board)"),
-    (START.replace(" 0 9 0 9 ", " 0 10 0 9 "), "field 6 (white men in hand)"),
-    (START.replace(" 0 9 0 9 ", " 0 9 0 -1 "), "field 8 (black men in hand)"),
-    (START.replace(" 0 9 0 9 0 0 ", " 0 9 0 9 0 1 "), "men to remove"),
-    (START.replace(" 0 9 0 9 0 0 0 0 0 0 0", " 0 9 0 9 0 0 0 0 0 0 5"), "fields 11-15"),
-    (START.replace(" 0 1", " x 1"), "field 16 (N-move counter)"),
-    (START.replace(" w p p ", " w m s "), "field 3 (phase) 'm'"),
-    (START.replace(" w p p ", " w p r "), "field 4 (action) 'r'"),
-])
+@pytest.mark.parametrize(
+    "fen, field",
+    [
+        ("", "expected 17"),
+        (START + " c:w-1-8", "field 18"),
+        (START.replace("********/", "*******/", 1), "field 1 (board)"),
+        (START.replace("*", "X", 1).replace(" 0 9 0 9", " 0 9 0 9"), "marked"),
+        (START.replace("*", "Q", 1), "field 1 (board)"),
+        (START.replace(" w ", " x "), "field 2 (side to move)"),
+        (START.replace(" w p p ", " w z p "), "field 3 (phase)"),
+        (START.replace(" w p p ", " w p q "), "field 4 (action)"),
+        (START.replace(" 0 9 0 9 ", " 1 9 0 9 "), "field 5 (white men on the board)"),
+        (START.replace(" 0 9 0 9 ", " 0 10 0 9 "), "field 6 (white men in hand)"),
+        (START.replace(" 0 9 0 9 ", " 0 9 0 -1 "), "field 8 (black men in hand)"),
+        (START.replace(" 0 9 0 9 0 0 ", " 0 9 0 9 0 1 "), "men to remove"),
+        (START.replace(" 0 9 0 9 0 0 0 0 0 0 0", " 0 9 0 9 0 0 0 0 0 0 5"), "fields 11-15"),
+        (START.replace(" 0 1", " x 1"), "field 16 (N-move counter)"),
+        (START.replace(" w p p ", " w m s "), "field 3 (phase) 'm'"),
+        (START.replace(" w p p ", " w p r "), "field 4 (action) 'r'"),
+    ],
+)
 def test_a_bad_fen_is_a_clear_error_naming_the_field(fen, field):
     with pytest.raises(FenError, match=re.escape(field)) as exc:
         Game.from_fen(fen)
@@ -164,25 +167,40 @@ def test_a_game_set_up_from_a_fen_is_saved_and_restored_with_its_start(game, mor
     restored = Game.from_text(started.to_text())
     assert restored.record == started.record
     assert restored.fen == started.fen
-    assert json.loads(started.to_text()).get("start") == Game.from_position(
-        started.positions[0], first_ply=started.first_ply).fen
+    assert (
+        json.loads(started.to_text()).get("start")
+        == Game.from_position(started.positions[0], first_ply=started.first_ply).fen
+    )
 
 
 def test_a_saved_game_with_a_bad_start_is_refused():
     from morris_pi.rules import GameTextError
 
-    text = json.dumps({"format": "morris-pi/game-1", "profile": "standard", "record": "", "pending": None,
-                       "declared": None, "start": "nonsense"})
+    text = json.dumps(
+        {
+            "format": "morris-pi/game-1",
+            "profile": "standard",
+            "record": "",
+            "pending": None,
+            "declared": None,
+            "start": "nonsense",
+        }
+    )
     with pytest.raises(GameTextError, match="expected 17"):
         Game.from_text(text)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(
-    st.text(max_size=80),
-    st.lists(st.sampled_from(START.split() + ["O", "@", "X", "r", "s", "m", "o", "²", "-1", "99"]),
-             min_size=15, max_size=19).map(" ".join),
-))
+@given(
+    st.one_of(
+        st.text(max_size=80),
+        st.lists(
+            st.sampled_from(START.split() + ["O", "@", "X", "r", "s", "m", "o", "²", "-1", "99"]),
+            min_size=15,
+            max_size=19,
+        ).map(" ".join),
+    )
+)
 def test_any_text_is_a_game_or_a_fen_error(text):
     try:
         game = Game.from_fen(text)

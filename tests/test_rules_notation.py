@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rules_support import PROFILE_NAMES, random_game
 
 from morris_pi.rules import (
     PROFILES,
@@ -16,7 +17,6 @@ from morris_pi.rules import (
     UnknownProfileError,
     split_record,
 )
-from rules_support import PROFILE_NAMES, random_game
 
 PLACED = "f2 f4 c4 e5 f6 e3 b2 g7 a4 a1 g4 b4 d3 d5 a7 g1 d7 d6"
 ALL_IN_MILL = "a1 b6 g1 d6 c3 f6xc3"
@@ -160,15 +160,25 @@ def test_an_illegal_turn_names_the_turn_the_side_and_the_reason_and_changes_noth
 def test_refused_calls_change_nothing():
     game = Game.from_record("d6 a1 f6 a4 b6")
     before = game.to_text()
-    for call in (lambda: game.play(5), lambda: game.remove("z9"), lambda: game.remove("f6"),
-                 lambda: game.claim_draw(), lambda: game.resign("nobody"), lambda: game.play("xb6")):
+    for call in (
+        lambda: game.play(5),
+        lambda: game.remove("z9"),
+        lambda: game.remove("f6"),
+        lambda: game.claim_draw(),
+        lambda: game.resign("nobody"),
+        lambda: game.play("xb6"),
+    ):
         with pytest.raises(ValueError):
             call()
         assert game.to_text() == before
     over = Game.from_record(FEWER_THAN_THREE)
     before = over.to_text()
-    for call in (lambda: over.play("b6-b4"), lambda: over.resign("white"), lambda: over.agree_draw(),
-                 lambda: over.claim_draw()):
+    for call in (
+        lambda: over.play("b6-b4"),
+        lambda: over.resign("white"),
+        lambda: over.agree_draw(),
+        lambda: over.claim_draw(),
+    ):
         with pytest.raises(GameOverError, match="the game is over: black wins"):
             call()
         assert over.to_text() == before

@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from rules_support import random_game, shuffling_game
 
 from morris_pi.rules import Game, GameOverError, RulesError, get_profile
-from rules_support import random_game, shuffling_game
 
 # Black's last placement (f4) leaves white, to move, without a move.
 BLOCKED_AFTER_PLACING = "a7 d7 g7 g4 g1 d1 a1 d5 c5 a4 d6 b4 c4 c3 b6 d3 f6xd3 f4"
@@ -37,9 +37,7 @@ HUNDRED_QUIET = (
 )
 # The first 92 turns of HUNDRED_QUIET, then a7-d7 d5-e5 d7-a7 e5-d5 twice: turn 100 is
 # both the third occurrence of a position and the 100th turn without a removal.
-REPETITION_ON_TURN_100 = (
-    " ".join(HUNDRED_QUIET.split()[:92]) + " a7-d7 d5-e5 d7-a7 e5-d5 a7-d7 d5-e5 d7-a7 e5-d5"
-)
+REPETITION_ON_TURN_100 = " ".join(HUNDRED_QUIET.split()[:92]) + " a7-d7 d5-e5 d7-a7 e5-d5 a7-d7 d5-e5 d7-a7 e5-d5"
 
 
 def result(game: Game) -> tuple[str | None, str] | None:
@@ -138,8 +136,11 @@ def test_move_this_claim_passes_once_the_position_has_moved_on():
 def test_claiming_when_nothing_is_claimable_is_refused_clearly():
     game = Game.from_record(upto(THREEFOLD, 22), "move-this")
     before = game.to_text()
-    with pytest.raises(RulesError, match=r"no draw can be claimed now: the position has occurred 2 time\(s\) "
-                                         r"and 22 of 100 quiet turns have passed"):
+    with pytest.raises(
+        RulesError,
+        match=r"no draw can be claimed now: the position has occurred 2 time\(s\) "
+        r"and 22 of 100 quiet turns have passed",
+    ):
         game.claim_draw()
     assert game.to_text() == before and game.outcome is None
     # Standard draws are automatic: there is never anything to claim.

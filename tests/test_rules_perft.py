@@ -8,10 +8,10 @@ import io
 import random
 
 import pytest
+from rules_support import PROFILE_NAMES, Referee
 
 from morris_pi import cli
 from morris_pi.rules import Game, Position, Turn, perft
-from rules_support import PROFILE_NAMES, Referee
 
 # RULES.md "Reference figures": a move and its removal are one turn. Depth 5 is the
 # first where mills close (white's third man), so removals are counted too.
@@ -78,7 +78,9 @@ def test_the_referee_counts_the_same_trees(profile, record, leaves):
 
 def test_perft_depth_zero_and_a_finished_position():
     assert perft(Position.start(), 0) == 1
-    over = Game.from_record("c5 d2 d6 f2 f6 b2xc5 b6xb2 b2xb6 b6xb2 b2xf6 f6xb2 b2xf6 f6xb2 b2xb6 b6xb2 b2xf6 f6xb2 b2xf6")
+    over = Game.from_record(
+        "c5 d2 d6 f2 f6 b2xc5 b6xb2 b2xb6 b6xb2 b2xf6 f6xb2 b2xf6 f6xb2 b2xb6 b6xb2 b2xf6 f6xb2 b2xf6"
+    )
     assert perft(over.position, 3) == 0
 
 
@@ -156,6 +158,6 @@ def test_cli_legal_bad_record_exits_2_and_names_the_turn():
 
 
 def test_cli_legal_after_the_game_ended():
-    record = "a7 d7 g7 g4 g1 d1 a1 d5 c5 a4 d6 b4 c4 c3 b6 d3 f6xd3 f4".split()
+    record = ["a7", "d7", "g7", "g4", "g1", "d1", "a1", "d5", "c5", "a4", "d6", "b4", "c4", "c3", "b6", "d3", "f6xd3", "f4"]
     code, out, err = run(["legal", *record])
     assert code == 0 and out == "" and "game over: black wins (blocked)" in err

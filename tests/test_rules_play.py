@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from rules_support import PROFILE_NAMES, random_game
 
 from morris_pi.rules import POINTS, STANDARD, Game, IllegalTurnError, InvalidTurnError, get_profile
-from rules_support import PROFILE_NAMES, random_game
 
 # Placement of 18 men without a mill; white then moves (from a threefold-repetition game).
 PLACED = "f2 f4 c4 e5 f6 e3 b2 g7 a4 a1 g4 b4 d3 d5 a7 g1 d7 d6"
@@ -24,10 +24,7 @@ ONE_FREE = "a1 b6 g1 d6 c3 f6xc3 e4 c5"
 # a7 closes a7-d7-g7 and a1-a4-a7 at once (written by hand).
 DOUBLE_MILL = "d7 b6 g7 d2 a4 f4 a1 e3"
 # d1-d2 closes b2-d2-f2 on turn 19, opens it on 21 (d2-d1 closes a1-d1-g1), closes it again on 23.
-RECLOSE = (
-    "e5 d7 b2 d5 c3 d6xe5 e4 f6 a1 b6xc3 c5 g7 d1 b4 g1xg7 d3 f2 e5 "
-    "d1-d2xd3 f6-f4 d2-d1xb4 b6-b4 d1-d2xf4"
-)
+RECLOSE = "e5 d7 b2 d5 c3 d6xe5 e4 f6 a1 b6xc3 c5 g7 d1 b4 g1xg7 d3 f2 e5 d1-d2xd3 f6-f4 d2-d1xb4 b6-b4 d1-d2xf4"
 # Lasker: white has three men on the board and seven in hand.
 LASKER_THREE_AND_HAND = "f2 b2 d7 d6 e3 e4"
 # Lasker: white has a1 a4 b6 and nothing in hand; black has four men.
@@ -47,8 +44,9 @@ def targets(game: Game, origin: str) -> set[str]:
 # -- placing ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("profile,men", [("standard", 9), ("move-this", 9), ("club", 9), ("no-flying", 9),
-                                         ("lasker", 10), ("twelve", 12)])
+@pytest.mark.parametrize(
+    "profile,men", [("standard", 9), ("move-this", 9), ("club", 9), ("no-flying", 9), ("lasker", 10), ("twelve", 12)]
+)
 def test_the_game_starts_empty_with_white_to_place(profile, men):
     game = Game(profile)
     assert game.board == {} and game.turn == "white"
@@ -84,7 +82,7 @@ def test_placing_lasts_men_per_side_placements_each_whatever_was_removed(profile
             continue
         removed_while_placing += sum(1 for t in history[: 2 * men] if t.removal)
         assert all(t.is_placement for t in history[: 2 * men])
-        assert not any(t.is_placement for t in history[2 * men:])
+        assert not any(t.is_placement for t in history[2 * men :])
     assert removed_while_placing > 0
 
 

@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rules_support import PROFILE_NAMES, Referee
 
 from morris_pi.rules import POINTS, Game, GameOverError, IllegalTurnError, RulesError, Turn
-from rules_support import PROFILE_NAMES, Referee
 
 # Each choice picks one legal turn; an even choice prefers a turn without a removal, so
 # games run long enough to repeat positions and to reach the flying and N-move stages.
@@ -31,9 +31,21 @@ def pick(game: Game, choice: int) -> Turn:
 def snapshot(game: Game):
     keys = Counter(p.key() for p in game.positions)
     assert game.repetitions() == keys[game.position.key()]
-    return (game.to_text(), game.record, game.positions, game.repetitions(), game.quiet_turns, game.pending,
-            game.removable, game.board, game.in_hand, game.outcome, game.claimable_draw(),
-            [str(t) for t in game.legal_turns()], keys)
+    return (
+        game.to_text(),
+        game.record,
+        game.positions,
+        game.repetitions(),
+        game.quiet_turns,
+        game.pending,
+        game.removable,
+        game.board,
+        game.in_hand,
+        game.outcome,
+        game.claimable_draw(),
+        [str(t) for t in game.legal_turns()],
+        keys,
+    )
 
 
 @pytest.mark.parametrize("profile", PROFILE_NAMES)

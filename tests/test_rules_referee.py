@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from rules_support import PROFILE_NAMES, Referee
 
 from morris_pi.rules import Game
-from rules_support import PROFILE_NAMES, Referee
 
 
 def play_against_referee(profile: str, seed: int, quiet_bias: float) -> tuple[str, ...]:

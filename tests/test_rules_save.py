@@ -6,17 +6,29 @@ import json
 import random
 
 import pytest
+from rules_support import PROFILE_NAMES, shuffling_game
 
 from morris_pi.rules import Game, GameTextError
-from rules_support import PROFILE_NAMES, shuffling_game
 
 THREEFOLD = "f2 f4 c4 e5 f6 e3 b2 g7 a4 a1 g4 b4 d3 d5 a7 g1 d7 d6 c4-c3 d6-b6 c3-c4 b6-d6 b2-d2 e3-e4 d2-b2 e4-e3"
 FEWER_THAN_THREE = "c5 d2 d6 f2 f6 b2xc5 b6xb2 b2xb6 b6xb2 b2xf6 f6xb2 b2xf6 f6xb2 b2xb6 b6xb2 b2xf6 f6xb2 b2xf6"
 
 
 def state(game: Game):
-    return (game.to_text(), game.record, game.positions, game.repetitions(), game.quiet_turns, game.pending,
-            game.removable, game.board, game.in_hand, game.outcome, game.claimable_draw(), game.profile)
+    return (
+        game.to_text(),
+        game.record,
+        game.positions,
+        game.repetitions(),
+        game.quiet_turns,
+        game.pending,
+        game.removable,
+        game.board,
+        game.in_hand,
+        game.outcome,
+        game.claimable_draw(),
+        game.profile,
+    )
 
 
 def play_on(game: Game, seed: int) -> list:
@@ -52,7 +64,7 @@ def test_repetition_counts_and_the_n_move_count_survive():
     record = " ".join(THREEFOLD.split()[:22])
     game = Game.from_text(Game.from_record(record).to_text())
     assert game.repetitions() == 2 and game.quiet_turns == 22
-    for turn in "b2-d2 e3-e4 d2-b2 e4-e3".split():
+    for turn in ["b2-d2", "e3-e4", "d2-b2", "e4-e3"]:
         game.play(turn)
     assert str(game.outcome) == "draw (threefold-repetition)"
 
@@ -85,8 +97,16 @@ def test_declared_results_survive(record, profile, declare, expected):
 
 
 def text(record="d6 a1", pending=None, declared=None, profile="standard", **extra) -> str:
-    return json.dumps({"format": "morris-pi/game-1", "profile": profile, "record": record,
-                       "pending": pending, "declared": declared, **extra})
+    return json.dumps(
+        {
+            "format": "morris-pi/game-1",
+            "profile": profile,
+            "record": record,
+            "pending": pending,
+            "declared": declared,
+            **extra,
+        }
+    )
 
 
 @pytest.mark.parametrize(
@@ -94,7 +114,10 @@ def text(record="d6 a1", pending=None, declared=None, profile="standard", **extr
     [
         ("{not json", "saved game is not valid JSON"),
         ("[1, 2]", "saved game must be a JSON object"),
-        (json.dumps({"format": "chess/pgn", "record": ""}), "saved game format is 'chess/pgn', expected 'morris-pi/game-1'"),
+        (
+            json.dumps({"format": "chess/pgn", "record": ""}),
+            "saved game format is 'chess/pgn', expected 'morris-pi/game-1'",
+        ),
         (text(colour="blue"), "saved game has unknown field(s): colour"),
         (text(record=7), "saved game: 'record' must be text"),
         (text(profile="blitz"), "saved game: unknown rule profile 'blitz'"),
@@ -105,8 +128,10 @@ def text(record="d6 a1", pending=None, declared=None, profile="standard", **extr
         (text(record="d6 a1", pending="f6"), "saved game: pending step 'f6' does not close a mill"),
         (text(record="d6 a1 f6 a4", pending="b6xa1"), "saved game: pending step 'b6xa1' does not close a mill"),
         (text(record="d6 a1 f6 a4 b6"), "saved game: the record ends with b6, which waits for its removal"),
-        (text(record="a1 b6 g1 d6 c3 f6xc3", pending="d1", profile="move-this"),
-         "saved game: pending step 'd1' does not close a mill"),
+        (
+            text(record="a1 b6 g1 d6 c3 f6xc3", pending="d1", profile="move-this"),
+            "saved game: pending step 'd1' does not close a mill",
+        ),
         (text(declared={"winner": "white", "reason": "timeout"}), "saved game: bad declared result"),
         (text(declared={"winner": "green", "reason": "resignation"}), "saved game: bad declared result"),
         (text(declared={"winner": None, "reason": "resignation"}), "saved game: bad declared result"),
@@ -114,11 +139,15 @@ def text(record="d6 a1", pending=None, declared=None, profile="standard", **extr
         (text(declared={"reason": "agreement"}), "saved game: bad declared result"),
         (text(declared="agreement"), "saved game: bad declared result"),
         (text(declared={"winner": None, "reason": "threefold-repetition"}), "saved game: bad declared result"),
-        (text(record=THREEFOLD, declared={"winner": None, "reason": "threefold-repetition"}),
-         "saved game: bad declared result"),  # standard draws by repetition on its own: nothing to claim
-        (text(record=FEWER_THAN_THREE, declared={"winner": "white", "reason": "resignation"}),
-         "saved game: declared result {'winner': 'white', 'reason': 'resignation'}, but the record already "
-         "ended: black wins (fewer-than-three)"),
+        (
+            text(record=THREEFOLD, declared={"winner": None, "reason": "threefold-repetition"}),
+            "saved game: bad declared result",
+        ),  # standard draws by repetition on its own: nothing to claim
+        (
+            text(record=FEWER_THAN_THREE, declared={"winner": "white", "reason": "resignation"}),
+            "saved game: declared result {'winner': 'white', 'reason': 'resignation'}, but the record already "
+            "ended: black wins (fewer-than-three)",
+        ),
     ],
 )
 def test_corrupt_saves_are_refused_clearly(saved, message):

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import pytest
-
-from morris_pi.rules import Game, IllegalTurnError, Turn
 from rules_support import PROFILE_NAMES, random_game
 
+from morris_pi.rules import Game, IllegalTurnError, Turn
+
 DOUBLE_MILL = "d7 b6 g7 d2 a4 f4 a1 e3"
-RECLOSE = (
-    "e5 d7 b2 d5 c3 d6xe5 e4 f6 a1 b6xc3 c5 g7 d1 b4 g1xg7 d3 f2 e5 "
-    "d1-d2xd3 f6-f4 d2-d1xb4 b6-b4 d1-d2xf4"
-)
+RECLOSE = "e5 d7 b2 d5 c3 d6xe5 e4 f6 a1 b6xc3 c5 g7 d1 b4 g1xg7 d3 f2 e5 d1-d2xd3 f6-f4 d2-d1xb4 b6-b4 d1-d2xf4"
 
 
 def snapshot(game: Game):
-    return (game.record, game.to_text(), game.positions, game.repetitions(), game.quiet_turns,
-            game.outcome, game.claimable_draw(), game.board, game.in_hand)
+    return (
+        game.record,
+        game.to_text(),
+        game.positions,
+        game.repetitions(),
+        game.quiet_turns,
+        game.outcome,
+        game.claimable_draw(),
+        game.board,
+        game.in_hand,
+    )
 
 
 @pytest.mark.parametrize("profile", PROFILE_NAMES)

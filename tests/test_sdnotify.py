@@ -56,8 +56,9 @@ def test_reads_os_environ_by_default(listener, monkeypatch):
     assert received(sock) == ["READY=1"]
 
 
-@pytest.mark.skipif(not hasattr(socket, "AF_UNIX") or os.uname().sysname != "Linux",
-                    reason="abstract sockets are Linux only")
+@pytest.mark.skipif(
+    not hasattr(socket, "AF_UNIX") or os.uname().sysname != "Linux", reason="abstract sockets are Linux only"
+)
 def test_abstract_socket_with_at_sign():
     name = f"morris-pi-test-{os.getpid()}"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

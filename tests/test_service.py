@@ -40,7 +40,7 @@ new = 17
 undo = 27
 menu = 23
 [storage]
-state_dir = "{tmp_path / 'state'}"
+state_dir = "{tmp_path / "state"}"
 [engine]
 seed = 1
 {extra}
@@ -88,14 +88,14 @@ def test_a_full_game_against_the_computer_with_a_takeback(tmp_path, boards):
     before = board.state()["record"]
     assert before == person.game.record and len(before.split()) == 6
 
-    board.press("undo")                       # takes back the computer's reply and my turn
+    board.press("undo")  # takes back the computer's reply and my turn
     record = board.state()["record"]
     assert record.split() == before.split()[:4]
-    person.follow_corrections()               # the LEDs guide the board back
+    person.follow_corrections()  # the LEDs guide the board back
     assert board.state()["problems"] == []
     person.game = Game.from_record(record)
     saved, _ = Storage(tmp_path / "state").load_current()
-    assert saved.record == record             # the takeback is saved too
+    assert saved.record == record  # the takeback is saved too
 
     while person.game.outcome is None:
         if person.game.turn == "white":
@@ -139,7 +139,7 @@ def test_menu_button_reopens_the_menu_after_the_game(tmp_path, boards):
     board = boards(config(tmp_path, mode="two-player"))
     board.press("menu")
     assert board.state()["state"] == "menu"
-    board.press("menu")                      # and starts again
+    board.press("menu")  # and starts again
     assert board.state()["state"] == "game"
 
 
@@ -158,7 +158,7 @@ def test_a_corrupt_save_is_moved_aside_logged_and_a_new_game_starts(tmp_path, bo
 def test_a_missing_sensor_board_shows_its_pattern_and_is_retried(tmp_path, boards, caplog):
     text = config(tmp_path, mode="two-player")
     board = FakeBoard(text)
-    del board.bus.devices[0x21]              # the second expander is not connected
+    del board.bus.devices[0x21]  # the second expander is not connected
     with caplog.at_level(logging.INFO, logger="morris_pi.service"):
         board.start()
         try:
@@ -167,7 +167,7 @@ def test_a_missing_sensor_board_shows_its_pattern_and_is_retried(tmp_path, board
             board.run(20)
             failures = [r for r in caplog.records if r.levelno == logging.ERROR]
             assert len(failures) == 1 and "0x21" in failures[0].getMessage()
-            board.bus.devices[0x21] = FakeMcp23017(0x21)   # plugged in
+            board.bus.devices[0x21] = FakeMcp23017(0x21)  # plugged in
             board.run(12)
             assert error_points(board) == set()
             assert any("works again" in r.getMessage() for r in caplog.records)
@@ -230,14 +230,14 @@ def test_an_engine_crash_shows_its_pattern_and_is_asked_again(tmp_path, boards, 
     board = boards(text, opponent_factory=factory)
     person = Person(board)
     person.play_own()
-    board.run(0.5)                            # the turn is read and the engine asked
+    board.run(0.5)  # the turn is read and the engine asked
     # The search thread runs in real time while the board runs on virtual time:
     # wait for it to die so the next scan sees the crash, however slow this machine.
     assert engines and engines[-1].player.join(30)
     board.run(3)
     assert error_points(board) == set(ERROR_PATTERNS["engine"])
     assert "computer player failed" in board.session.status()
-    broken[0] = False                         # asked again, it answers
+    broken[0] = False  # asked again, it answers
     person.play_computer()
     assert error_points(board) == set()
     assert len(board.state()["record"].split()) == 2
@@ -251,8 +251,9 @@ def test_watchdog_pings_come_from_the_loop(tmp_path, boards):
 
 
 def test_no_watchdog_pings_when_the_config_turns_it_off(tmp_path, boards):
-    board = boards(config(tmp_path, mode="two-player", extra="[service]\nwatchdog = false\n"),
-                   env={"WATCHDOG_USEC": "2000000"})
+    board = boards(
+        config(tmp_path, mode="two-player", extra="[service]\nwatchdog = false\n"), env={"WATCHDOG_USEC": "2000000"}
+    )
     board.run(5)
     assert ("WATCHDOG=1",) not in board.notifier.sent
 
@@ -262,7 +263,7 @@ def test_a_malformed_bus_answer_is_a_sensor_fault_and_play_resumes(tmp_path, boa
     board = boards(config(tmp_path, mode="two-player"))
     board.put("d6")
     with caplog.at_level(logging.ERROR, logger="morris_pi.service"):
-        board.bus.answer_malformed(0x20, answer)   # the driver returns short data instead of raising
+        board.bus.answer_malformed(0x20, answer)  # the driver returns short data instead of raising
         assert error_points(board) == set(ERROR_PATTERNS["sensors"])
     [error] = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert "0x20" in error and "malformed answer" in error
@@ -282,12 +283,12 @@ def test_a_flapping_switch_is_named_once_per_episode_and_makes_no_turn(tmp_path,
     board.put("d6")
     with caplog.at_level(logging.INFO, logger="morris_pi.switches"):
         for _ in range(2):
-            for _ in range(300):              # every 3 ms for 0.9 s: a reed at the edge of its magnet
+            for _ in range(300):  # every 3 ms for 0.9 s: a reed at the edge of its magnet
                 board.close("a1")
                 board.run(0.003)
                 board.open("a1")
                 board.run(0.003)
-            board.run(3)                       # quiet: the episode ends
+            board.run(3)  # quiet: the episode ends
     warnings = switch_warnings(caplog)
     assert len(warnings) == 2 and all("a1 is flapping" in w for w in warnings)
     assert board.state()["record"] == "d6"
@@ -304,7 +305,7 @@ def test_a_stuck_switch_in_the_moving_phase_is_named_once(tmp_path, boards, capl
     board.run(1)
     assert board.state()["problems"] == []
     with caplog.at_level(logging.INFO, logger="morris_pi.switches"):
-        board.close("e4")                    # no man there: the reed is stuck
+        board.close("e4")  # no man there: the reed is stuck
         board.run(19)
         assert switch_warnings(caplog) == []
         board.run(60)

@@ -36,13 +36,18 @@ def test_run_notifies_systemd_and_stops_on_sigterm(tmp_path):
     sock.settimeout(60)
     env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "1000000", "PYTHONPATH": str(ROOT)}
     env.pop("JOURNAL_STREAM", None)
-    proc = subprocess.Popen([sys.executable, "-m", "morris_pi.cli", "run", "--config", str(config)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "morris_pi.cli", "run", "--config", str(config)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         ready = receive(sock, "READY=1")
         assert any("STATUS=" in m and "white to move" in m for m in ready)
         receive(sock, "WATCHDOG=1")
-        receive(sock, "WATCHDOG=1")            # pinged again about every half second
+        receive(sock, "WATCHDOG=1")  # pinged again about every half second
         proc.send_signal(signal.SIGTERM)
         receive(sock, "STOPPING=1")
         _out, err = proc.communicate(timeout=30)
@@ -53,7 +58,7 @@ def test_run_notifies_systemd_and_stops_on_sigterm(tmp_path):
     assert proc.returncode == 0
     lines = [line for line in err.splitlines() if line.startswith(("ERROR", "INFO", "WARNING", "CRITICAL"))]
     sensor_errors = [line for line in lines if line.startswith("ERROR morris_pi.service: the sensor board failed")]
-    assert len(sensor_errors) == 1, err     # once per episode, not once per retry
+    assert len(sensor_errors) == 1, err  # once per episode, not once per retry
     assert "I2C bus 1" in sensor_errors[0]
     assert any(line.startswith("ERROR morris_pi.service: the LED chain failed") for line in lines)
     assert "INFO morris_pi.service: got SIGTERM" in lines

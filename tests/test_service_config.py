@@ -14,15 +14,21 @@ from morris_pi.commands.run import EXIT_CONFIG
 ROOT = Path(__file__).resolve().parents[1]
 
 BAD = {
-    "unknown key": ('[game]\nlevle = 3\n', "bad.toml:2: game.levle: unknown key in [game]; did you mean 'level'?"),
-    "wrong type": ('[game]\nmode = "computer"\n\n[sensors]\nscan_hz = "fast"\n',
-                   "bad.toml:5: sensors.scan_hz: must be a number, got a string"),
-    "two points on one input": ('[sensors.mcp23017.map]\na7 = "0x20:A0"\nd7 = "0x20:A0"\n',
-                                "bad.toml:3: sensors.mcp23017.map.d7: 0x20:A0 is already used by a7"),
-    "LED index beyond the chain": ('[leds]\ncount = 25\n[leds.status]\nerror = 25\n',
-                                   "bad.toml:4: leds.status.error: LED index 25 is beyond the chain"),
+    "unknown key": ("[game]\nlevle = 3\n", "bad.toml:2: game.levle: unknown key in [game]; did you mean 'level'?"),
+    "wrong type": (
+        '[game]\nmode = "computer"\n\n[sensors]\nscan_hz = "fast"\n',
+        "bad.toml:5: sensors.scan_hz: must be a number, got a string",
+    ),
+    "two points on one input": (
+        '[sensors.mcp23017.map]\na7 = "0x20:A0"\nd7 = "0x20:A0"\n',
+        "bad.toml:3: sensors.mcp23017.map.d7: 0x20:A0 is already used by a7",
+    ),
+    "LED index beyond the chain": (
+        "[leds]\ncount = 25\n[leds.status]\nerror = 25\n",
+        "bad.toml:4: leds.status.error: LED index 25 is beyond the chain",
+    ),
     "one GPIO twice": ('[sensors]\nbackend = "gpio"\n', "sensors.gpio.map.a4: GPIO 9"),
-    "not TOML": ('[game\nlevel = 3\n', "bad.toml:1: not valid TOML"),
+    "not TOML": ("[game\nlevel = 3\n", "bad.toml:1: not valid TOML"),
 }
 
 

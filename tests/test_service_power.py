@@ -20,8 +20,12 @@ class Process:
 
     def __init__(self, config: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(HARNESS), str(config)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, bufsize=1,
+            [sys.executable, str(HARNESS), str(config)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
         )
 
     def send(self, **command) -> dict:
@@ -67,21 +71,21 @@ menu = true
 [leds]
 brightness = 1.0
 [storage]
-state_dir = "{tmp_path / 'state'}"
+state_dir = "{tmp_path / "state"}"
 [engine]
 seed = 3
 """)
     first = Process(config)
     state = first.send(state=True)
     assert state["state"] == "menu"
-    first.send(close="d1", run=0.4)           # GO on the menu: start with the config's settings
+    first.send(close="d1", run=0.4)  # GO on the menu: start with the config's settings
     state = first.send(open="d1", run=0.4)
     assert state["state"] == "game"
     game = Game()
     for own in ("d6", "f4", "b4"):
         state = first.play(own)
         game.play(own)
-        for _ in range(200):                  # the engine thinks in real time
+        for _ in range(200):  # the engine thinks in real time
             if state["computer"]:
                 break
             state = first.send(run=0.1)
@@ -91,16 +95,16 @@ seed = 3
         assert state["record"] == game.record
     first.proc.stdin.write(json.dumps({"run": 30}) + "\n")  # mid-scan, mid-anything:
     first.proc.stdin.flush()
-    assert first.kill() == -signal.SIGKILL                  # the plug is pulled
+    assert first.kill() == -signal.SIGKILL  # the plug is pulled
 
-    second = Process(config)                                # the board comes back, every man knocked over
+    second = Process(config)  # the board comes back, every man knocked over
     state = second.send(state=True)
     assert state["state"] == "game" and state["record"] == game.record
     men = set(game.board)
     assert {p for p, role in state["roles"].items() if role == "missing"} == men
     assert {p for p, colour in second.send(run=0.05)["leds"].items() if colour == MISSING} <= men
     seen = set()
-    for _ in range(10):                                     # the missing men blink orange
+    for _ in range(10):  # the missing men blink orange
         seen |= {p for p, colour in second.send(run=0.05)["leds"].items() if colour == MISSING}
     assert seen == men
     for point in sorted(men):
@@ -108,6 +112,6 @@ seed = 3
     state = second.send(run=0.5)
     assert state["problems"] == []
     turn = str(next(t for t in game.legal_turns() if not t.removal))
-    state = second.play(turn)                               # and the game goes on
+    state = second.play(turn)  # and the game goes on
     assert state["record"] == f"{game.record} {turn}"
     assert second.close() == 0

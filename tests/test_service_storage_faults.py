@@ -43,7 +43,7 @@ def two_player(tmp_path) -> str:
 
 def resign(board) -> None:
     board.press("menu")
-    board.press("menu")                       # twice within 3 s: the side to move resigns
+    board.press("menu")  # twice within 3 s: the side to move resigns
 
 
 def saved_record(tmp_path) -> str | None:
@@ -58,27 +58,27 @@ def test_a_game_finished_on_a_full_disk_is_archived_once_space_comes_back(tmp_pa
     board.put("a1")
     disk.full()
     with caplog.at_level(logging.INFO, logger="morris_pi.board.session"):
-        board.put("f6")                       # this save fails
-        resign(board)                         # and so does the record
+        board.put("f6")  # this save fails
+        resign(board)  # and so does the record
         assert board.state()["outcome"] is not None
         assert error_points(board) == CORNERS
-        for point in ("d6", "a1", "f6"):      # clearing the board starts the next game
+        for point in ("d6", "a1", "f6"):  # clearing the board starts the next game
             board.take(point)
-        board.put("g7")                       # ... whose saves fail too
+        board.put("g7")  # ... whose saves fail too
         board.run(60)
         assert not list((tmp_path / "state" / "records").glob("*.txt"))
         # the last save of the finished game was kept aside, never deleted or overwritten
         [kept] = (tmp_path / "state").glob("unarchived-*.json")
         assert parse_save(kept.read_bytes(), Game)[0].record == "d6 a1"
         tries = disk.failures
-        board.run(60)                         # backoff at its cap: a round every 30 s, not every scan
+        board.run(60)  # backoff at its cap: a round every 30 s, not every scan
         assert disk.failures - tries <= 3 * 3
         disk.room()
-        board.run(31)                         # the longest backoff
+        board.run(31)  # the longest backoff
     [record] = Storage(tmp_path / "state").list_records()
-    assert record.record == "d6 a1 f6" and record.tags["Result"] == "1-0"   # black resigned
+    assert record.record == "d6 a1 f6" and record.tags["Result"] == "1-0"  # black resigned
     assert not list((tmp_path / "state").glob("unarchived-*.json"))
-    assert saved_record(tmp_path) == "g7"     # the game now running is saved again
+    assert saved_record(tmp_path) == "g7"  # the game now running is saved again
     assert error_points(board) == set()
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and "No space left" in errors[0].getMessage()
@@ -92,21 +92,21 @@ def test_a_game_waiting_for_its_record_survives_a_restart(tmp_path, boards):
     board = boards(two_player(tmp_path))
     board.put("d6")
     board.put("a1")
-    resign(board)                             # white resigns: the record cannot be written
+    resign(board)  # white resigns: the record cannot be written
     assert error_points(board) == CORNERS
     for point in ("d6", "a1"):
         board.take(point)
-    board.put("b6")                           # a new game starts and is saved
+    board.put("b6")  # a new game starts and is saved
     assert board.stop() == 0
     assert [p.name for p in state.glob("unarchived-*.json")]
     assert saved_record(tmp_path) == "b6"
 
-    (state / "records").unlink()              # the folder is back
+    (state / "records").unlink()  # the folder is back
     board = boards(two_player(tmp_path))
     [record] = Storage(state).list_records()
     assert record.record == "d6 a1" and record.tags["Result"] == "0-1"
     assert not list(state.glob("unarchived-*.json"))
-    assert board.state()["record"] == "b6"    # the game in progress resumed as well
+    assert board.state()["record"] == "b6"  # the game in progress resumed as well
     assert error_points(board) == set()
 
 
@@ -119,7 +119,7 @@ def test_a_stale_save_is_rewritten_when_the_disk_recovers_without_another_turn(t
     assert error_points(board) == CORNERS
     assert saved_record(tmp_path) == "d6"
     disk.room()
-    board.run(3)                              # within the backoff, no turn played
+    board.run(3)  # within the backoff, no turn played
     assert saved_record(tmp_path) == "d6 a1"
     assert error_points(board) == set()
     assert "fault" not in board.session.status()

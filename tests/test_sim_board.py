@@ -85,16 +85,16 @@ def test_the_game_is_chosen_on_the_points_by_mouse_and_then_played(windows):
     assert "Mode: b2 [two players]   f2 against the computer" in w.panel()
     option = DEFAULT_PALETTE["menu-option"].colour
     assert hue(pixel(app, app.led_pos("f2"))) == pytest.approx(hue(option), abs=3)
-    assert app.board.recorder.events == []          # the menu's men are not a game's turns
+    assert app.board.recorder.events == []  # the menu's men are not a game's turns
 
-    tap(app, "f2")                                   # against the computer ...
+    tap(app, "f2")  # against the computer ...
     assert "f2 [against the computer]" in w.panel() and "Level: a7 1" in w.panel()
-    tap(app, "g1")                                   # ... I play black ...
-    tap(app, "a7")                                   # ... at level 1 ...
-    tap(app, "c4")                                   # ... club rules
+    tap(app, "g1")  # ... I play black ...
+    tap(app, "a7")  # ... at level 1 ...
+    tap(app, "c4")  # ... club rules
     assert "You play black against the computer at level 1, club rules." in w.panel()
     assert w.game.session.state == "menu"
-    tap(app, "d1")                                   # GO
+    tap(app, "d1")  # GO
     assert w.game.session.state == "game"
     assert w.game.session.settings == GameSettings(mode="computer", human="black", level=1, profile="club")
     assert made == [1]
@@ -111,7 +111,7 @@ def test_the_game_is_chosen_on_the_points_by_mouse_and_then_played(windows):
 def test_twelve_mens_morris_chosen_in_the_menu_fills_the_trays_and_draws_its_diagonals(windows):
     w = windows(SimSettings(mode="two-player", menu=True))
     assert w.board.hand.in_hand == {"white": 9, "black": 9} and w.game.geometry.name == "standard"
-    tap(w.app, "g4")                                 # rules: twelve
+    tap(w.app, "g4")  # rules: twelve
     assert w.board.hand.in_hand == {"white": 12, "black": 12} and w.game.geometry.name == "diagonal"
     tap(w.app, "d1")
     w.play(Game(profile="twelve"), 2)
@@ -123,22 +123,22 @@ def test_a_trace_from_games_started_in_the_menu_replays_to_the_same_games(window
     app = w.app
     app.key(pygame.K_r)
     assert app.message == "No trace to save yet: it starts when a game starts."
-    tap(app, "d1")                                   # start with the choices as they are
+    tap(app, "d1")  # start with the choices as they are
     first = Game()
     w.play(first, 5)
-    app.click(app.layout.buttons["menu"].center)     # resign: Menu twice
+    app.click(app.layout.buttons["menu"].center)  # resign: Menu twice
     settle(app, 0.2)
     app.key(pygame.K_m)
     settle(app, 0.2)
     assert w.snap.outcome is not None
-    app.key(pygame.K_m)                              # after the end Menu opens the set-up menu
+    app.key(pygame.K_m)  # after the end Menu opens the set-up menu
     settle(app, 0.2)
     assert w.game.session.state == "menu"
-    left = set(app.board.hand.board)                 # the last game's men stay on the board
-    tap(app, "b2")                                   # two players
+    left = set(app.board.hand.board)  # the last game's men stay on the board
+    tap(app, "b2")  # two players
     tap(app, "d1")
     assert w.game.session.state == "game" and {p: w.snap.leds[p] for p in left} == {p: "extra" for p in left}
-    for point in sorted(left):                       # clear the board by hand
+    for point in sorted(left):  # clear the board by hand
         app.drag(app.point_pos(point), app.off_board_pos())
         settle(app, 0.3)
     settle(app)
@@ -150,8 +150,10 @@ def test_a_trace_from_games_started_in_the_menu_replays_to_the_same_games(window
     earlier, latest = tmp_path / "menu-1.jsonl", path
     # each trace starts when its game starts, with its own header and starting board
     head = [line for line in earlier.read_text().splitlines()[:2]]
-    assert head == ['{"profile": "standard", "white": "computer", "black": "human", "level": 1, "seed": 7}',
-                    '{"t": 0.0, "snapshot": []}']
+    assert head == [
+        '{"profile": "standard", "white": "computer", "black": "human", "level": 1, "seed": 7}',
+        '{"t": 0.0, "snapshot": []}',
+    ]
     assert latest.read_text().splitlines()[0] == '{"profile": "standard", "white": "human", "black": "human"}'
     assert f'"snapshot": {sorted(left)}'.replace("'", '"') in latest.read_text().splitlines()[1]
     final = replayed(earlier)
@@ -164,11 +166,11 @@ def test_menu_pressed_twice_before_the_first_turn_restarts_the_game_and_its_trac
     w = windows(SimSettings(mode="two-player"))
     app = w.app
     first = w.snap.record, w.game.session.controller.game
-    app.key(pygame.K_m)                              # opens the menu ...
-    app.key(pygame.K_m)                              # ... and starts at once, before the board saw either
+    app.key(pygame.K_m)  # opens the menu ...
+    app.key(pygame.K_m)  # ... and starts at once, before the board saw either
     settle(app, 0.2)
     assert w.game.session.state == "game" and w.game.session.controller.game is not first[1]
-    assert app.board.recorder.events == [{"t": 0.0, "snapshot": []}]   # no Menu press in the game's trace
+    assert app.board.recorder.events == [{"t": 0.0, "snapshot": []}]  # no Menu press in the game's trace
     game = Game()
     w.play(game, 2)
     written = app.board.recorder.save(tmp_path / "t.jsonl")
@@ -181,7 +183,7 @@ def test_with_a_state_dir_turns_are_saved_and_the_next_window_resumes_with_corre
     settings = SimSettings(mode="computer", human="white", level=1, seed=SEED, state_dir=state)
     w = windows(settings)
     game = Game()
-    w.play(game, 5)                                  # d6-style placements, the computer's included
+    w.play(game, 5)  # d6-style placements, the computer's included
     saved, meta = Storage(state).load_current()
     assert saved.record == game.record and meta["mode"] == "computer" and meta["level"] == 1
     assert f"Saving every turn in {state}" in w.panel()
@@ -196,12 +198,12 @@ def test_with_a_state_dir_turns_are_saved_and_the_next_window_resumes_with_corre
     assert dict(w.snap.leds) == {point: "missing" for point in board}
     assert f"put a man back on {sorted(board)[0]}" in w.panel()
     assert "the trace starts with the next game" in w.panel() and not app.board.recorder.recording
-    for point, colour in sorted(board.items()):     # put the men back where the lights ask
+    for point, colour in sorted(board.items()):  # put the men back where the lights ask
         app.drag(app.tray_pos("hand", colour), app.point_pos(point))
         settle(app, 0.3)
     settle(app)
     assert not w.snap.problems and not w.game.session.controller.tracker.resync
-    w.play(game, 2)                                  # play goes on, and is saved
+    w.play(game, 2)  # play goes on, and is saved
     assert Storage(state).load_current()[0].record == game.record
 
     # a finished game becomes a record; the next game starts the trace
@@ -213,7 +215,7 @@ def test_with_a_state_dir_turns_are_saved_and_the_next_window_resumes_with_corre
     [record] = Storage(state).list_records()
     assert record.record == game.record and record.tags["Reason"] == "resignation"
     assert Storage(state).load_current() is None
-    app.key(pygame.K_c)                              # clear the board: the next game starts
+    app.key(pygame.K_c)  # clear the board: the next game starts
     settle(app)
     assert w.snap.record == "" and w.snap.outcome is None and app.board.recorder.recording
     nxt = Game()
@@ -250,14 +252,15 @@ def test_an_engine_whose_search_thread_dies_shows_the_fault_as_on_the_board(monk
 
     monkeypatch.setattr(player, "think", think)
     board = SimBoard(clock=ManualClock())
-    game = GameSession(board, SimSettings(mode="computer", human="black", seed=SEED),
-                       opponent_factory=engine_opponents(SEED))   # the window's own engine, threaded
+    game = GameSession(
+        board, SimSettings(mode="computer", human="black", seed=SEED), opponent_factory=engine_opponents(SEED)
+    )  # the window's own engine, threaded
     app = SimApp(board, game)
     try:
-        app.update()                                 # white (the computer) is asked for its turn
+        app.update()  # white (the computer) is asked for its turn
         # The search thread runs in real time and may already have died within that step,
         # so wait for it rather than expecting the board to be still waiting.
-        assert game.session.controller.opponent.player.join(60)   # its thread ends without a turn
+        assert game.session.controller.opponent.player.join(60)  # its thread ends without a turn
         settle(app, 0.1)
         text = "\n".join(t for _, t in game.panel())
         assert "computer player failed" in text and game.session.all_faults().keys() == {"engine"}

@@ -27,8 +27,9 @@ def args(**given) -> argparse.Namespace:
 
 def test_the_command_line_overrides_the_config_files_game_and_palette(tmp_path):
     config = tmp_path / "config.toml"
-    config.write_text('[game]\nmode = "two-player"\nprofile = "club"\nlevel = 7\n'
-                      '[palette.legal-target]\ncolour = "#00ff00"\n')
+    config.write_text(
+        '[game]\nmode = "two-player"\nprofile = "club"\nlevel = 7\n[palette.legal-target]\ncolour = "#00ff00"\n'
+    )
     settings = settings_from(args(config=str(config)))
     assert (settings.mode, settings.profile, settings.level, settings.computer) == ("two-player", "club", 7, None)
     assert settings.palette["legal-target"].colour == (0, 255, 0)
@@ -38,18 +39,18 @@ def test_the_command_line_overrides_the_config_files_game_and_palette(tmp_path):
 
 def test_the_menu_opens_when_asked_or_when_the_config_wants_it_and_no_game_was_given(tmp_path):
     config = tmp_path / "config.toml"
-    config.write_text('[game]\nlevel = 4\n')           # [game] menu defaults to true, as on the board
+    config.write_text("[game]\nlevel = 4\n")  # [game] menu defaults to true, as on the board
     quiet = tmp_path / "quiet.toml"
-    quiet.write_text('[game]\nmenu = false\n')
-    assert settings_from(args()).menu is False          # no config: play at once
+    quiet.write_text("[game]\nmenu = false\n")
+    assert settings_from(args()).menu is False  # no config: play at once
     assert settings_from(args(config=str(config))).menu is True
-    assert settings_from(args(config=str(config), profile="club")).menu is False   # the game was chosen
-    assert settings_from(args(config=str(config), seed=3)).menu is True           # a seed chooses no game
+    assert settings_from(args(config=str(config), profile="club")).menu is False  # the game was chosen
+    assert settings_from(args(config=str(config), seed=3)).menu is True  # a seed chooses no game
     assert settings_from(args(config=str(config), menu=False)).menu is False
     assert settings_from(args(config=str(quiet))).menu is False
     assert settings_from(args(mode="two-player", menu=True)).menu is True
     assert settings_from(args(state_dir=str(tmp_path / "s"))).state_dir == tmp_path / "s"
-    assert settings_from(args()).state_dir is None                                 # no saves unless asked
+    assert settings_from(args()).state_dir is None  # no saves unless asked
 
 
 def test_a_bad_config_is_refused_with_its_file_and_line(tmp_path, capsys):
@@ -94,8 +95,15 @@ def _sim_without_a_screen(tmp_path, **env):
     import sys
 
     clean = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY")}
-    return subprocess.run([sys.executable, "-m", "morris_pi.cli", "sim", *env.pop("argv", [])],
-                          env={**clean, **env}, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "morris_pi.cli", "sim", *env.pop("argv", [])],
+        env={**clean, **env},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_without_a_display_sim_says_so_in_one_line_and_how_to_run_headless(tmp_path):

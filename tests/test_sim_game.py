@@ -42,7 +42,7 @@ def window():
 
 def test_a_whole_game_against_the_computer_by_mouse_replays_to_the_same_game(window, tmp_path):
     app, session = window
-    game = Game()                          # what we believe was played, turn by turn
+    game = Game()  # what we believe was played, turn by turn
     prompts = 0
     for _ in range(400):
         snap = session.snapshot()
@@ -92,14 +92,14 @@ def test_a_wrong_placement_is_shown_as_a_problem_and_fixed_by_hand(window):
     settle(app)
     prompt = Turn.parse(session.snapshot().computer)
     wrong = "g1" if prompt.target != "g1" else "a1"
-    app.drag(app.tray_pos("hand", "white"), app.point_pos(wrong))   # not the prompted point
+    app.drag(app.tray_pos("hand", "white"), app.point_pos(wrong))  # not the prompted point
     settle(app)
     snap = session.snapshot()
     assert snap.record == "" and [str(p) for p in snap.problems] == [f"take the man off {wrong}"]
     assert f"take the man off {wrong}" in "\n".join(text for _, text in session.panel())
     # the window shows the "extra" role's colour under the point
     assert dict(snap.leds)[wrong] == "extra"
-    app.drag(app.point_pos(wrong), app.tray_pos("hand", "white"))     # put it back in the tray
+    app.drag(app.point_pos(wrong), app.tray_pos("hand", "white"))  # put it back in the tray
     settle(app)
     make_turn(app, prompt, "white")
     assert session.snapshot().record == str(prompt) and not session.snapshot().problems
@@ -121,18 +121,18 @@ def test_lifting_a_man_lights_its_targets_in_the_window(window):
     assert snap.turn == "black" and not snap.computer and snap.record == game.record
     origin = next(t.origin for t in game.legal_turns() if t.origin)
     app.move(app.point_pos(origin))
-    app.press(app.point_pos(origin))          # lift, and hold it
+    app.press(app.point_pos(origin))  # lift, and hold it
     app.update()
     targets = [t.target for t in game.legal_turns() if t.origin == origin]
     roles = dict(session.snapshot().leds)
     assert roles[origin] == "lifted" and all(roles[p] == "legal-target" for p in targets)
-    app.move(app.off_board_pos())             # carry the man away from the board
+    app.move(app.off_board_pos())  # carry the man away from the board
     app.update()
     target_colour = DEFAULT_PALETTE["legal-target"].colour
     for point in targets:
         colour = tuple(app.screen.get_at(tuple(map(round, app.led_pos(point)))))[:3]
         assert hue(colour) == pytest.approx(hue(target_colour), abs=8), point
-    app.release(app.point_pos(origin))        # put it back: the lift is cancelled
+    app.release(app.point_pos(origin))  # put it back: the lift is cancelled
     settle(app)
     assert session.snapshot().lifted is None and session.snapshot().record == game.record
 
@@ -140,7 +140,7 @@ def test_lifting_a_man_lights_its_targets_in_the_window(window):
 def test_the_hint_key_asks_the_engine_and_the_panel_and_leds_show_its_answer(window):
     app, session = window
     settle(app)
-    make_turn(app, Turn.parse(session.snapshot().computer), "white")   # now the human (black) is to move
+    make_turn(app, Turn.parse(session.snapshot().computer), "white")  # now the human (black) is to move
     app.key(pygame.K_h)
     settle(app)
     snap = session.snapshot()

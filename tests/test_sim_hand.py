@@ -39,7 +39,7 @@ def test_a_lifted_man_opens_its_switch_and_putting_it_on_an_occupied_point_retur
     hand.place("d7", "black")
     hand.take("point", "d6")
     assert hand.closed(0.0) == {"d7"}
-    assert hand.put("d7") is False          # cannot stack men: it goes back
+    assert hand.put("d7") is False  # cannot stack men: it goes back
     assert hand.board == {"d6": "white", "d7": "black"}
 
 
@@ -50,7 +50,7 @@ def test_a_man_from_the_tray_dropped_off_the_board_goes_back_to_its_tray():
     assert hand.in_hand["black"] == 9 and hand.removed["black"] == 0
     hand.place("b2", "black")
     hand.take("point", "b2")
-    hand.drop_off(("hand", "black"))        # over its own hand tray: back into the hand
+    hand.drop_off(("hand", "black"))  # over its own hand tray: back into the hand
     assert hand.in_hand["black"] == 9 and not hand.board
 
 
@@ -72,7 +72,7 @@ def test_sliding_closes_the_switches_along_the_path_briefly():
     hand.place("a1", "white")
     hand.place("a7", "black")
     hand.take("point", "a1")
-    hand.slide([], "a1", now=1.0)           # still over its own point: switch stays closed
+    hand.slide([], "a1", now=1.0)  # still over its own point: switch stays closed
     assert hand.closed(1.0) == {"a1", "a7"}
     hand.slide(["a1", "a4"], None, now=1.2)  # crossed a4 on the way, now between points
     assert hand.closed(1.2) == {"a1", "a4", "a7"}
@@ -97,15 +97,15 @@ def test_the_sensor_trace_has_the_replay_format_and_real_times_of_slide_glitches
     clock = ManualClock(10.0)
     board = SimBoard(clock=clock, header={"profile": "standard", "white": "human", "black": "human"})
     board.hand.place("b2", "black")
-    board.sensors.read()                     # the first reading: the starting board
-    board.hand.place("a1", "white")          # at the same instant, but after the start
+    board.sensors.read()  # the first reading: the starting board
+    board.hand.place("a1", "white")  # at the same instant, but after the start
     board.sensors.read()
     clock.advance(1.0)
     board.hand.take("point", "a1")
     board.hand.slide(["a1", "a4"], "a7", clock.now())
     board.sensors.read()
     board.hand.put("a7")
-    clock.advance(0.5)                       # nobody read the sensors when the slide passed
+    clock.advance(0.5)  # nobody read the sensors when the slide passed
     assert board.sensors.read() == {"a7", "b2"}
     board.buttons.press("undo")
     out = io.StringIO()
@@ -128,7 +128,7 @@ def test_the_led_strip_keeps_the_last_frame_and_refuses_unknown_points():
     leds.show({"d6": (0, 200, 60)}, {"white-to-move": (255, 255, 255)})
     version = leds.version
     leds.show({"d6": (0, 200, 60)}, {"white-to-move": (255, 255, 255)})
-    assert leds.version == version and leds.frames == 2     # same picture: nothing to redraw
+    assert leds.version == version and leds.frames == 2  # same picture: nothing to redraw
     with pytest.raises(ValueError, match="unknown point 'h8'"):
         leds.show({"h8": (1, 2, 3)})
     assert leds.points == {"d6": (0, 200, 60)}
@@ -161,7 +161,7 @@ def test_the_layout_keeps_the_board_square_to_scale_and_everything_apart(size):
         assert lay.region_at(box.center) == ("button", name)
         assert box.right <= lay.panel.x and box.bottom <= lay.height
     assert lay.hand_trays["black"].right <= lay.panel.x
-    assert lay.man_radius < lay.step / 2     # neighbouring men never overlap
+    assert lay.man_radius < lay.step / 2  # neighbouring men never overlap
 
 
 def test_slide_paths_name_the_points_crossed_in_order():

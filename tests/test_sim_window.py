@@ -44,7 +44,7 @@ def test_dragging_and_clicking_men_opens_and_closes_the_switches(app):
     app.click(app.tray_pos("hand", "black"))
     assert board.hand.held and board.hand.held.colour == "black"
     app.move(app.point_pos("a4"))
-    assert board.sensors.read() == {"d6"}              # held above the board, no switch sees it
+    assert board.sensors.read() == {"d6"}  # held above the board, no switch sees it
     app.click(app.point_pos("a1"))
     assert board.sensors.read() == {"d6", "a1"}
     # lift d6: its switch opens at once, and the man follows the mouse
@@ -52,7 +52,7 @@ def test_dragging_and_clicking_men_opens_and_closes_the_switches(app):
     app.press(app.point_pos("d6"))
     app.move(app.point_pos("f6"))
     assert board.sensors.read() == {"a1"}
-    app.release(app.off_board_pos())                   # dropped off the board: removed
+    app.release(app.off_board_pos())  # dropped off the board: removed
     assert board.sensors.read() == {"a1"} and board.hand.removed["white"] == 1
     assert board.hand.in_hand == {"white": 8, "black": 8}
 
@@ -66,7 +66,7 @@ def test_a_slide_closes_the_switches_it_passes_for_a_moment(app):
     clock.advance(0.2)
     assert board.sensors.read() == {"a7"}
     times = [(e["t"], e.get("on") or e.get("off")) for e in board.recorder.events]
-    assert (1.0, "a4") in times and (1.06, "a4") in times   # the 60 ms of the magnet passing a4
+    assert (1.0, "a4") in times and (1.06, "a4") in times  # the 60 ms of the magnet passing a4
 
 
 def test_buttons_and_keys_press_the_boards_buttons(app):
@@ -84,16 +84,17 @@ def test_the_window_paints_each_led_colour_beside_its_point_where_the_board_has_
     assert app.update()
     for point, role in roles.items():
         assert hue(pixel(app, app.led_pos(point))) == pytest.approx(hue(DEFAULT_PALETTE[role].colour), abs=3)
-    assert max(pixel(app, app.led_pos("d7"))) < 60        # an unlit LED is a dark hole
+    assert max(pixel(app, app.led_pos("d7"))) < 60  # an unlit LED is a dark hole
     # up and to the right, 18 mm of a 53.3 mm grid step, as the drilling template puts the hole
     (lx, ly), (px, py) = app.led_pos("d6"), app.point_pos("d6")
     assert lx - px == pytest.approx(py - ly) and math.dist((lx, ly), (px, py)) == pytest.approx(
-        app.layout.step * 18 / (320 / 6), rel=0.01)
+        app.layout.step * 18 / (320 / 6), rel=0.01
+    )
     # a man on the lit point does not hide its LED: the man is painted, the LED still shows beside it
     app.drag(app.tray_pos("hand", "white"), app.point_pos("d6"))
     app.update()
     assert hue(pixel(app, app.led_pos("d6"))) == pytest.approx(hue(DEFAULT_PALETTE["legal-target"].colour), abs=3)
-    assert min(pixel(app, app.point_pos("d6"))) > 150      # the white man's face over the point
+    assert min(pixel(app, app.point_pos("d6"))) > 150  # the white man's face over the point
 
 
 def test_the_board_is_labelled_a_to_g_and_1_to_7_as_a_printed_board(app):
@@ -101,11 +102,14 @@ def test_the_board_is_labelled_a_to_g_and_1_to_7_as_a_printed_board(app):
     step = app.layout.step
     assert set(app.layout.labels) == set("abcdefg1234567")
     for text, (x, y) in app.layout.labels.items():
-        ink = [pixel(app, (x + dx, y + dy)) for dx in range(-round(step * 0.12), round(step * 0.12))
-               for dy in range(-round(step * 0.12), round(step * 0.12))]
+        ink = [
+            pixel(app, (x + dx, y + dy))
+            for dx in range(-round(step * 0.12), round(step * 0.12))
+            for dy in range(-round(step * 0.12), round(step * 0.12))
+        ]
         assert sum(max(p) < 100 for p in ink) > 8, f"no label {text} drawn"
     ax, ay = app.layout.labels["a"]
-    assert ax == pytest.approx(app.point_pos("a1")[0]) and ay > app.point_pos("a1")[1]   # files below the board
+    assert ax == pytest.approx(app.point_pos("a1")[0]) and ay > app.point_pos("a1")[1]  # files below the board
     x7, y7 = app.layout.labels["7"]
     assert y7 == pytest.approx(app.point_pos("a7")[1]) and x7 < app.point_pos("a7")[0]  # ranks to its left
 
@@ -115,7 +119,7 @@ def test_nothing_is_redrawn_while_nothing_changes(app):
     assert not app.update() and not app.update()
     app.board.leds.show({"d6": (0, 200, 60)})
     assert app.update()
-    assert app.idle_timeout() == pytest.approx(1.0)   # sleeps until woken, at most a second
+    assert app.idle_timeout() == pytest.approx(1.0)  # sleeps until woken, at most a second
 
 
 def test_resizing_the_window_relays_out_the_board(app, tmp_path):
@@ -152,7 +156,7 @@ def test_a_board_program_such_as_the_self_test_runs_beside_the_window():
     from morris_pi.sim.script import ScriptSession
 
     board = SimBoard(clock=ManualClock())
-    board.hand.place("a7", "white")          # the program sees the men the user put down
+    board.hand.place("a7", "white")  # the program sees the men the user put down
 
     def program(b: SimBoard) -> int:
         b.say("Put a man on every point, one by one")
@@ -170,7 +174,7 @@ def test_a_board_program_such_as_the_self_test_runs_beside_the_window():
         assert "Put a man on every point" in text and "closed: a7" in text and "Finished" in text
         assert session.result == 0 and not session.busy
         r, g, b = pixel(window, window.led_pos("a7"))
-        assert b > r and b > g                 # the program's blue LED beside the man
+        assert b > r and b > g  # the program's blue LED beside the man
     finally:
         window.close()
 

@@ -228,7 +228,8 @@ UNREADABLE = {
     ),
     "a 5,001-digit integer": (
         lambda p: p.write_text(
-            json.dumps({**good_document(), "version": 0}).replace('"version": 0', '"version": ' + "9" * 5001)),
+            json.dumps({**good_document(), "version": 0}).replace('"version": 0', '"version": ' + "9" * 5001)
+        ),
         "not valid JSON",
     ),
     "undecodable bytes": (lambda p: p.write_bytes(b'{"format": "\xc3\x28"}'), "not UTF-8 text (byte 12)"),
@@ -318,7 +319,7 @@ def test_results_and_players_for_each_ending(store):
     draw.agree_draw()
     black_wins = finished_game(loser="white")
     unfinished = Game.from_record("d6")
-    two = {"mode": "two-player", "white": "Anna", "black": "Ben \"the\" Bold"}
+    two = {"mode": "two-player", "white": "Anna", "black": 'Ben "the" Bold'}
     store.finish(draw, two)
     store.finish(black_wins, {"mode": "computer", "human": "black", "level": 2})
     store.finish(unfinished, {})

@@ -105,7 +105,7 @@ def staged_unit(directory: Path) -> Path:
     lines = UNIT.read_text().splitlines(keepends=True)
     prefix = "ExecStart=/opt/morris-pi/venv/bin/morris-pi "
     replaced = [
-        f"ExecStart={runnable_executable()} {line[len(prefix):]}" if line.startswith(prefix) else line
+        f"ExecStart={runnable_executable()} {line[len(prefix) :]}" if line.startswith(prefix) else line
         for line in lines
     ]
     assert sum(a != b for a, b in zip(lines, replaced, strict=True)) == 1
@@ -117,7 +117,8 @@ def staged_unit(directory: Path) -> Path:
 def verify(unit: Path, unit_path: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SYSTEMD_UNIT_PATH": f"{unit_path}:", "SYSTEMD_LOG_COLOR": "0"}
     return subprocess.run(
-        [SYSTEMD_ANALYZE, "verify", str(unit)], capture_output=True, text=True, env=env, timeout=60, check=False)
+        [SYSTEMD_ANALYZE, "verify", str(unit)], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
 
 
 @pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed")
@@ -184,8 +185,13 @@ def test_the_sandbox_allows_the_web_page_socket_and_nothing_more():
 def test_systemd_analyze_security_rates_the_unit_ok(tmp_path):
     # docs/service.md records the full table; the web page's socket costs 0.2 of exposure (2.1 -> 2.3)
     env = {**os.environ, "SYSTEMD_LOG_COLOR": "0"}
-    result = subprocess.run([SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(staged_unit(tmp_path))],
-                            capture_output=True, text=True, env=env, timeout=60)
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(staged_unit(tmp_path))],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     last = (result.stdout.strip().splitlines() or [""])[-1]
     assert "Overall exposure level" in last, result.stdout + result.stderr
     score = float(last.split(":")[1].split()[0])

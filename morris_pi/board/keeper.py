@@ -76,8 +76,7 @@ class GameKeeper:
         if waiting is not None:  # finished games from before the restart come first: their saves
             ok, _ = self.call("archive the finished games waiting for their records", lambda _: waiting())
             if not ok:
-                self._keep(_Job("waiting", "archive the finished games waiting for their records",
-                                lambda _: waiting()))
+                self._keep(_Job("waiting", "archive the finished games waiting for their records", lambda _: waiting()))
         ok, loaded = self.call("load the saved game", lambda s: s.load_current())
         if not loaded:
             return None
@@ -115,8 +114,11 @@ class GameKeeper:
         if game is not self.game:
             old = self.game
             if old is not None and not self._archived and old.outcome is None and old.history:
-                log.info("the game %s was abandoned after %d turns; archiving it as unfinished",
-                         self.meta.get("id"), len(old.history))
+                log.info(
+                    "the game %s was abandoned after %d turns; archiving it as unfinished",
+                    self.meta.get("id"),
+                    len(old.history),
+                )
                 self.archive(old, self.meta)
             self.adopt(game, settings)
             return
@@ -138,8 +140,9 @@ class GameKeeper:
             return False
         meta = dict(meta)
         key = f"archive {meta.get('id') or id(game)}"
-        self._pending.append(_Job(key, f"archive the game {meta.get('id') or ''}".rstrip(),
-                                  lambda s: s.finish(game, meta)))
+        self._pending.append(
+            _Job(key, f"archive the game {meta.get('id') or ''}".rstrip(), lambda s: s.finish(game, meta))
+        )
         return True
 
     @property
@@ -210,6 +213,10 @@ class GameKeeper:
         message = f"cannot {doing}: {text[:300]}"
         if self.fault is None:
             expected = isinstance(exc, (OSError, ValueError))
-            log.error("%s (state directory %s); the game goes on unsaved and saving is tried again",
-                      message, getattr(self.storage, "state_dir", "?"), exc_info=not expected)
+            log.error(
+                "%s (state directory %s); the game goes on unsaved and saving is tried again",
+                message,
+                getattr(self.storage, "state_dir", "?"),
+                exc_info=not expected,
+            )
         self.fault = message

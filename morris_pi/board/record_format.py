@@ -23,7 +23,16 @@ from typing import Any
 
 #: Tags written first, in this order; any further tags follow alphabetically.
 RECORD_TAGS: tuple[str, ...] = (
-    "Event", "Site", "Date", "Time", "White", "Black", "Profile", "Result", "Reason", "Turns",
+    "Event",
+    "Site",
+    "Date",
+    "Time",
+    "White",
+    "Black",
+    "Profile",
+    "Result",
+    "Reason",
+    "Turns",
 )
 
 _TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$')

@@ -280,12 +280,16 @@ class Storage:
             self.log.error(
                 "saved game %s is unusable (%s) and could not be moved aside (%s); "
                 "starting a new game, and the next save will replace it",
-                path, problem, exc,
+                path,
+                problem,
+                exc,
             )
             return None
         self.log.warning(
             "saved game %s is unusable (%s); moved it to %s and starting a new game",
-            path, problem, target,
+            path,
+            problem,
+            target,
         )
         return None
 
@@ -320,8 +324,9 @@ class Storage:
         profile = getattr(getattr(game, "profile", None), "name", None) or meta.get("profile") or "?"
         white, black = player_names(meta)
         tags = {
-            "Event": str(meta.get("event")
-                         or ("Game against the computer" if meta.get("mode") == "computer" else "Casual game")),
+            "Event": str(
+                meta.get("event") or ("Game against the computer" if meta.get("mode") == "computer" else "Casual game")
+            ),
             "Site": str(meta.get("site") or "morris-pi"),
             "Date": now.strftime("%Y.%m.%d"),
             "Time": now.strftime("%H:%M:%SZ"),
@@ -359,8 +364,13 @@ class Storage:
             fsync_dir(self.state_dir)
         if self._holds(given):
             self.clear_current()
-        self.log.info("game %s record %s (%s, %s)", "re-archived as" if again else "archived as",
-                      record_id, tags["Result"], tags["Reason"])
+        self.log.info(
+            "game %s record %s (%s, %s)",
+            "re-archived as" if again else "archived as",
+            record_id,
+            tags["Result"],
+            tags["Reason"],
+        )
         return Record(record_id, path, tags, " ".join(record_text.split()))
 
     def _holds(self, game_id: object) -> bool:
@@ -409,10 +419,13 @@ class Storage:
             except UnreadableFile as exc:
                 self._set_aside(str(exc), path)
                 continue
-            meta.setdefault("id", path.name[len(WAITING_PREFIX):-len(".json")])
+            meta.setdefault("id", path.name[len(WAITING_PREFIX) : -len(".json")])
             if getattr(game, "outcome", None) is None:
-                self.log.warning("game %s waited for its record without its last turns (the disk was full); "
-                                 "archiving it as unfinished", meta["id"])
+                self.log.warning(
+                    "game %s waited for its record without its last turns (the disk was full); "
+                    "archiving it as unfinished",
+                    meta["id"],
+                )
             done.append(self.finish(game, meta))
         return done
 
@@ -465,8 +478,14 @@ class Storage:
         hint = "ids look like 20250601-140322" if not _RECORD_ID.match(record_id) else "see 'morris-pi records list'"
         raise RecordNotFoundError(f"no record {record_id!r} in {self.records_dir} ({hint})")
 
-    def export(self, record_id: str, dest: str | os.PathLike[str] | TextIO | None = None, *, overwrite: bool = False,
-               convert: Callable[[Record], str] | None = None) -> Record:
+    def export(
+        self,
+        record_id: str,
+        dest: str | os.PathLike[str] | TextIO | None = None,
+        *,
+        overwrite: bool = False,
+        convert: Callable[[Record], str] | None = None,
+    ) -> Record:
         """Copy a record file verbatim to ``dest`` (a path or an open text stream; default stdout),
         or the text ``convert(record)`` makes of it (another notation).
 

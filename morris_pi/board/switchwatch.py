@@ -70,12 +70,17 @@ class SwitchWatch:
             for point in closed ^ self._last:
                 times = self._changes.setdefault(point, deque(maxlen=self.flap_changes))
                 times.append(now)
-                if (point not in self.flapping and len(times) == self.flap_changes
-                        and now - times[0] <= self.flap_window_s):
+                if (
+                    point not in self.flapping
+                    and len(times) == self.flap_changes
+                    and now - times[0] <= self.flap_window_s
+                ):
                     self.flapping.add(point)
                     self.ever_flapped.add(point)
-                    said.append(f"switch {point} is flapping: {self.flap_changes} changes within "
-                                f"{self.flap_window_s:g} s (check the reed switch, its wire and the magnet)")
+                    said.append(
+                        f"switch {point} is flapping: {self.flap_changes} changes within "
+                        f"{self.flap_window_s:g} s (check the reed switch, its wire and the magnet)"
+                    )
         self._last = closed
         for point in list(self.flapping):
             if now - self._changes[point][-1] >= self.calm_s:
@@ -97,8 +102,10 @@ class SwitchWatch:
                 since = self._closed_since.setdefault(point, now)
                 if point not in self.stuck and now - since >= self.stuck_s:
                     self.stuck.add(point)
-                    said.append(f"switch {point} has read closed for {self.stuck_s:g} s where the game has no man: "
-                                "a man left there, or the switch is stuck closed")
+                    said.append(
+                        f"switch {point} has read closed for {self.stuck_s:g} s where the game has no man: "
+                        "a man left there, or the switch is stuck closed"
+                    )
         for text in said:
             self.log.warning("%s", text)
         return said

@@ -64,9 +64,10 @@ def _seconds(text: str) -> float:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "analyze", help="search the position after a game record and print JSON",
+        "analyze",
+        help="search the position after a game record and print JSON",
         description="Search the position after a game record; print the chosen turn, score, depth, "
-                    "nodes, time and principal variation as JSON.",
+        "nodes, time and principal variation as JSON.",
     )
     add_record_arguments(parser)
     budget = parser.add_mutually_exclusive_group()
@@ -93,15 +94,28 @@ def run(args: argparse.Namespace) -> int:
         level = get_level(args.level or 10)
         limits = Limits(depth=level.depth, nodes=level.nodes)
         described = {"level": level.number, "nodes": level.nodes}
-    out: dict[str, object] = {"profile": game.profile.name, "record": game.record, "side": game.turn,
-                              "limits": described}
+    out: dict[str, object] = {
+        "profile": game.profile.name,
+        "record": game.record,
+        "side": game.turn,
+        "limits": described,
+    }
     if getattr(args, "fen", None):
         out["fen"] = args.fen
     if game.pending:
         out["pending"] = str(game.pending)
     if game.outcome:
-        out.update({"outcome": game.outcome.to_dict(), "turn": None, "score": None, "depth": 0,
-                    "nodes": 0, "time": 0.0, "pv": []})
+        out.update(
+            {
+                "outcome": game.outcome.to_dict(),
+                "turn": None,
+                "score": None,
+                "depth": 0,
+                "nodes": 0,
+                "time": 0.0,
+                "pv": [],
+            }
+        )
         print(json.dumps(out))
         return 0
     searcher = Searcher(game.profile)
@@ -110,14 +124,16 @@ def run(args: argparse.Namespace) -> int:
     beat = _Heartbeat(searcher, progress, limits) if progress.enabled else None
     result = searcher.search(game.position, game.positions, limits, restrict=restrict, stop_flag=beat)
     progress.finish(f"depth {result.depth}, {result.nodes:,} nodes")
-    out.update({
-        "turn": str(Turn.from_raw(result.turn)) if result.turn else None,
-        "score": score_form(result.score),
-        "depth": result.depth,
-        "nodes": result.nodes,
-        "time": round(result.time, 3),
-        "pv": [str(Turn.from_raw(t)) for t in result.pv],
-    })
+    out.update(
+        {
+            "turn": str(Turn.from_raw(result.turn)) if result.turn else None,
+            "score": score_form(result.score),
+            "depth": result.depth,
+            "nodes": result.nodes,
+            "time": round(result.time, 3),
+            "pv": [str(Turn.from_raw(t)) for t in result.pv],
+        }
+    )
     print(json.dumps(out))
     return 0
 

@@ -23,21 +23,40 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "OK, 1 when faults were found, 2 for a bad config or options, 3 when the hardware cannot be opened.",
     )
     parser.add_argument("--config", metavar="PATH", help="TOML config (default /etc/morris-pi/config.toml)")
-    parser.add_argument("--learn", action="store_true",
-                        help="write the switch map found into the config file (only the map table changes)")
-    parser.add_argument("--sim", action="store_true",
-                        help="run the self-test on the simulated board: in a window, or without one when there is "
-                        "no display (the report is printed when the test ends)")
-    parser.add_argument("--auto", action="store_true",
-                        help="with --sim: a scripted hand puts a man on each lit point and takes it off again, so "
-                        "the test runs unattended (every point should pass)")
+    parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="write the switch map found into the config file (only the map table changes)",
+    )
+    parser.add_argument(
+        "--sim",
+        action="store_true",
+        help="run the self-test on the simulated board: in a window, or without one when there is "
+        "no display (the report is printed when the test ends)",
+    )
+    parser.add_argument(
+        "--auto",
+        action="store_true",
+        help="with --sim: a scripted hand puts a man on each lit point and takes it off again, so "
+        "the test runs unattended (every point should pass)",
+    )
     parser.add_argument("--no-sweep", action="store_true", help="skip the LED sweep")
-    parser.add_argument("--show", type=float, default=10.0, metavar="S",
-                        help="seconds the result stays lit on the board (OK points green, faults red; default 10); "
-                        "with --sim the window then closes by itself (without a window nothing is shown)")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                        help="seconds to wait for a man on each point before calling its switch dead "
-                        "(default 30; any button skips at once)")
+    parser.add_argument(
+        "--show",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds the result stays lit on the board (OK points green, faults red; default 10); "
+        "with --sim the window then closes by itself (without a window nothing is shown)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds to wait for a man on each point before calling its switch dead "
+        "(default 30; any button skips at once)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -76,9 +95,16 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_HARDWARE
     path = Path(args.config) if args.config else DEFAULT_PATH
     try:
-        return selftest(config, hardware, clock=clock, sleep=time.sleep, test=_test(args),
-                        learn_to=path if args.learn else None, scan_hz=config.sensors.scan_hz,
-                        show_s=max(0.0, args.show))
+        return selftest(
+            config,
+            hardware,
+            clock=clock,
+            sleep=time.sleep,
+            test=_test(args),
+            learn_to=path if args.learn else None,
+            scan_hz=config.sensors.scan_hz,
+            show_s=max(0.0, args.show),
+        )
     except KeyboardInterrupt:
         print("\nmorris-pi hwtest: stopped", file=sys.stderr)
         return 130
@@ -89,16 +115,34 @@ def run(args: argparse.Namespace) -> int:
             print(f"morris-pi hwtest: closing the hardware: {exc}", file=sys.stderr)
 
 
-def selftest(config: Any, hardware: Any, *, clock: Any, sleep: Any, test: Any = None, learn_to: Path | None = None,
-             say: Any = print, scan_hz: float = 100.0, show_s: float = 0.0) -> int:
+def selftest(
+    config: Any,
+    hardware: Any,
+    *,
+    clock: Any,
+    sleep: Any,
+    test: Any = None,
+    learn_to: Path | None = None,
+    say: Any = print,
+    scan_hz: float = 100.0,
+    show_s: float = 0.0,
+) -> int:
     """The self-test over built hardware, the report, and ``--learn``; returns the exit code."""
     from morris_pi.hw.errors import HardwareError
     from morris_pi.hwtest.learn import LearnError, learn
     from morris_pi.hwtest.selftest import run_selftest
 
     try:
-        report = run_selftest(hardware.sensors, hardware.leds, hardware.buttons, clock=clock, sleep=sleep,
-                              say=say, test=test, scan_hz=scan_hz)
+        report = run_selftest(
+            hardware.sensors,
+            hardware.leds,
+            hardware.buttons,
+            clock=clock,
+            sleep=sleep,
+            say=say,
+            test=test,
+            scan_hz=scan_hz,
+        )
     except HardwareError as exc:
         say(f"morris-pi hwtest: the hardware failed during the test: {exc}")
         return EXIT_HARDWARE
@@ -128,8 +172,10 @@ def _run_sim(args: argparse.Namespace, *, board: Any = None, sleep: Any = time.s
     then stays lit for ``--show`` seconds and the window closes by itself.
     """
     if args.learn:
-        print("morris-pi hwtest: --learn writes the switch map of a real board; the simulator has none to fix",
-              file=sys.stderr)
+        print(
+            "morris-pi hwtest: --learn writes the switch map of a real board; the simulator has none to fix",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     from morris_pi.hwtest.selftest import Report
     from morris_pi.sim import selftest as sim_selftest
@@ -170,10 +216,17 @@ def _run_sim(args: argparse.Namespace, *, board: Any = None, sleep: Any = time.s
                 print("morris-pi hwtest: the window was closed before the test finished", file=sys.stderr)
                 return EXIT_FAULTS
             return EXIT_OK if reports[0].ok else EXIT_FAULTS
-    nobody = "" if args.auto else (f"; nobody puts men on it, so each point ends after --timeout "
-                                   f"{args.timeout:g} s (--auto: a scripted hand does)")
-    print(f"morris-pi hwtest: {why}: the self-test runs on the simulated board without a window{nobody}",
-          file=sys.stderr)
+    nobody = (
+        ""
+        if args.auto
+        else (
+            f"; nobody puts men on it, so each point ends after --timeout "
+            f"{args.timeout:g} s (--auto: a scripted hand does)"
+        )
+    )
+    print(
+        f"morris-pi hwtest: {why}: the self-test runs on the simulated board without a window{nobody}", file=sys.stderr
+    )
     try:
         report = sim_selftest.run(board, test, sleep=sleep, say=print, hand=hand)
     except KeyboardInterrupt:

@@ -80,17 +80,28 @@ Step = Command | WriteFile | Note
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "install-service", help="install and start the systemd service (run with sudo)",
+        "install-service",
+        help="install and start the systemd service (run with sudo)",
         description="Create the morris user, /etc/morris-pi/config.toml and the systemd unit, then enable "
         "and start it. Each step is skipped when already done.",
     )
-    parser.add_argument("--prefix", default=DEFAULT_PREFIX,
-                        help=f"install prefix; the unit runs PREFIX/venv/bin/morris-pi (default {DEFAULT_PREFIX})")
-    parser.add_argument("--root", default="/", metavar="DIR",
-                        help="install into DIR instead of / (an SD card image); nothing is started")
+    parser.add_argument(
+        "--prefix",
+        default=DEFAULT_PREFIX,
+        help=f"install prefix; the unit runs PREFIX/venv/bin/morris-pi (default {DEFAULT_PREFIX})",
+    )
+    parser.add_argument(
+        "--root",
+        default="/",
+        metavar="DIR",
+        help="install into DIR instead of / (an SD card image); nothing is started",
+    )
     parser.add_argument("--dry-run", action="store_true", help="print every step and file without doing anything")
-    parser.add_argument("--root-leds", action="store_true",
-                        help="also install the drop-in that runs the service as root (PWM NeoPixels on GPIO18, Pi 3/4)")
+    parser.add_argument(
+        "--root-leds",
+        action="store_true",
+        help="also install the drop-in that runs the service as root (PWM NeoPixels on GPIO18, Pi 3/4)",
+    )
     parser.add_argument("--no-start", action="store_true", help="enable the service but do not start it now")
     parser.set_defaults(func=run)
 
@@ -224,22 +235,42 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
 
     if user_exists(root):
         if groups:
-            steps.append(Command(("usermod", *root_opt, "--append", "--groups", ",".join(groups), USER),
-                                 f"make sure {USER} is in the groups {', '.join(groups)}"))
+            steps.append(
+                Command(
+                    ("usermod", *root_opt, "--append", "--groups", ",".join(groups), USER),
+                    f"make sure {USER} is in the groups {', '.join(groups)}",
+                )
+            )
         else:
             steps.append(Note(f"user {USER} exists"))
     else:
-        steps.append(Command(
-            ("useradd", *root_opt, "--system", "--user-group", "--home-dir", STATE_DIR, "--no-create-home",
-             "--shell", "/usr/sbin/nologin", "--comment", "morris-pi board service",
-             *(("--groups", ",".join(groups)) if groups else ()), USER),
-            f"create the system user {USER}",
-        ))
+        steps.append(
+            Command(
+                (
+                    "useradd",
+                    *root_opt,
+                    "--system",
+                    "--user-group",
+                    "--home-dir",
+                    STATE_DIR,
+                    "--no-create-home",
+                    "--shell",
+                    "/usr/sbin/nologin",
+                    "--comment",
+                    "morris-pi board service",
+                    *(("--groups", ",".join(groups)) if groups else ()),
+                    USER,
+                ),
+                f"create the system user {USER}",
+            )
+        )
     if missing:
-        steps.append(Note(
-            f"group(s) {', '.join(missing)} do not exist here; the service runs without them "
-            "(Raspberry Pi OS creates gpio, spi and i2c; elsewhere give the device nodes to a group yourself)"
-        ))
+        steps.append(
+            Note(
+                f"group(s) {', '.join(missing)} do not exist here; the service runs without them "
+                "(Raspberry Pi OS creates gpio, spi and i2c; elsewhere give the device nodes to a group yourself)"
+            )
+        )
 
     config = inside_root(root, "/" + CONFIG_PATH)
     if config.exists():
@@ -251,41 +282,60 @@ def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True
             steps.append(WriteFile(config, MINIMAL_CONFIG, "an empty config: the built-in defaults"))
         else:
             steps.append(WriteFile(config, text, "the config, from the documented example"))
-            steps.append(Note(
-                f"edit {config} for your wiring: it is the built-in defaults written out; the expanders' INT "
-                "line, buttons and status LEDs are there commented out (see wiring/ for each option)"
-            ))
+            steps.append(
+                Note(
+                    f"edit {config} for your wiring: it is the built-in defaults written out; the expanders' INT "
+                    "line, buttons and status LEDs are there commented out (see wiring/ for each option)"
+                )
+            )
 
     steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}"), unit_text(prefix), "the systemd unit"))
     drop_ins = inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d")
     if root_leds:
-        steps.append(WriteFile(inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/root.conf"),
-                               packaged("morris-pi-root.conf"), "run as root for the PWM NeoPixel driver"))
+        steps.append(
+            WriteFile(
+                inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/root.conf"),
+                packaged("morris-pi-root.conf"),
+                "run as root for the PWM NeoPixel driver",
+            )
+        )
     elif (drop_ins / "root.conf").exists():
-        steps.append(Note(f"{drop_ins / 'root.conf'} exists and still runs the service as root; delete it if the "
-                          "LEDs are on SPI now"))
+        steps.append(
+            Note(
+                f"{drop_ins / 'root.conf'} exists and still runs the service as root; delete it if the "
+                "LEDs are on SPI now"
+            )
+        )
     if missing:
         kept = " ".join(groups)
-        steps.append(WriteFile(
-            inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/groups.conf"),
-            "# Written by morris-pi install-service: only these of gpio, spi, i2c exist here.\n"
-            "[Service]\nSupplementaryGroups=\n" + (f"SupplementaryGroups={kept}\n" if kept else ""),
-            "leave out the groups that do not exist, or the service would not start",
-        ))
+        steps.append(
+            WriteFile(
+                inside_root(root, f"/{UNIT_DIR}/{UNIT_NAME}.d/groups.conf"),
+                "# Written by morris-pi install-service: only these of gpio, spi, i2c exist here.\n"
+                "[Service]\nSupplementaryGroups=\n" + (f"SupplementaryGroups={kept}\n" if kept else ""),
+                "leave out the groups that do not exist, or the service would not start",
+            )
+        )
 
     executable = inside_root(root, f"{prefix.rstrip('/')}/venv/bin/morris-pi")
     if not executable.exists():
-        steps.append(Note(f"{executable} does not exist yet; the service cannot start until morris-pi is "
-                          f"installed in {prefix}/venv"))
+        steps.append(
+            Note(
+                f"{executable} does not exist yet; the service cannot start until morris-pi is "
+                f"installed in {prefix}/venv"
+            )
+        )
 
     if staging:
         steps.append(Command(("systemctl", "--root", str(root), "enable", UNIT_NAME), "start it at boot"))
     else:
         steps.append(Command(("systemctl", "daemon-reload"), "make systemd read the new unit"))
-        steps.append(Command(
-            ("systemctl", "enable", *(() if not start else ("--now",)), UNIT_NAME),
-            "start it at boot" + (" and now" if start else ""),
-        ))
+        steps.append(
+            Command(
+                ("systemctl", "enable", *(() if not start else ("--now",)), UNIT_NAME),
+                "start it at boot" + (" and now" if start else ""),
+            )
+        )
         if start:
             steps.append(Note("follow it with: journalctl -u morris-pi -f"))
     return steps
@@ -342,8 +392,10 @@ def run(
         return 2
     euid = os.geteuid() if euid is None else euid
     if not args.dry_run and euid != 0:
-        err.write("morris-pi install-service: error: needs root to create users and install units; "
-                  "run it with sudo, or look first with --dry-run\n")
+        err.write(
+            "morris-pi install-service: error: needs root to create users and install units; "
+            "run it with sudo, or look first with --dry-run\n"
+        )
         return 2
     try:
         steps = plan(args.prefix, root, root_leds=args.root_leds, start=not args.no_start)

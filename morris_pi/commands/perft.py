@@ -31,8 +31,9 @@ def _depth(text: str) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("perft", help="count legal turn sequences to a depth (rules self-check)")
-    parser.add_argument("depth", type=_depth,
-                        help=f"number of turns, 0 to {MAX_DEPTH} (a move and its removal are one turn)")
+    parser.add_argument(
+        "depth", type=_depth, help=f"number of turns, 0 to {MAX_DEPTH} (a move and its removal are one turn)"
+    )
     add_record_arguments(parser, help_record="turns played before counting (default: the start)")
     add_progress_argument(parser)
     parser.set_defaults(func=run)
@@ -73,8 +74,9 @@ def counted(position: Position, depth: int, progress: Progress) -> int:
         for j, reply in enumerate(replies):
             total += perft(child.play(reply), depth - 2)
             done = (i + (j + 1) / len(replies)) / len(first)
-            progress.update(f"{done:.0%} ({i + 1} of {len(first)} first turns), {total:,} leaves, "
-                            f"{progress.elapsed():.0f} s")
+            progress.update(
+                f"{done:.0%} ({i + 1} of {len(first)} first turns), {total:,} leaves, {progress.elapsed():.0f} s"
+            )
     progress.finish(f"{len(first)} first turns, {total:,} leaves")
     return total
 

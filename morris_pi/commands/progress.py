@@ -33,9 +33,13 @@ DELAY = 1.0
 
 
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="show progress on stderr (default: only when stderr is a terminal); "
-                        "stdout carries only the result either way")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show progress on stderr (default: only when stderr is a terminal); "
+        "stdout carries only the result either way",
+    )
 
 
 class Progress:

@@ -12,9 +12,11 @@ from .streams import read_stdin_capped
 
 def add_record_arguments(parser: argparse.ArgumentParser, *, help_record: str = "the turns so far") -> None:
     parser.add_argument("--profile", default="standard", choices=sorted(PROFILES))
-    parser.add_argument("--fen", metavar="FEN",
-                        help="start from this position (Sanmill's FEN, quoted) instead of the empty board; "
-                             "a record continues from it")
+    parser.add_argument(
+        "--fen",
+        metavar="FEN",
+        help="start from this position (Sanmill's FEN, quoted) instead of the empty board; a record continues from it",
+    )
     parser.add_argument("record", nargs="*", help=f"{help_record}, e.g. d6 a1 f6 a4 b6xa1 ('-' reads stdin)")
 
 

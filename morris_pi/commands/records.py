@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from morris_pi.board.record_format import Record, RecordExistsError, StorageError, format_record
+from morris_pi.board.record_format import Record, RecordExistsError, StorageError
 from morris_pi.board.record_forms import sanmill_text
 from morris_pi.board.storage import Storage, default_state_dir
 
@@ -31,17 +31,29 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     # and "records list --state-dir D" both work.
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--state-dir", metavar="DIR", default=argparse.SUPPRESS,
+        "--state-dir",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
         help="the service's state directory (default: $STATE_DIRECTORY, the config's storage.state_dir, "
         "or /var/lib/morris-pi)",
     )
-    common.add_argument("--records-dir", metavar="DIR", default=argparse.SUPPRESS,
-                        help="where finished games are kept (default: STATE_DIR/records)")
-    common.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS,
-                        help="config file whose [storage] table says where the records are "
-                        "(default /etc/morris-pi/config.toml, if it exists)")
+    common.add_argument(
+        "--records-dir",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="where finished games are kept (default: STATE_DIR/records)",
+    )
+    common.add_argument(
+        "--config",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="config file whose [storage] table says where the records are "
+        "(default /etc/morris-pi/config.toml, if it exists)",
+    )
     parser = subparsers.add_parser(
-        "records", parents=[common], help="list, show and export finished games",
+        "records",
+        parents=[common],
+        help="list, show and export finished games",
         description="Finished games are kept as records: their notation plus a header of tags.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
@@ -49,16 +61,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     actions.add_parser("list", parents=[common], help="one line per finished game, oldest first")
     show = actions.add_parser("show", parents=[common], help="a record's header and its turns, numbered")
     show.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
-    show.add_argument("--svg", metavar="DIR",
-                      help="also write a board picture per turn into DIR (000-start.svg, 001-d6.svg, ...)")
+    show.add_argument(
+        "--svg", metavar="DIR", help="also write a board picture per turn into DIR (000-start.svg, 001-d6.svg, ...)"
+    )
     show.add_argument("--force", action="store_true", help="with --svg: replace existing pictures")
     export = actions.add_parser("export", parents=[common], help="copy a record file verbatim")
     export.add_argument("id", help="record id, a unique prefix of one, or 'latest'")
     export.add_argument("path", nargs="?", default="-", help="file or directory to write; '-' or none: stdout")
     export.add_argument("--force", action="store_true", help="overwrite an existing file")
-    export.add_argument("--format", choices=("record", "sanmill"), default="record",
-                        help="record: the file verbatim (default); sanmill: the same tags, and the turns in "
-                        "Sanmill's ply form, each removal a token of its own ('b6 xa1')")
+    export.add_argument(
+        "--format",
+        choices=("record", "sanmill"),
+        default="record",
+        help="record: the file verbatim (default); sanmill: the same tags, and the turns in "
+        "Sanmill's ply form, each removal a token of its own ('b6 xa1')",
+    )
     parser.set_defaults(func=run)
 
 
@@ -85,8 +102,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             err.write(f"wrote record {record.id} to {args.path}\n")
         return 0
     except RecordExistsError as exc:
-        err.write(f"morris-pi records: error: {exc.path} already exists ({exc.what}); choose another name, "
-                  "or add --force to overwrite it\n")
+        err.write(
+            f"morris-pi records: error: {exc.path} already exists ({exc.what}); choose another name, "
+            "or add --force to overwrite it\n"
+        )
         return 1
     except (StorageError, OSError) as exc:
         if out is sys.stdout and (isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError) and stdout_fails())):
@@ -130,10 +149,18 @@ def _list(storage: Storage, out: TextIO) -> int:
             rows.append((r.id, "?", "?", "?", "?", f"unreadable: {r.error}", "?", "?"))
             continue
         t = r.tags
-        rows.append((
-            r.id, f"{t.get('Date', '?')} {t.get('Time', '')}".strip(), t.get("White", "?"), t.get("Black", "?"),
-            t.get("Result", "?"), t.get("Reason", "?"), t.get("Turns", str(len(r.turns))), t.get("Profile", "?"),
-        ))
+        rows.append(
+            (
+                r.id,
+                f"{t.get('Date', '?')} {t.get('Time', '')}".strip(),
+                t.get("White", "?"),
+                t.get("Black", "?"),
+                t.get("Result", "?"),
+                t.get("Reason", "?"),
+                t.get("Turns", str(len(r.turns))),
+                t.get("Profile", "?"),
+            )
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
         # the last column is not padded: widths has one entry fewer than a row
@@ -164,6 +191,6 @@ def show_text(record: Record) -> str:
     white = max((len(turn) for turn in turns[::2]), default=0)
     digits = max(2, len(str((len(turns) + 1) // 2)))
     for number, start in enumerate(range(0, len(turns), 2), 1):
-        pair = turns[start:start + 2]
+        pair = turns[start : start + 2]
         lines.append(f"  {number:>{digits}}. {pair[0]:<{max(white, 5)}}  {pair[1] if len(pair) > 1 else ''}".rstrip())
     return "\n".join(lines) + "\n"

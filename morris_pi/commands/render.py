@@ -32,24 +32,34 @@ MAX_SIZE = 8192
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "render", help="draw the board after a record as an SVG (or PNG) picture",
+        "render",
+        help="draw the board after a record as an SVG (or PNG) picture",
         description="Draw the board after a record (or a Sanmill FEN): the men, the last turn, and "
         "with --leds what the board's LEDs show. Writes SVG to stdout unless --out is given.",
     )
     add_record_arguments(parser, help_record="the turns to draw the board after")
     parser.add_argument("--out", "-o", default="-", metavar="PATH", help="file to write; '-' or none: stdout")
-    parser.add_argument("--format", choices=FORMATS,
-                        help="svg or png (default: png when --out ends in .png, else svg); png needs "
-                        "pip install 'morris-pi[png]'")
-    parser.add_argument("--leds", action="store_true",
-                        help="show what the LEDs show in this position (rings in the palette's colours)")
-    parser.add_argument("--led-style", choices=("ring", "beside"), default="ring",
-                        help="LEDs as rings around the points, or beside them as on the board (default ring)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="svg or png (default: png when --out ends in .png, else svg); png needs pip install 'morris-pi[png]'",
+    )
+    parser.add_argument(
+        "--leds", action="store_true", help="show what the LEDs show in this position (rings in the palette's colours)"
+    )
+    parser.add_argument(
+        "--led-style",
+        choices=("ring", "beside"),
+        default="ring",
+        help="LEDs as rings around the points, or beside them as on the board (default ring)",
+    )
     parser.add_argument("--flip", action="store_true", help="seen from black's side")
-    parser.add_argument("--size", type=_pixels, default=400, metavar="N",
-                        help="width and height in pixels (default 400)")
-    parser.add_argument("--no-coordinates", dest="coordinates", action="store_false",
-                        help="leave out the a-g, 1-7 labels")
+    parser.add_argument(
+        "--size", type=_pixels, default=400, metavar="N", help="width and height in pixels (default 400)"
+    )
+    parser.add_argument(
+        "--no-coordinates", dest="coordinates", action="store_false", help="leave out the a-g, 1-7 labels"
+    )
     parser.add_argument("--force", action="store_true", help="replace an existing file")
     parser.set_defaults(func=run)
 
@@ -109,8 +119,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     if game is None:
         return 2
     fmt = args.format or ("png" if args.out != "-" and args.out.lower().endswith(".png") else "svg")
-    svg = picture(game, leds=args.leds, show_last=_last_turn_known(game, args), size=args.size, flipped=args.flip,
-                  coordinates=args.coordinates, led_style=args.led_style)
+    svg = picture(
+        game,
+        leds=args.leds,
+        show_last=_last_turn_known(game, args),
+        size=args.size,
+        flipped=args.flip,
+        coordinates=args.coordinates,
+        led_style=args.led_style,
+    )
     try:
         data: str | bytes = svg_to_png(svg, size=args.size) if fmt == "png" else svg
         if args.out == "-":

@@ -17,8 +17,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("trace", help="trace file, or - for standard input")
-    parser.add_argument("--json", action="store_true",
-                        help="write a JSON line each time what the board shows or knows changes")
+    parser.add_argument(
+        "--json", action="store_true", help="write a JSON line each time what the board shows or knows changes"
+    )
     parser.set_defaults(func=run)
 
 

@@ -20,8 +20,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "players, saves after every turn and resume after a power cut. Logs to stderr (journald "
         "priorities under systemd); stops cleanly on SIGTERM.",
     )
-    parser.add_argument("--config", metavar="PATH",
-                        help="TOML config (default /etc/morris-pi/config.toml; built-in defaults if that is missing)")
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="TOML config (default /etc/morris-pi/config.toml; built-in defaults if that is missing)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -55,4 +58,3 @@ def run(args: argparse.Namespace) -> int:
     except Exception:
         log.critical("the service stopped on an unexpected error", exc_info=True)
         return 1
-

@@ -50,19 +50,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--profile", choices=sorted(PROFILES), help="rule profile")
     parser.add_argument("--seed", type=int, help="seed for the computer's choices (repeatable games)")
     parser.add_argument("--config", metavar="PATH", help="read [game] and [palette] from this TOML config")
-    parser.add_argument("--menu", action=argparse.BooleanOptionalAction, default=None,
-                        help="open the set-up menu on the points first, as the board does (default: only when "
-                        "--config says [game] menu = true and no --mode/--human/--level/--profile is given)")
-    parser.add_argument("--state-dir", metavar="DIR",
-                        help="save the game after every turn here, resume it at start, keep finished games as "
-                        "records (list them with: morris-pi records --state-dir DIR list); default: no saves")
+    parser.add_argument(
+        "--menu",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="open the set-up menu on the points first, as the board does (default: only when "
+        "--config says [game] menu = true and no --mode/--human/--level/--profile is given)",
+    )
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="save the game after every turn here, resume it at start, keep finished games as "
+        "records (list them with: morris-pi records --state-dir DIR list); default: no saves",
+    )
     parser.add_argument("--record-trace", metavar="PATH", help="save the sensor trace here on exit (R saves it too)")
-    parser.add_argument("--web", metavar="HOST:PORT",
-                        help="also serve the companion page here (needs the web extra); a bare PORT listens on "
-                        "127.0.0.1 only. Docs: docs/web.md")
-    parser.add_argument("--no-window", action="store_true",
-                        help="with --web: no window; the page is the board (click points to lift and put men). "
-                        "Needs no pygame")
+    parser.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="also serve the companion page here (needs the web extra); a bare PORT listens on "
+        "127.0.0.1 only. Docs: docs/web.md",
+    )
+    parser.add_argument(
+        "--no-window",
+        action="store_true",
+        help="with --web: no window; the page is the board (click points to lift and put men). Needs no pygame",
+    )
     parser.add_argument("--size", type=_size, default=(1100, 760), metavar="WxH", help="window size (default 1100x760)")
     parser.set_defaults(func=run)
 
@@ -91,8 +103,11 @@ def run(args: argparse.Namespace) -> int:
     if args.record_trace:
         problem = trace_path_problem(args.record_trace)
         if problem:
-            print(f"morris-pi sim: cannot save the trace to {args.record_trace}: {problem}; "
-                  "choose another --record-trace", file=sys.stderr)
+            print(
+                f"morris-pi sim: cannot save the trace to {args.record_trace}: {problem}; "
+                "choose another --record-trace",
+                file=sys.stderr,
+            )
             return 2
     web = None
     if getattr(args, "web", None) is not None:
@@ -109,8 +124,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
         return _in_browser(args, web)
     if importlib.util.find_spec("pygame") is None:
-        print("morris-pi sim: pygame is not installed; install the simulator with: pip install 'morris-pi[sim]'",
-              file=sys.stderr)
+        print(
+            "morris-pi sim: pygame is not installed; install the simulator with: pip install 'morris-pi[sim]'",
+            file=sys.stderr,
+        )
         return 2
     from morris_pi.sim.display import NoDisplayError, headless_requested
     from morris_pi.sim.session import play_in_window, settings_from
@@ -122,11 +139,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"morris-pi sim: {exc}", file=sys.stderr)
         return 2
     if headless_requested(os.environ):
-        print(f"morris-pi sim: SDL_VIDEODRIVER={os.environ['SDL_VIDEODRIVER']}: the window is not shown; "
-              "Ctrl-C ends it", file=sys.stderr)
+        print(
+            f"morris-pi sim: SDL_VIDEODRIVER={os.environ['SDL_VIDEODRIVER']}: the window is not shown; Ctrl-C ends it",
+            file=sys.stderr,
+        )
     try:
-        return play_in_window(settings, size=args.size, trace_path=args.record_trace, web=web,
-                              pin=_pin(args) if web else None)
+        return play_in_window(
+            settings, size=args.size, trace_path=args.record_trace, web=web, pin=_pin(args) if web else None
+        )
     except WebError as exc:
         print(f"morris-pi sim: {exc}", file=sys.stderr)
         return 2

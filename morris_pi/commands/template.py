@@ -18,7 +18,8 @@ from morris_pi.template import TemplateSpec, parse_length, render_svg
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "template", help="write a full-size drilling template (SVG)",
+        "template",
+        help="write a full-size drilling template (SVG)",
         description="A drilling template for the board: the lines, a reed hole and an LED hole per point, "
         "and a scale bar. Lengths take mm (default), cm or in.",
     )
@@ -26,8 +27,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--margin", help="from the board's edge to the outer square (default: a tenth of the size)")
     parser.add_argument("--reed-hole", default="3mm", help="drill for the reed switch (default 3mm)")
     parser.add_argument("--led-hole", default="5mm", help="drill for the LED (default 5mm)")
-    parser.add_argument("--led-offset", default="18mm",
-                        help="from a point's centre to its LED hole, diagonally up-right (default 18mm)")
+    parser.add_argument(
+        "--led-offset", default="18mm", help="from a point's centre to its LED hole, diagonally up-right (default 18mm)"
+    )
     parser.add_argument("--man", default="28mm", help="diameter of a man, drawn dashed (default 28mm)")
     parser.add_argument("--underside", action="store_true", help="mirror it, to tape to the back of the board")
     parser.add_argument("--out", "-o", default="-", help="file to write; '-' or none: stdout")

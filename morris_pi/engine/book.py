@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from morris_pi.rules.position import Position, RawTurn
@@ -41,9 +41,7 @@ MANIFEST = DATA_DIR / "book.json"
 #: Profile settings a placing-phase book depends on.
 BOOK_SETTINGS = ("men", "geometry", "move_while_placing", "all_in_mills")
 
-INVERSE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(perm.index(c) for c in range(24)) for perm in SYMMETRIES
-)
+INVERSE: tuple[tuple[int, ...], ...] = tuple(tuple(perm.index(c) for c in range(24)) for perm in SYMMETRIES)
 
 
 class BookDataError(ValueError):
@@ -109,7 +107,7 @@ class OpeningBook:
     def covers(self, profile: Profile) -> bool:
         return settings(profile) == self.settings
 
-    def entry(self, position: Position) -> "tuple[RawTurn, Entry] | None":
+    def entry(self, position: Position) -> tuple[RawTurn, Entry] | None:
         """The book turn for ``position`` (checked against its legal turns) and its entry, or ``None``."""
         if not self.covers(position.profile):
             return None
@@ -127,7 +125,7 @@ class OpeningBook:
         return hit[0] if hit else None
 
     @classmethod
-    def parse(cls, text: str, plies: int, settings: dict, where: str = "book") -> "OpeningBook":
+    def parse(cls, text: str, plies: int, settings: dict, where: str = "book") -> OpeningBook:
         entries: dict[tuple, Entry] = {}
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip() or line.startswith("#"):
@@ -146,7 +144,7 @@ class OpeningBook:
         return cls(entries, plies, settings)
 
     @classmethod
-    def load(cls, path: Path = BOOK_FILE, manifest: Path = MANIFEST) -> "OpeningBook":
+    def load(cls, path: Path = BOOK_FILE, manifest: Path = MANIFEST) -> OpeningBook:
         try:
             meta = json.loads(manifest.read_text())
             data = path.read_bytes()
@@ -158,14 +156,14 @@ class OpeningBook:
         return cls.parse(data.decode("ascii"), int(meta["plies"]), dict(meta["settings"]), str(path))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shipped() -> OpeningBook | None:
     if not MANIFEST.exists():
         return None
     return OpeningBook.load()
 
 
-def opening_book(profile: "str | Profile") -> OpeningBook | None:
+def opening_book(profile: str | Profile) -> OpeningBook | None:
     """The shipped book if it applies to ``profile``, else ``None``."""
     book = _shipped()
     if book is None or not book.covers(get_profile(profile)):

@@ -86,11 +86,19 @@ def build(profile: str, plies: int, nodes: int, jobs: int, check: int | None, lo
                 # stored in canonical coordinates: the key's position is already canonical
                 book[key] = Entry(to_canonical(turn, 0), score, depth)
                 depths.append(depth)
-            row = {"ply": ply, "positions": len(keys), "seconds": round(time.perf_counter() - started, 1),
-                   "min_depth": min(depths), "max_depth": max(depths)}
+            row = {
+                "ply": ply,
+                "positions": len(keys),
+                "seconds": round(time.perf_counter() - started, 1),
+                "min_depth": min(depths),
+                "max_depth": max(depths),
+            }
             if check:
-                small = list(pool.map(_search, [(profile, k, check) for k in keys])) if pool else \
-                    [_search((profile, k, check)) for k in keys]
+                small = (
+                    list(pool.map(_search, [(profile, k, check) for k in keys]))
+                    if pool
+                    else [_search((profile, k, check)) for k in keys]
+                )
                 agree = sum(1 for (k, t, _, _), (_, t2, _, _) in zip(results, small) if t == t2)
                 row["agree_with_smaller_budget"] = f"{agree}/{len(keys)}"
             stats["per_ply"].append(row)
@@ -122,8 +130,7 @@ def write(book: dict, profile: str, plies: int, nodes: int, stats: dict) -> None
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m morris_pi.engine.book_build",
-                                     description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m morris_pi.engine.book_build", description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="standard")
     parser.add_argument("--plies", type=int, default=4, help="turns from the start the book covers")
     parser.add_argument("--nodes", type=int, default=1_000_000, help="node budget per book position")

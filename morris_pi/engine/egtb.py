@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import lzma
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 from math import comb
 from pathlib import Path
@@ -56,12 +56,14 @@ def _symmetries() -> tuple[tuple[int, ...], ...]:
     dihedral = []
     for flip in (False, True):
         for turns in range(4):
+
             def f(x, y, flip=flip, turns=turns):
                 if flip:
                     x = 6 - x
                 for _ in range(turns):
                     x, y = 6 - y, x
                 return x, y
+
             dihedral.append(f)
     by_xy = {coordinates(p): point_index(p) for p in names}
     swap = {}
@@ -93,7 +95,7 @@ def _apply(perm: tuple[int, ...], mask: int) -> int:
 SYMMETRIES = _symmetries()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _byte_maps() -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
     """Per symmetry, three 256-entry maps: the image of each byte of a mask."""
     out = []
@@ -107,7 +109,7 @@ def transform(sym: int, mask: int) -> int:
     return t0[mask & 255] | t1[(mask >> 8) & 255] | t2[mask >> 16]
 
 
-@lru_cache(maxsize=None)
+@cache
 def canonical_sets(k: int) -> tuple[tuple[int, ...], dict[int, tuple[int, int]]]:
     """The canonical ``k``-men masks (sorted) and, for every ``k``-men mask, ``(rep index, symmetry)``."""
     maps = _byte_maps()
@@ -149,8 +151,12 @@ class EndgameTables:
     ``0`` for a draw, else ``1 + d`` (``d`` turns to mate; odd wins for the side to move).
     """
 
-    def __init__(self, tables: dict[tuple[int, int], bytes], all_in_mills: str,
-                 conversion: "dict[tuple[int, int], bytes] | None" = None) -> None:
+    def __init__(
+        self,
+        tables: dict[tuple[int, int], bytes],
+        all_in_mills: str,
+        conversion: dict[tuple[int, int], bytes] | None = None,
+    ) -> None:
         self.data = tables
         # 3 v 3: every capture ends the game, so conversion and mate coincide
         self.conversion_data = {(3, 3): tables.get((3, 3)), **(conversion or {})}
@@ -176,7 +182,7 @@ class EndgameTables:
         return data[rep_index * self._per_rep[(k, j)] + relative_rank(image, reps[rep_index])]
 
     @classmethod
-    def load(cls, path: Path, expected_sha256: str | None = None) -> "EndgameTables":
+    def load(cls, path: Path, expected_sha256: str | None = None) -> EndgameTables:
         try:
             raw = path.read_bytes()
         except OSError as exc:
@@ -186,9 +192,9 @@ class EndgameTables:
         if not raw.startswith(MAGIC):
             raise TableDataError(f"{path}: not an endgame-table file (bad magic)")
         header_end = raw.index(b"\n", len(MAGIC))
-        header = json.loads(raw[len(MAGIC):header_end])
+        header = json.loads(raw[len(MAGIC) : header_end])
         try:
-            payload = lzma.decompress(raw[header_end + 1:])
+            payload = lzma.decompress(raw[header_end + 1 :])
         except lzma.LZMAError as exc:
             raise TableDataError(f"{path}: corrupt payload: {exc}") from None
         tables: dict = {"dtm": {}, "dtc": {}}
@@ -197,7 +203,7 @@ class EndgameTables:
             k, j, size = entry["men"][0], entry["men"][1], entry["size"]
             if size != table_size(k, j):
                 raise TableDataError(f"{path}: table {k}v{j} has {size} entries, expected {table_size(k, j)}")
-            tables[entry.get("metric", "dtm")][(k, j)] = payload[offset:offset + size]
+            tables[entry.get("metric", "dtm")][(k, j)] = payload[offset : offset + size]
             offset += size
         if offset != len(payload):
             raise TableDataError(f"{path}: payload has {len(payload)} bytes, tables need {offset}")
@@ -213,7 +219,7 @@ def covers(profile: Profile) -> bool:
     return profile.geometry == "standard" and profile.flying
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(all_in_mills: str) -> EndgameTables | None:
     try:
         manifest = json.loads(MANIFEST.read_text())
@@ -225,7 +231,7 @@ def _load(all_in_mills: str) -> EndgameTables | None:
     return EndgameTables.load(DATA_DIR / file_name(all_in_mills), entry["sha256"])
 
 
-def tables_for_profile(profile: "str | Profile") -> EndgameTables | None:
+def tables_for_profile(profile: str | Profile) -> EndgameTables | None:
     """The endgame tables valid under ``profile``, or ``None`` (none apply, or none shipped)."""
     profile = get_profile(profile)
     if not covers(profile):

@@ -220,7 +220,7 @@ def solve(tables: dict, any_rule: bool, log) -> None:
             for key, sel in lost.items():
                 other = swapped[key]
                 for lo in range(0, sel.size, 1 << 20):
-                    q = predecessors(tables[key], sel[lo:lo + (1 << 20)], any_rule, other)
+                    q = predecessors(tables[key], sel[lo : lo + (1 << 20)], any_rule, other)
                     q = q[other.dtm[q] == UNKNOWN]
                     other.dtm[q] = n + 1
             for tb in tables.values():
@@ -232,7 +232,7 @@ def solve(tables: dict, any_rule: bool, log) -> None:
                 won = np.nonzero(tb.dtm == n)[0]
                 other = swapped[key]
                 for lo in range(0, won.size, 1 << 20):
-                    q = predecessors(tb, won[lo:lo + (1 << 20)], any_rule, other)
+                    q = predecessors(tb, won[lo : lo + (1 << 20)], any_rule, other)
                     q = q[other.dtm[q] == UNKNOWN]
                     np.subtract.at(other.count, q, 1)
                     z = np.unique(q[other.count[q] == 0])
@@ -240,9 +240,15 @@ def solve(tables: dict, any_rule: bool, log) -> None:
                     other.sched[z] = np.maximum(other.losscap[z], n + 1)
                 if won.size:
                     done = False
-            pending = any(((tb.dtm == UNKNOWN) & ((tb.sched > n) & (tb.sched < NEVER) | (tb.wincap > n) & (tb.wincap < NEVER))).any()
-                          for tb in tables.values())
-            sizes = " ".join(f"{k}v{j}:{int((tb.dtm == n).sum()) + int((tb.dtm == n - 1).sum())}" for (k, j), tb in tables.items())
+            pending = any(
+                (
+                    (tb.dtm == UNKNOWN) & ((tb.sched > n) & (tb.sched < NEVER) | (tb.wincap > n) & (tb.wincap < NEVER))
+                ).any()
+                for tb in tables.values()
+            )
+            sizes = " ".join(
+                f"{k}v{j}:{int((tb.dtm == n).sum()) + int((tb.dtm == n - 1).sum())}" for (k, j), tb in tables.items()
+            )
             log(f"  distance {n - 1}-{n}: {sizes}")
             if done and not pending and not any((tb.dtm == n - 1).any() for tb in tables.values()):
                 break
@@ -297,8 +303,13 @@ def build(any_rule: bool, geo: Geometry, log) -> tuple[bytes, dict]:
     log(f"[{rule}] distances to conversion solved in {time.perf_counter() - t0:.1f} s")
     parts = []
     header_tables = []
-    for key, metric, tb in (((3, 3), "dtm", t33), ((3, 4), "dtm", t34), ((4, 3), "dtm", t43),
-                            ((3, 4), "dtc", c34), ((4, 3), "dtc", c43)):
+    for key, metric, tb in (
+        ((3, 3), "dtm", t33),
+        ((3, 4), "dtm", t34),
+        ((4, 3), "dtm", t43),
+        ((3, 4), "dtc", c34),
+        ((4, 3), "dtc", c43),
+    ):
         data = canonical_bytes(tb)
         parts.append(data)
         header_tables.append({"men": list(key), "metric": metric, "size": len(data)})
@@ -322,8 +333,12 @@ def build(any_rule: bool, geo: Geometry, log) -> tuple[bytes, dict]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m morris_pi.engine.egtb_build", description=__doc__.splitlines()[0])
-    parser.add_argument("--rule", choices=("any", "none", "both"), default="both",
-                        help="all_in_mills setting to build for (default: both)")
+    parser.add_argument(
+        "--rule",
+        choices=("any", "none", "both"),
+        default="both",
+        help="all_in_mills setting to build for (default: both)",
+    )
     parser.add_argument("--out", default=str(DATA_DIR), help="directory to write to (default: the package data)")
     args = parser.parse_args(argv)
     if np is None:
@@ -347,12 +362,18 @@ def main(argv=None) -> int:
         blob, stats = build(rule == "any", geo, log)
         name = file_name(rule)
         (out / name).write_bytes(blob)
-        manifest["files"][name] = {"sha256": hashlib.sha256(blob).hexdigest(), "all_in_mills": rule,
-                                   "tables": [f"{k}v{j}" for k, j in TABLES], "stats": stats}
+        manifest["files"][name] = {
+            "sha256": hashlib.sha256(blob).hexdigest(),
+            "all_in_mills": rule,
+            "tables": [f"{k}v{j}" for k, j in TABLES],
+            "stats": stats,
+        }
         log(json.dumps(stats))
     manifest["format"] = MAGIC.decode().strip()
-    manifest["value"] = ("byte 0 = draw; else 1 + turns with best play (odd: side to move wins); "
-                         "dtm: to mate, dtc: to the next capture or the end")
+    manifest["value"] = (
+        "byte 0 = draw; else 1 + turns with best play (odd: side to move wins); "
+        "dtm: to mate, dtc: to the next capture or the end"
+    )
     manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
     return 0
 

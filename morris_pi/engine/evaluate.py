@@ -36,7 +36,16 @@ from __future__ import annotations
 from morris_pi.rules.board import FULL, bits
 
 FEATURES: tuple[str, ...] = (
-    "men", "closed", "two", "closable", "double", "mobility", "blocked", "threat", "liberties", "cramped",
+    "men",
+    "closed",
+    "two",
+    "closable",
+    "double",
+    "mobility",
+    "blocked",
+    "threat",
+    "liberties",
+    "cramped",
 )
 #: Below this many liberties a side counts as cramped (see ``cramped``).
 CRAMP_FREE = 5
@@ -45,18 +54,48 @@ PHASES: tuple[str, ...] = ("placing", "moving", "flying")
 #: Weights per phase, in centi-men. Result of ``python -m morris_pi.engine.tune``
 #: (the README's engine section records the runs that produced them).
 DEFAULT_WEIGHTS: dict[str, dict[str, int]] = {
-    "placing": {"men": 100, "closed": 20, "two": 14, "closable": 6, "double": 40,
-                "mobility": 8, "blocked": -5, "threat": 24, "liberties": 8, "cramped": -12},
-    "moving": {"men": 100, "closed": 12, "two": 6, "closable": 30, "double": 70,
-               "mobility": 6, "blocked": -8, "threat": 60, "liberties": 6, "cramped": -20},
-    "flying": {"men": 100, "closed": 5, "two": 10, "closable": 30, "double": 20,
-               "mobility": 0, "blocked": 0, "threat": 70, "liberties": 0, "cramped": 0},
+    "placing": {
+        "men": 100,
+        "closed": 20,
+        "two": 14,
+        "closable": 6,
+        "double": 40,
+        "mobility": 8,
+        "blocked": -5,
+        "threat": 24,
+        "liberties": 8,
+        "cramped": -12,
+    },
+    "moving": {
+        "men": 100,
+        "closed": 12,
+        "two": 6,
+        "closable": 30,
+        "double": 70,
+        "mobility": 6,
+        "blocked": -8,
+        "threat": 60,
+        "liberties": 6,
+        "cramped": -20,
+    },
+    "flying": {
+        "men": 100,
+        "closed": 5,
+        "two": 10,
+        "closable": 30,
+        "double": 20,
+        "mobility": 0,
+        "blocked": 0,
+        "threat": 70,
+        "liberties": 0,
+        "cramped": 0,
+    },
 }
 
 WIN_SCORE = 30000  # a won position at the root; wins at ply p score WIN_SCORE - p
 
 
-def merged(weights: "dict[str, dict[str, int]] | None") -> dict[str, dict[str, int]]:
+def merged(weights: dict[str, dict[str, int]] | None) -> dict[str, dict[str, int]]:
     """Default weights overridden by ``weights`` (per phase, per feature)."""
     out = {phase: dict(DEFAULT_WEIGHTS[phase]) for phase in PHASES}
     for phase, terms in (weights or {}).items():
@@ -72,7 +111,7 @@ def merged(weights: "dict[str, dict[str, int]] | None") -> dict[str, dict[str, i
 class Evaluator:
     """Evaluates ``(me, op, hand_me, hand_op)`` bitboards of one profile's tables."""
 
-    def __init__(self, tables, weights: "dict[str, dict[str, int]] | None" = None) -> None:
+    def __init__(self, tables, weights: dict[str, dict[str, int]] | None = None) -> None:
         self.adjacency = tables.adjacency
         self.partners = tables.partners
         self.flying = tables.flying
@@ -149,9 +188,15 @@ class Evaluator:
         a = self.side_features(me, op, hme, fme)
         b = self.side_features(op, me, hop, fop)
         score = (
-            w[0] * (a[0] - b[0]) + w[1] * (a[1] - b[1]) + w[2] * (a[2] - b[2]) + w[3] * (a[3] - b[3])
-            + w[4] * (a[4] - b[4]) + w[6] * (a[6] - b[6]) + w[7] * a[7]
-            + w[8] * (a[8] - b[8]) + w[9] * (a[9] - b[9])
+            w[0] * (a[0] - b[0])
+            + w[1] * (a[1] - b[1])
+            + w[2] * (a[2] - b[2])
+            + w[3] * (a[3] - b[3])
+            + w[4] * (a[4] - b[4])
+            + w[6] * (a[6] - b[6])
+            + w[7] * a[7]
+            + w[8] * (a[8] - b[8])
+            + w[9] * (a[9] - b[9])
         )
         if phase != "placing":
             # mobility counts only for sides that step along lines

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from morris_pi.rules.position import Position, RawTurn
 
 from .book import opening_book
-from .search import MATE_BOUND, Limits, SearchResult, Searcher
+from .search import MATE_BOUND, Limits, Searcher, SearchResult
 
 #: Root turns further than this many noise deviations below the best are never chosen.
 NOISE_MARGIN = 3
@@ -114,7 +114,11 @@ def think(
             turn, entry = hit
             return turn, SearchResult(turn, entry.score, entry.depth, 0, 0.0, [turn], book=True)
     result = searcher.search(
-        position, history, level_limits(level, seeded),
-        margin=margin(level), stop_flag=stop_flag, restrict=restrict,
+        position,
+        history,
+        level_limits(level, seeded),
+        margin=margin(level),
+        stop_flag=stop_flag,
+        restrict=restrict,
     )
     return pick(result, level.noise, rng), result

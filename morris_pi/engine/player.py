@@ -127,7 +127,9 @@ class EnginePlayer:
             searcher = self._searcher(profile)
             if seeded:
                 searcher.clear()
-            raw, result = think(searcher, position, history, level, rng, seeded=seeded, stop_flag=stop, restrict=restrict)
+            raw, result = think(
+                searcher, position, history, level, rng, seeded=seeded, stop_flag=stop, restrict=restrict
+            )
         if stop.is_set():
             return
         self._finish(job, Turn.from_raw(raw) if raw is not None else None, result)

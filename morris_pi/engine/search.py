@@ -97,7 +97,7 @@ def zobrist(position: Position) -> int:
     return key
 
 
-def score_form(score: int) -> "int | dict[str, int]":
+def score_form(score: int) -> int | dict[str, int]:
     """A score as JSON: centi-men, or ``{"win_in": n}`` / ``{"loss_in": n}`` turns for known results."""
     if score > MATE_BOUND:
         return {"win_in": MATE - score}
@@ -160,7 +160,7 @@ class Searcher(TurnGenerator):
         all_scores: bool = False,
         margin: int | None = None,
         stop_flag=None,
-        restrict: "Iterable[RawTurn] | None" = None,
+        restrict: Iterable[RawTurn] | None = None,
     ) -> SearchResult:
         """Search ``position`` (the game's earlier ``history`` positions count as repetitions).
 
@@ -447,8 +447,7 @@ class Searcher(TurnGenerator):
         caps = self.captures(me, op, hme)
         if not caps:
             return stand
-        if stand > alpha:
-            alpha = stand
+        alpha = max(alpha, stand)
         best = stand
         for o, t, r in caps:
             self.nodes += 1
@@ -489,4 +488,3 @@ class Searcher(TurnGenerator):
             if pos.count(pos.side) < 3:
                 break
         return pv
-

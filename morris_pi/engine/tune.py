@@ -33,10 +33,20 @@ from .search import Limits, Searcher
 #: Flying-phase terms were tried in the first runs and never changed a game (the endgame
 #: tables decide 3 v 3 and 3 v 4), so later runs leave them out.
 TUNED: tuple[tuple[str, str], ...] = (
-    ("placing", "mobility"), ("placing", "two"), ("placing", "threat"), ("placing", "closed"),
-    ("placing", "closable"), ("placing", "double"), ("placing", "blocked"),
-    ("moving", "closable"), ("moving", "double"), ("moving", "mobility"), ("moving", "blocked"),
-    ("moving", "threat"), ("moving", "closed"), ("moving", "two"),
+    ("placing", "mobility"),
+    ("placing", "two"),
+    ("placing", "threat"),
+    ("placing", "closed"),
+    ("placing", "closable"),
+    ("placing", "double"),
+    ("placing", "blocked"),
+    ("moving", "closable"),
+    ("moving", "double"),
+    ("moving", "mobility"),
+    ("moving", "blocked"),
+    ("moving", "threat"),
+    ("moving", "closed"),
+    ("moving", "two"),
 )
 
 
@@ -55,6 +65,7 @@ def openings(count: int, seed: int = 2024) -> list[str]:
 
 
 # -- players: ("weights", dict, nodes, quiescence) | ("level", n) | ("depth", d) | ("greedy",) | ("random",)
+
 
 def _choose(spec, game: Game, searchers: dict, rng: random.Random) -> Turn:
     kind = spec[0]
@@ -154,9 +165,19 @@ def tune(nodes: int, n_openings: int, rounds: int, jobs: int, accept: float, log
                 started = time.perf_counter()
                 scores = match(("weights", candidate, nodes, False), ("weights", weights, nodes, False), book, jobs)
                 s = sum(scores) / len(scores)
-                log({"round": rnd, "phase": phase, "term": term, "from": current, "to": value,
-                     "score": round(s, 3), "games": len(scores), "seconds": round(time.perf_counter() - started, 1),
-                     "accepted": s >= accept})
+                log(
+                    {
+                        "round": rnd,
+                        "phase": phase,
+                        "term": term,
+                        "from": current,
+                        "to": value,
+                        "score": round(s, 3),
+                        "games": len(scores),
+                        "seconds": round(time.perf_counter() - started, 1),
+                        "accepted": s >= accept,
+                    }
+                )
                 if s >= accept:
                     weights = candidate
                     break
@@ -170,11 +191,17 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--accept", type=float, default=0.545)
-    parser.add_argument("--candidate", metavar="JSON",
-                        help='instead of tuning: match these overrides against the current weights, '
-                             'e.g. \'{"placing": {"mobility": 5}}\'')
-    parser.add_argument("--quiescence-test", action="store_true",
-                        help="instead of tuning: match quiescence on against off at the same node budget")
+    parser.add_argument(
+        "--candidate",
+        metavar="JSON",
+        help="instead of tuning: match these overrides against the current weights, "
+        'e.g. \'{"placing": {"mobility": 5}}\'',
+    )
+    parser.add_argument(
+        "--quiescence-test",
+        action="store_true",
+        help="instead of tuning: match quiescence on against off at the same node budget",
+    )
     args = parser.parse_args(argv)
     log = lambda entry: print(json.dumps(entry), flush=True)  # noqa: E731
     if args.quiescence_test:
@@ -188,12 +215,20 @@ def main(argv=None) -> int:
     if args.candidate:
         book = openings(args.openings)
         candidate = merged({p: {**DEFAULT_WEIGHTS[p], **json.loads(args.candidate).get(p, {})} for p in PHASES})
-        scores = match(("weights", candidate, args.nodes, False), ("weights", merged(None), args.nodes, False),
-                       book, args.jobs)
+        scores = match(
+            ("weights", candidate, args.nodes, False), ("weights", merged(None), args.nodes, False), book, args.jobs
+        )
         s = sum(scores) / len(scores)
         d, margin = elo(s, len(scores))
-        log({"candidate": json.loads(args.candidate), "score": round(s, 3), "games": len(scores),
-             "elo": round(d), "margin": round(margin)})
+        log(
+            {
+                "candidate": json.loads(args.candidate),
+                "score": round(s, 3),
+                "games": len(scores),
+                "elo": round(d),
+                "margin": round(margin),
+            }
+        )
         return 0
     weights = tune(args.nodes, args.openings, args.rounds, args.jobs, args.accept, log)
     changed = {p: {k: v for k, v in weights[p].items() if v != DEFAULT_WEIGHTS[p][k]} for p in PHASES}

@@ -62,8 +62,10 @@ def make_pin_factory(name: str) -> Any:
     try:
         return getattr(module, class_name)()
     except Exception as exc:
-        raise HardwareError(f"pin factory {name!r} cannot start (is this a Raspberry Pi, and is the "
-                            f"user in the gpio group?): {describe(exc)}") from exc
+        raise HardwareError(
+            f"pin factory {name!r} cannot start (is this a Raspberry Pi, and is the "
+            f"user in the gpio group?): {describe(exc)}"
+        ) from exc
 
 
 def _opening(error: type[HardwareError], what: str) -> Callable[[Callable[P, T]], Callable[P, T]]:
@@ -104,8 +106,9 @@ def _pins(config: Config, pin_factory: Any) -> _LazyPins:
 
 
 @_opening(SensorError, "the sensors")
-def build_sensors(config: Config, *, pin_factory: Any = None, bus: Any = None,
-                  clock: Clock | None = None) -> SensorSource:
+def build_sensors(
+    config: Config, *, pin_factory: Any = None, bus: Any = None, clock: Clock | None = None
+) -> SensorSource:
     """The ``SensorSource`` of ``[sensors] backend``."""
     s = config.sensors
     pins = _pins(config, pin_factory)
@@ -118,10 +121,15 @@ def build_sensors(config: Config, *, pin_factory: Any = None, bus: Any = None,
             bus = open_i2c_bus(mcp.i2c_bus)
         try:
             return Mcp23017Sensors(
-                bus, mcp.map, addresses=mcp.addresses, interrupt_pins=mcp.interrupt_pins,
-                resync_s=s.resync_ms / 1000, clock=clock,
+                bus,
+                mcp.map,
+                addresses=mcp.addresses,
+                interrupt_pins=mcp.interrupt_pins,
+                resync_s=s.resync_ms / 1000,
+                clock=clock,
                 pin_factory=pins.get() if mcp.interrupt_pins else None,
-                bus_number=mcp.i2c_bus, owns_bus=owns,
+                bus_number=mcp.i2c_bus,
+                owns_bus=owns,
             )
         except BaseException:
             if owns:
@@ -162,8 +170,9 @@ def build_buttons(config: Config, *, pin_factory: Any = None, clock: Clock | Non
     pins = config.buttons.pins
     if not pins:
         return NoButtons()
-    return GpioButtons(pins, debounce_s=config.buttons.debounce_ms / 1000, clock=clock,
-                       pin_factory=_pins(config, pin_factory).get())
+    return GpioButtons(
+        pins, debounce_s=config.buttons.debounce_ms / 1000, clock=clock, pin_factory=_pins(config, pin_factory).get()
+    )
 
 
 @dataclass
@@ -186,8 +195,15 @@ class Hardware:
             raise errors[0]
 
 
-def build_hardware(config: Config, *, pin_factory: Any = None, bus: Any = None, spi: Any = None,
-                   pixels: Any = None, clock: Clock | None = None) -> Hardware:
+def build_hardware(
+    config: Config,
+    *,
+    pin_factory: Any = None,
+    bus: Any = None,
+    spi: Any = None,
+    pixels: Any = None,
+    clock: Clock | None = None,
+) -> Hardware:
     """Sensors, LEDs and buttons; if one fails, those already open are closed again."""
     pins = _pins(config, pin_factory)
     opened: list[Any] = []

@@ -37,11 +37,11 @@ from morris_pi.hw.failures import describe
 _DARK: RGB = (0, 0, 0)
 
 
-
 def _rgb(colour: RGB) -> RGB:
     """A plain tuple of a colour (a caller may pass any sequence of three)."""
     r, g, b = colour
     return r, g, b
+
 
 class PixelStrip:
     """A ``LedStrip`` over any pixel object with the adafruit_pixelbuf API."""
@@ -77,7 +77,7 @@ class PixelStrip:
         if frame == self._last:
             return
         try:
-            self.pixels[0:self.count] = frame
+            self.pixels[0 : self.count] = frame
             self.pixels.show()
         except Exception as exc:
             self._last = None  # unknown what the chain shows now: rewrite next time
@@ -126,9 +126,11 @@ def open_spi(bus: int) -> Any:
             return busio.SPI(board.SCLK, MOSI=board.MOSI)
         return busio.SPI(board.SCLK_1, MOSI=board.MOSI_1)
     except Exception as exc:
-        raise LedError(f"cannot open SPI bus {bus} (enable it with raspi-config or dtparam=spi=on"
-                       f"{'; SPI1 needs dtoverlay=spi1-1cs' if bus == 1 else ''}; "
-                       f"add the user to the spi group): {describe(exc)}") from exc
+        raise LedError(
+            f"cannot open SPI bus {bus} (enable it with raspi-config or dtparam=spi=on"
+            f"{'; SPI1 needs dtoverlay=spi1-1cs' if bus == 1 else ''}; "
+            f"add the user to the spi group): {describe(exc)}"
+        ) from exc
 
 
 def neopixel_spi_strip(config: LedsConfig, *, spi: Any = None) -> PixelStrip:
@@ -139,8 +141,9 @@ def neopixel_spi_strip(config: LedsConfig, *, spi: Any = None) -> PixelStrip:
             raise LedError(f"GPIO {config.pin} is not an SPI MOSI pin (use 10 for SPI0 or 20 for SPI1)")
         spi = open_spi(config.spi_bus)
     try:
-        pixels = neopixel_spi.NeoPixel_SPI(spi, config.count, brightness=config.brightness,
-                                           auto_write=False, pixel_order=config.pixel_order)
+        pixels = neopixel_spi.NeoPixel_SPI(
+            spi, config.count, brightness=config.brightness, auto_write=False, pixel_order=config.pixel_order
+        )
     except Exception as exc:
         raise LedError(f"cannot start the SPI LED driver: {describe(exc)}") from exc
     return PixelStrip(pixels, config)
@@ -152,9 +155,11 @@ def neopixel_strip(config: LedsConfig, *, pixels: Any = None) -> PixelStrip:
         board, neopixel = load("neopixel", "board", "neopixel")
         try:
             pin = getattr(board, f"D{config.pin}")
-            pixels = neopixel.NeoPixel(pin, config.count, brightness=config.brightness,
-                                       auto_write=False, pixel_order=config.pixel_order)
+            pixels = neopixel.NeoPixel(
+                pin, config.count, brightness=config.brightness, auto_write=False, pixel_order=config.pixel_order
+            )
         except Exception as exc:
-            raise LedError(f"cannot start the NeoPixel driver on GPIO {config.pin} "
-                           f"(it needs root on a Pi 3/4): {describe(exc)}") from exc
+            raise LedError(
+                f"cannot start the NeoPixel driver on GPIO {config.pin} (it needs root on a Pi 3/4): {describe(exc)}"
+            ) from exc
     return PixelStrip(pixels, config)

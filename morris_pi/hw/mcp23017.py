@@ -100,12 +100,18 @@ class Mcp23017:
         self._write(IOCON, MIRROR | ODR)
         enable = 0xFF if interrupts else 0x00
         for register, value in (
-            (IODIRA, 0xFF), (IODIRB, 0xFF),
-            (IPOLA, 0x00), (IPOLB, 0x00),
-            (GPPUA, 0xFF), (GPPUB, 0xFF),
-            (DEFVALA, 0x00), (DEFVALB, 0x00),
-            (INTCONA, 0x00), (INTCONB, 0x00),
-            (GPINTENA, enable), (GPINTENB, enable),
+            (IODIRA, 0xFF),
+            (IODIRB, 0xFF),
+            (IPOLA, 0x00),
+            (IPOLB, 0x00),
+            (GPPUA, 0xFF),
+            (GPPUB, 0xFF),
+            (DEFVALA, 0x00),
+            (DEFVALB, 0x00),
+            (INTCONA, 0x00),
+            (INTCONB, 0x00),
+            (GPINTENA, enable),
+            (GPINTENB, enable),
         ):
             self._write(register, value)
         iodir, gppu = self._read_pair(IODIRA), self._read_pair(GPPUA)

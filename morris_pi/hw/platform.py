@@ -40,8 +40,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from morris_pi.config.model import Config
 
-_FIX = ("replace it with rpi-lgpio, which provides the same RPi.GPIO module on lgpio "
-        "(pip uninstall RPi.GPIO, then pip install rpi-lgpio), or set pin_factory = \"lgpio\"")
+_FIX = (
+    "replace it with rpi-lgpio, which provides the same RPi.GPIO module on lgpio "
+    '(pip uninstall RPi.GPIO, then pip install rpi-lgpio), or set pin_factory = "lgpio"'
+)
 
 
 @dataclass(frozen=True)
@@ -81,22 +83,29 @@ def rpigpio_problem(machine: Machine) -> str | None:
     if "rpi-gpio" not in names:
         return None
     if "rpi-lgpio" in names:
-        return ("both RPi.GPIO and rpi-lgpio are installed, and they install the same module; "
-                "keep rpi-lgpio: pip uninstall RPi.GPIO, then pip install --force-reinstall rpi-lgpio")
+        return (
+            "both RPi.GPIO and rpi-lgpio are installed, and they install the same module; "
+            "keep rpi-lgpio: pip uninstall RPi.GPIO, then pip install --force-reinstall rpi-lgpio"
+        )
     if machine.pi5:
         return f"the installed RPi.GPIO does not support the {machine.model}; {_FIX}"
     if machine.kernel is not None and machine.kernel >= (6, 6):
-        return ("the installed RPi.GPIO cannot detect edges on Linux 6.6 and later "
-                f"(this is {machine.kernel[0]}.{machine.kernel[1]}; gpiozero issue 1136), and every switch "
-                f"and button input needs them; {_FIX}")
+        return (
+            "the installed RPi.GPIO cannot detect edges on Linux 6.6 and later "
+            f"(this is {machine.kernel[0]}.{machine.kernel[1]}; gpiozero issue 1136), and every switch "
+            f"and button input needs them; {_FIX}"
+        )
     return None
 
 
 def gpio_pins_used(config: Config) -> bool:
     """Whether the configured hardware opens a gpiozero pin factory at all."""
     s = config.sensors
-    return (s.backend in ("gpio", "matrix") or (s.backend == "mcp23017" and bool(s.mcp23017.interrupt_pins))
-            or bool(config.buttons.pins))
+    return (
+        s.backend in ("gpio", "matrix")
+        or (s.backend == "mcp23017" and bool(s.mcp23017.interrupt_pins))
+        or bool(config.buttons.pins)
+    )
 
 
 def check(config: Config, machine: Machine | None = None) -> None:
@@ -107,4 +116,4 @@ def check(config: Config, machine: Machine | None = None) -> None:
     if problem is not None:
         from morris_pi.config.loader import error_at
 
-        raise error_at(config, "gpio.pin_factory", f"\"rpigpio\" cannot work here: {problem}")
+        raise error_at(config, "gpio.pin_factory", f'"rpigpio" cannot work here: {problem}')

@@ -46,8 +46,9 @@ class MatrixSensors:
             for i, pin in enumerate(rows):
                 what = f"matrix row {i} on GPIO {pin}"
                 # active_high=False: on() drives the row low; it starts off (high)
-                self._rows.append(DigitalOutputDevice(pin, active_high=False, initial_value=False,
-                                                      pin_factory=pin_factory))
+                self._rows.append(
+                    DigitalOutputDevice(pin, active_high=False, initial_value=False, pin_factory=pin_factory)
+                )
             for i, pin in enumerate(columns):
                 what = f"matrix column {i} on GPIO {pin}"
                 self._columns.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))

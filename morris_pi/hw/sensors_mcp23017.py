@@ -119,8 +119,11 @@ class Mcp23017Sensors:
         state = frozenset(closed)
         if trust_check and state != self._state:
             pins = ", ".join(str(line.pin) for line in self._interrupts)
-            log.warning("the MCP23017 inputs changed without an interrupt on %s; is the INT line wired? "
-                        "Polling the expanders from now on", pins)
+            log.warning(
+                "the MCP23017 inputs changed without an interrupt on %s; is the INT line wired? "
+                "Polling the expanders from now on",
+                pins,
+            )
             self._polling = True
         self._state = state
         return self._state

@@ -71,7 +71,8 @@ def learned_map(config: Config, report: Report) -> dict[str, Any]:
             backend = config.sensors.backend
             raise LearnError(
                 f"{owner[value]} and {point} would both be on input {format_value(backend, value)}: "
-                "fix the switches the report lists first, then learn again")
+                "fix the switches the report lists first, then learn again"
+            )
         owner[value] = point
     return new
 
@@ -86,16 +87,20 @@ def rewrite_map(text: str, backend: str, mapping: Mapping[str, Any]) -> str:
     lines = text.splitlines(keepends=True)
     found = {p: lines_of.get((*table, p)) for p in mapping}
     if table not in lines_of and not any(found.values()):
-        block = [f"\n# Switch map learned by 'morris-pi hwtest --learn' on {date.today().isoformat()}.\n",
-                 f"[sensors.{backend}.map]\n"]
+        block = [
+            f"\n# Switch map learned by 'morris-pi hwtest --learn' on {date.today().isoformat()}.\n",
+            f"[sensors.{backend}.map]\n",
+        ]
         block += [f"{p} = {format_value(backend, mapping[p])}\n" for p in wiring.POINTS if p in mapping]
         if lines and not lines[-1].endswith("\n"):
             lines[-1] += "\n"
         return "".join(lines + block)
     numbered = {p: n for p, n in found.items() if n is not None}
     if len(set(numbered.values())) != len(numbered) or len(numbered) != len(found):
-        raise LearnError(f"sensors.{backend}.map is not written one point per line; write it as a "
-                         f"[sensors.{backend}.map] table (as in wiring/config.example.toml) to use --learn")
+        raise LearnError(
+            f"sensors.{backend}.map is not written one point per line; write it as a "
+            f"[sensors.{backend}.map] table (as in wiring/config.example.toml) to use --learn"
+        )
     for point, number in numbered.items():
         line = lines[number - 1]
         ending = "\n" if line.endswith("\n") else ""
@@ -111,8 +116,11 @@ def learn(path: Path, config: Config, report: Report) -> list[str]:
     backend = config.sensors.backend
     new = learned_map(config, report)
     old = current_map(config)
-    changes = [f"{p}: {format_value(backend, old[p])} -> {format_value(backend, new[p])}"
-               for p in wiring.POINTS if new[p] != old[p]]
+    changes = [
+        f"{p}: {format_value(backend, old[p])} -> {format_value(backend, new[p])}"
+        for p in wiring.POINTS
+        if new[p] != old[p]
+    ]
     if not changes:
         return []
     try:

@@ -46,7 +46,10 @@ MA_PER_CHANNEL = 20.0
 #: The sweep's cap: no LED draws more than one channel at full value.
 SWEEP_MA_PER_LED = MA_PER_CHANNEL
 SWEEP_COLOURS: tuple[tuple[str, RGB], ...] = (
-    ("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 0, 255)), ("white", (85, 85, 85)),
+    ("red", (255, 0, 0)),
+    ("green", (0, 255, 0)),
+    ("blue", (0, 0, 255)),
+    ("white", (85, 85, 85)),
 )
 
 
@@ -66,6 +69,8 @@ def sweep_current_ma(lit: int, brightness: float = 1.0) -> float:
     (540.0, 162.0)
     """
     return round(lit * max(led_current_ma(colour, brightness) for _, colour in SWEEP_COLOURS), 3)
+
+
 GOOD: RGB = (0, 200, 0)
 BAD: RGB = (255, 0, 0)
 
@@ -111,8 +116,11 @@ class Report:
         good = sum(r.status == "ok" and p not in self.flapping for p, r in self.results.items())
         lines = [f"Switches: {good} of {len(self.results)} points OK."]
         lines += [f"  {r.line()}" for r in self.faults()]
-        lines += [f"  {p}: flapping: the switch opened and closed many times a second "
-                  "(check the reed switch, its wire and the magnet)" for p in sorted(self.flapping)]
+        lines += [
+            f"  {p}: flapping: the switch opened and closed many times a second "
+            "(check the reed switch, its wire and the magnet)"
+            for p in sorted(self.flapping)
+        ]
         if any(r.status == "swapped" for r in self.results.values()):
             lines.append("Swapped inputs can be fixed in the config: run again with --learn.")
         return "\n".join(lines)
@@ -200,8 +208,10 @@ class HwTest:
         steps = len(self.points) + 1  # every point, then the status LEDs
         k = int(self._elapsed(now) / self.sweep_step_s) if self.sweep_step_s > 0 else 4 * steps
         if now == self._t0:
-            self._say("LED sweep: in red, green, blue and dim white, the points light one by one in ring order "
-                      "(outer ring from a7 clockwise, then the middle and the inner ring), then the status LEDs.")
+            self._say(
+                "LED sweep: in red, green, blue and dim white, the points light one by one in ring order "
+                "(outer ring from a7 clockwise, then the middle and the inner ring), then the status LEDs."
+            )
         if k >= len(SWEEP_COLOURS) * steps or pressed:
             self._enter("clear", now)
             return self._clear(frozenset(), now, (), first=True)
@@ -294,8 +304,10 @@ class HwTest:
         return None
 
     def _final(self) -> Output:
-        points = {p: (GOOD if self.report.results.get(p) and self.report.results[p].status == "ok" else BAD)
-                  for p in self.points}
+        points = {
+            p: (GOOD if self.report.results.get(p) and self.report.results[p].status == "ok" else BAD)
+            for p in self.points
+        }
         return self._out(points, {"error": BAD} if not self.report.ok else {})
 
     def next_deadline(self, now: float) -> float | None:

@@ -7,8 +7,8 @@ how often each kind of mess (``KINDS``) actually happened.
 """
 
 from .computer import Engine, FirstLegal
-from .playing import MODES, PhysicalTrace, Plan, generate
 from .mess import CLEAN, KINDS, noise
 from .people import endings
+from .playing import MODES, PhysicalTrace, Plan, generate
 
 __all__ = ["CLEAN", "KINDS", "MODES", "Engine", "FirstLegal", "PhysicalTrace", "Plan", "endings", "generate", "noise"]

@@ -26,9 +26,9 @@ from morris_pi.rules import POINTS, Game, Turn, get_profile
 from morris_pi.rules.board import RINGS
 
 from .computer import FirstLegal
-from .playing import Plan, PhysicalTrace, computer_side, perform
 from .hands import Hands
 from .mess import KINDS, noise
+from .playing import PhysicalTrace, Plan, computer_side, perform
 from .switches import Contacts, events
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
@@ -63,138 +63,198 @@ def _map_turn(turn: Turn, s: dict[str, str]) -> Turn:
 RECORDS: dict[tuple[str, str, str], tuple[str, str, str]] = {
     ("1", "standard", "two-player"): (
         "c5 f4 e5 g7 a1 a4 e3 f2 c3 e4 b4 a7 b2 d2 f6 g4xa1 d3xa4 g1xf6 e5-d5 d2-d1",
-        "b4-c4xd1", "g1"),
+        "b4-c4xd1",
+        "g1",
+    ),
     ("2", "standard", "two-player"): (
         "a4 d7 f4 f2 c3 a1 c4 d3 b4xa1 g4 c5xg4 b2 a7 a1 d2 d6 f6 d5xa7 a4-a7 d3-e3 a7-a4xb2 e3-d3 "
         "b4-b6 d7-a7 b6-b4xd5 d6-d7 c5-d5 d3-e3 d5-c5xe3 d7-d6 b4-b6 d6-d7 b6-b4xa7 f2-g7",
-        "d2-f2xg7", "f4"),
+        "d2-f2xg7",
+        "f4",
+    ),
     ("1", "standard", "computer-white"): (
         "a7 d2 d7 c5 g7xd2 g1 g4 d2 d1 c4 a1 c3xd1 d1 b4 a4xg1 f2 g1xf2 e3 d7-d6 b4-b6 a7-d7",
-        "d2-d3xd7", "g7"),
+        "d2-d3xd7",
+        "g7",
+    ),
     ("2", "standard", "computer-white"): (
         "a7 g4 d7 f6 g7xg4 d1 g4 b4 g1xd1 e5 d1 d2 a1xf6 d6 a4xd6 b6 d6 d3 g4-f4 d3-e3 g7-g4 d2-f2 "
         "d7-g7xb6 b4-b6 a7-d7 e3-d3 d7-a7xb6 d3-b6 a7-d7 f2-a7 d1-d2 a7-d1",
-        "d7-a7xd1", "a4"),
+        "d7-a7xd1",
+        "a4",
+    ),
     ("1", "standard", "computer-black"): (
-        "b6 a7 e4 d7 c4 g7xb6 a4 g4 b4xg4 g4 c5 g1xc5 d2 d1 d5 a1xd2 d6 b6 e4-e5 g4-f4 c4-c5xb6 "
-        "g7-g4",
-        "c5-c4xg4", "g1"),
+        "b6 a7 e4 d7 c4 g7xb6 a4 g4 b4xg4 g4 c5 g1xc5 d2 d1 d5 a1xd2 d6 b6 e4-e5 g4-f4 c4-c5xb6 g7-g4",
+        "c5-c4xg4",
+        "g1",
+    ),
     ("2", "standard", "computer-black"): (
         "g1 a7 g7 d7 g4xa7 a7 e4 d1 f4xd1 d1 b4 a1 c3 a4xb4 b2 b6 b4 d6 c3-c4 d1-d2 g1-d1 d6-f6 "
         "d1-g1xf6 d7-d6 e4-e3 a7-d7 e3-e4xd2 d7-a7xb2 f4-f2 a7-d7 f2-f4xa4 d7-a7 b4-b2 a7-d7 e4-e5 "
         "d7-a7 e5-e4xd6 a7-d7 b2-d2 d7-a7 g7-d7 a7-g7 d2-f2 g7-a7",
-        "d7-g7xa7", "g4"),
+        "d7-g7xa7",
+        "g4",
+    ),
     ("1", "move-this", "two-player"): (
         "c5 f4 e5 g7 a1 a4 e3 f2 c3 e4 b4 a7 b2 d2 f6 g4xa1 d3xa4 g1xf6 e5-d5 d2-d1",
-        "b4-c4xd1", "g1"),
+        "b4-c4xd1",
+        "g1",
+    ),
     ("2", "move-this", "two-player"): (
         "b2 f2 f6 c3 d3 a4 c5 e3 b4 g4 b6xa4 g7 d6xc3 d7 e4 g1xd3 a7 d3 a7-a4 d7-a7 c5-c4xf2 g1-d1 "
         "b2-d2 d1-g1xd2 c4-c5 a7-d7 c5-c4xd7 g7-d7 c4-c3 d7-g7xc3 e4-f4 e3-e4 d6-d7 e4-e3 d7-d6xd3 "
         "g1-d1 b4-b2 d1-d2 a4-b4xg7 g4-f2 b4-c4 d2-b4 c4-c3 e3-e5 c3-c4 e5-d5 c4-c5 b4-g1 b2-d2 "
         "f2-g7",
-        "d2-f2xg7", "f4"),
+        "d2-f2xg7",
+        "f4",
+    ),
     ("1", "move-this", "computer-white"): (
         "a7 d2 d7 c5 g7xd2 g1 g4 d2 d1 c4 a1 c3xd1 d1 b4 a4xg1 f2 g1xf2 e3 d7-d6 b4-b6 a7-d7",
-        "d2-d3xd7", "g7"),
+        "d2-d3xd7",
+        "g7",
+    ),
     ("2", "move-this", "computer-white"): (
         "a7 f4 d7 c3 g7xf4 d6 g4 c4 g1xd6 e3 d1 d2 a1xd2 d3 a4xc4 c5 b6 d2 d7-d6 d2-f2 a7-d7 c3-c4 "
         "d7-a7xf2 c5-d5 a7-d7 d5-e5 d7-a7xe5 c4-f6 a7-d7 f6-a7 g4-f4 a7-g4",
-        "d7-a7xg4", "a4"),
+        "d7-a7xg4",
+        "a4",
+    ),
     ("1", "move-this", "computer-black"): (
-        "f2 a7 b4 d7 g4 g7xg4 f4 g4 c3 g1xf4 e4 d1 d3 a1xf2 f4 a4xf4 c5 b6 b4-c4xb6 d7-d6 e4-e5 "
-        "a7-d7 e5-d5",
-        "d7-a7xd5", "c5"),
+        "f2 a7 b4 d7 g4 g7xg4 f4 g4 c3 g1xf4 e4 d1 d3 a1xf2 f4 a4xf4 c5 b6 b4-c4xb6 d7-d6 e4-e5 a7-d7 e5-d5",
+        "d7-a7xd5",
+        "c5",
+    ),
     ("2", "move-this", "computer-black"): (
         "g7 a7 g1 d7 g4xd7 d7 d3 d1 c3 a1 e3xa7 a7 f4 a4xf4 c5 b6 c4xd1 d1 g4-f4 d7-d6 f4-g4xd6 "
         "a7-d7 e3-e4 d7-a7xe4 d3-e3 a7-d7 c5-d5 d7-a7xd5 c4-c5 a7-d7 e3-d3 d7-a7xc5 c3-c4 a7-d7 "
         "c4-b4 d7-a7xb4 d3-d2 a7-d7 d2-d3 d7-a7xd3 g7-d2 a7-d7 d2-g7xb6 d7-a7 g4-b2 a7-d7 b2-g4xa1 "
         "d7-a7 g1-d7 a7-g1",
-        "g4-a7xg1", "d7"),
+        "g4-a7xg1",
+        "d7",
+    ),
     ("1", "club", "two-player"): (
         "c5 f4 e5 g7 a1 a4 e3 f2 c3 e4 b4 a7 b2 d2 f6 g4xa1 d3xa4 g1xf6 e5-d5 d2-d1",
-        "b4-c4xd1", "g1"),
+        "b4-c4xd1",
+        "g1",
+    ),
     ("2", "club", "two-player"): (
         "a4 d7 f4 f2 c3 a1 c4 d3 b4xa1 g4 c5xg4 b2 a7 a1 d2 d6 f6 d5xa7 a4-a7 d3-e3 a7-a4xb2 e3-d3 "
         "b4-b6 d7-a7 b6-b4xd5 d6-d7 c5-d5 d3-e3 d5-c5xe3 d7-d6 b4-b6 d6-d7 b6-b4xa7 f2-g7",
-        "d2-f2xg7", "f4"),
+        "d2-f2xg7",
+        "f4",
+    ),
     ("1", "club", "computer-white"): (
         "a7 d2 d7 c5 g7xd2 g1 g4 d2 d1 c4 a1 c3xd1 d1 b4 a4xg1 f2 g1xf2 e3 d7-d6 b4-b6 a7-d7",
-        "d2-d3xd7", "g7"),
+        "d2-d3xd7",
+        "g7",
+    ),
     ("2", "club", "computer-white"): (
         "a7 g4 d7 f6 g7xg4 d1 g4 b4 g1xd1 e5 d1 d2 a1xf6 d6 a4xd6 b6 d6 d3 g4-f4 d3-e3 g7-g4 d2-f2 "
         "d7-g7xb6 b4-b6 a7-d7 e3-d3 d7-a7xb6 d3-b6 a7-d7 f2-a7 d1-d2 a7-d1",
-        "d7-a7xd1", "a4"),
+        "d7-a7xd1",
+        "a4",
+    ),
     ("1", "club", "computer-black"): (
-        "b6 a7 e4 d7 c4 g7xb6 a4 g4 b4xg4 g4 c5 g1xc5 d2 d1 d5 a1xd2 d6 b6 e4-e5 g4-f4 c4-c5xb6 "
-        "g7-g4",
-        "c5-c4xg4", "g1"),
+        "b6 a7 e4 d7 c4 g7xb6 a4 g4 b4xg4 g4 c5 g1xc5 d2 d1 d5 a1xd2 d6 b6 e4-e5 g4-f4 c4-c5xb6 g7-g4",
+        "c5-c4xg4",
+        "g1",
+    ),
     ("2", "club", "computer-black"): (
         "g1 a7 g7 d7 g4xa7 a7 e4 d1 f4xd1 d1 b4 a1 c3 a4xb4 b2 b6 b4 d6 c3-c4 d1-d2 g1-d1 d6-f6 "
         "d1-g1xf6 d7-d6 e4-e3 a7-d7 e3-e4xd2 d7-a7xb2 f4-f2 a7-d7 f2-f4xa4 d7-a7 b4-b2 a7-d7 e4-e5 "
         "d7-a7 e5-e4xd6 a7-d7 b2-d2 d7-a7 g7-d7 a7-g7 d2-f2 g7-a7",
-        "d7-g7xa7", "g4"),
+        "d7-g7xa7",
+        "g4",
+    ),
     ("1", "no-flying", "two-player"): (
         "c5 f4 e5 g7 a1 a4 e3 f2 c3 e4 b4 a7 b2 d2 f6 g4xa1 d3xa4 g1xf6 e5-d5 d2-d1",
-        "b4-c4xd1", "g1"),
+        "b4-c4xd1",
+        "g1",
+    ),
     ("1", "no-flying", "computer-white"): (
         "a7 d2 d7 c5 g7xd2 g1 g4 d2 d1 c4 a1 c3xd1 d1 b4 a4xg1 f2 g1xf2 e3 d7-d6 b4-b6 a7-d7",
-        "d2-d3xd7", "g7"),
+        "d2-d3xd7",
+        "g7",
+    ),
     ("1", "no-flying", "computer-black"): (
-        "b6 a7 e4 d7 c4 g7xb6 a4 g4 b4xg4 g4 c5 g1xc5 d2 d1 d5 a1xd2 d6 b6 e4-e5 g4-f4 c4-c5xb6 "
-        "g7-g4",
-        "c5-c4xg4", "g1"),
+        "b6 a7 e4 d7 c4 g7xb6 a4 g4 b4xg4 g4 c5 g1xc5 d2 d1 d5 a1xd2 d6 b6 e4-e5 g4-f4 c4-c5xb6 g7-g4",
+        "c5-c4xg4",
+        "g1",
+    ),
     ("1", "lasker", "two-player"): (
         "e5 e3 d5 e4 b4 g7 f4 g1 c3 g4xe5 c5 a7 a1 d2 b6 f2 d7 a4 b2xa4 e5xa1 d7-d6 d2-d1",
-        "b4-c4xd1", "g1"),
+        "b4-c4xd1",
+        "g1",
+    ),
     ("2", "lasker", "two-player"): (
         "d1 a1 d3 c5 d2xc5 c4 f6 e5 c5 c4-c3 c5-c4 b2 g7 e3 c4-b4 a7 f6-f4 a1-a4 b4-b6 e4xg7 f6 f2 "
         "d6xa7 c5 g4 b2-b4 b2 c3-c4xb2 d1-g1 b4-b2 g1-d1xc5 a4-a7 g4-g7 c4-c3 d1-g1 a7-a4 g1-d1xa4 "
         "c3-c4 d3-c3 c4-c5 c3-d3xc5 b2-b4 g7-g4 b4-a4 d1-a1 e5-d5 a1-d1xd5 a4-a7 b6-b4 a7-d7 "
         "b4-b6xe3 f2-g7",
-        "d2-f2xg7", "f4"),
+        "d2-f2xg7",
+        "f4",
+    ),
     ("1", "lasker", "computer-white"): (
         "a7 d2 d7 d2-d3 g7xd3 c5 g4 d1 g1xd1 d2 d1 d2-f2 a1xf2 c4 a4xc5 e3 b6 e5 d6 c3 g4-f4 c5xb6 "
         "g7-g4 d5xd6 d7-g7xe3 e5-e4 a7-d7",
-        "e4-e5xd7", "g7"),
+        "e4-e5xd7",
+        "g7",
+    ),
     ("2", "lasker", "computer-white"): (
         "a7 e5 d7 c3 g7xe5 a4 g4 e5 g1xa4 d3 d1 b6 a1xb6 e5-e4 a4xe4 e3xg4 g4xe3 b4 b6 b4-b2 d7-d6 "
         "e5 a7-d7 c3-c4 d7-a7xb2 d7 g4-f4 e5-e4 g7-g4 d3-e3 g4-g7 e4-e5 g7-g4 d7-g7 a7-d7 e3-e4 "
         "d7-a7xg7 c4-g7 a7-d7 g7-a7",
-        "d7-g7xa7", "g4"),
+        "d7-g7xa7",
+        "g4",
+    ),
     ("1", "lasker", "computer-black"): (
         "f2 a7 b4 d7 g4 g7xg4 f4 g4 c3 g1xf4 e4 d1 d5 a1xf2 b4-b2 a4xb2 d3 b6 b4 d6 c4 g4-f4",
-        "d5-c5xd6", "d7"),
+        "d5-c5xd6",
+        "d7",
+    ),
     ("2", "lasker", "computer-black"): (
         "e4 a7 f6 d7 g7 g4 e3 g1 e5xa7 a7 f2 d1 e4-f4xd1 d1 f4-e4xd1 d1 e4-f4xg1 g1 f4-e4xg1 g1 "
         "f4xa7 d7-a7 b4 a7-d7 d2 d7-a7 b2xa7 g4-a7",
-        "g7-g4xa7", "f4"),
+        "g7-g4xa7",
+        "f4",
+    ),
     ("1", "twelve", "two-player"): (
-        "b4 a7 e5 f6 c3 g1 c5 g7 a1 f4 b2xf6 g4xe5 e5 d2 e3 f2 d5xf4 f6 f4 d6 d3xd6 d6 a4 b6xa4 "
-        "e3-e4 d2-d1",
-        "b4-c4xd1", "g1"),
+        "b4 a7 e5 f6 c3 g1 c5 g7 a1 f4 b2xf6 g4xe5 e5 d2 e3 f2 d5xf4 f6 f4 d6 d3xd6 d6 a4 b6xa4 e3-e4 d2-d1",
+        "b4-c4xd1",
+        "g1",
+    ),
     ("2", "twelve", "two-player"): (
         "f4 f2 c4 g1 b2 c5 d7 a4 d2 e3xc4 b4 a1 b6xc5 d1xf4 d5 c4 d6xa4 e4 f6xe4 g4 f4 a7 e4 d3 "
         "b6-c5 c4-c3xb2 b4-b6xa7 g4-g7 d7-a7xg7 g1-g4 f6-e5xa1 f2-g1 f4-f6xg1 e3-f2 a7-d7xg4 c3-c4 "
         "d7-a7xd1 d3-d7 e4-f4 f2-g7",
-        "d2-f2xg7", "f4"),
+        "d2-f2xg7",
+        "f4",
+    ),
     ("1", "twelve", "computer-white"): (
-        "a7 d2 d7 c5 g7xd2 g1 g4 d2 d1 c4 a1 c3xd1 d1 b4 a4xg1 f2 g1xf2 e3 b6 f2 d6 d5 f6xf2 e5xg4 "
-        "g7-g4",
-        "d2-d3xd7", "a7"),
+        "a7 d2 d7 c5 g7xd2 g1 g4 d2 d1 c4 a1 c3xd1 d1 b4 a4xg1 f2 g1xf2 e3 b6 f2 d6 d5 f6xf2 e5xg4 g7-g4",
+        "d2-d3xd7",
+        "a7",
+    ),
     ("2", "twelve", "computer-white"): (
         "a7 c3 d7 f2 g7xf2 e5 g4 c4 g1xe5 b6 d1 f2 a1xb6 c5xd1 d1xf2 f2 a4xf2 e5 b6 d3 d6 d2 f6xd2 "
         "e3xa7 d7-a7xe5 d3-d2 a7-d7 e3-d3 d7-a7xd2 c4-b4 a7-d7 c5-c4 d7-a7xb4 d3-d2 a7-d7 d2-a7 "
         "g4-f4 a7-g4",
-        "d7-a7xg4", "a4"),
+        "d7-a7xg4",
+        "a4",
+    ),
     ("1", "twelve", "computer-black"): (
         "f2 a7 b4 d7 g4 g7xg4 f4 g4 c3 g1xf4 e4 d1 d3 a1xf2 e3xg1 g1xb4 e5xd7 d7xe5 c5 a4xc5 e5xd7 "
         "d7xe5 c5 b6 e4-f4 d7-d6 c5-c4 a7-d7 f4-f2",
-        "d7-a7xf2", "e3"),
+        "d7-a7xf2",
+        "e3",
+    ),
     ("2", "twelve", "computer-black"): (
         "b6 a7 d3 d7 a1 g7xa1 c5 g4 b2 g1xb6 c4 d1 c3xd1 d1 a1xd1 d1 e3xd1 d1 b6 a4 b4xd1 d1 f4 d6 "
         "f4-f6 g4-f4 c5-d5 g7-g4 b6-c5xa7 d7-a7 c5-b6xd6 a7-d7 d5-c5xg1 d7-a7 c5-d5 a7-d7 d5-c5xa4 "
         "d7-a7 a1-a4xg4 a7-d7",
-        "a4-a7xd7", "b6"),
+        "a4-a7xd7",
+        "b6",
+    ),
 }
 
 
@@ -233,8 +293,9 @@ def find_case1_two_player(profile: str, seed: int = 0, tries: int = 20000, exact
             other = "black" if side == "white" else "white"
             board = game.board
             mine = [p for p in sorted(need[side]) if p not in board]
-            spare = [p for p in POINTS if p not in board and p not in keep_empty
-                     and p not in need["white"] | need["black"]]
+            spare = [
+                p for p in POINTS if p not in board and p not in keep_empty and p not in need["white"] | need["black"]
+            ]
             if mine and (rng.random() < 0.6 or not spare):
                 target = rng.choice(mine)
             elif spare:
@@ -260,8 +321,11 @@ def find_case1_two_player(profile: str, seed: int = 0, tries: int = 20000, exact
                 break
         if not ok or game.turn != "white":
             continue
-        waiting = [t for t in game.legal_turns() if not t.removal and t.origin not in need["white"]
-                   and t.target not in keep_empty | need["black"]]
+        waiting = [
+            t
+            for t in game.legal_turns()
+            if not t.removal and t.origin not in need["white"] and t.target not in keep_empty | need["black"]
+        ]
         if not waiting:
             continue
         game.play(rng.choice(waiting))
@@ -279,8 +343,9 @@ def find_case1_two_player(profile: str, seed: int = 0, tries: int = 20000, exact
     return None
 
 
-def find_case1_computer(profile: str, side: str, seed: int = 0, tries: int = 3000,
-                        max_turns: int = 120) -> tuple[str, str, str] | None:
+def find_case1_computer(
+    profile: str, side: str, seed: int = 0, tries: int = 3000, max_turns: int = 120
+) -> tuple[str, str, str] | None:
     """Against replay's first-legal player on ``side``: a record, the mill turn, and the protected man.
 
     The mover (either side) closes a mill by a move; a protected man of the other side stands
@@ -333,8 +398,11 @@ def case2_shape(game: Game, flight: Turn, reply: Turn) -> str | None:
 
 
 def _black_flights(game: Game) -> list[Turn]:
-    return [t for t in game.legal_turns() if t.origin and not t.removal
-            and not game.profile.board.are_adjacent(t.origin, t.target)]
+    return [
+        t
+        for t in game.legal_turns()
+        if t.origin and not t.removal and not game.profile.board.are_adjacent(t.origin, t.target)
+    ]
 
 
 def find_case2_two_player(profile: str, seed: int = 0, games: int = 4000) -> str | None:
@@ -361,8 +429,15 @@ def find_case2_two_player(profile: str, seed: int = 0, games: int = 4000) -> str
                                     check = Game.from_record(" ".join(map(str, mapped)), profile)
                                 except ValueError:
                                     continue
-                                if case2_shape(Game.from_record(" ".join(map(str, mapped[:-1])), profile),
-                                               mapped[-1], Turn("f2", "d2", "g7")) == "f4" and check:
+                                if (
+                                    case2_shape(
+                                        Game.from_record(" ".join(map(str, mapped[:-1])), profile),
+                                        mapped[-1],
+                                        Turn("f2", "d2", "g7"),
+                                    )
+                                    == "f4"
+                                    and check
+                                ):
                                     return " ".join(map(str, mapped))
             turns = game.legal_turns()
             if game.turn == "white":
@@ -420,6 +495,7 @@ def _case1_hook(protected: str):
         hands.counts["protected"] += 1
         hands.wait(0.8, 0.8)
         hands.remove(turn.removal)
+
     return hook
 
 
@@ -454,7 +530,11 @@ def case_trace(case: str, profile: str, mode: str) -> PhysicalTrace:
     rows = events(contacts, bounce=0.0, rng=None, counts=counts)
     rows.append({"t": round(max(ready, contacts.scans[-1][0] if contacts.scans else 0.0) + 3.0, 3)})
     contacts.check()
-    header = {"profile": profile, "white": "computer" if side == "white" else "human",
-              "black": "computer" if side == "black" else "human"}
-    return PhysicalTrace(profile, mode, 0, f"issue9-case{case}", header, rows, game.record, plan.outcome,
-                         dict(counts), turns=len(turns))
+    header = {
+        "profile": profile,
+        "white": "computer" if side == "white" else "human",
+        "black": "computer" if side == "black" else "human",
+    }
+    return PhysicalTrace(
+        profile, mode, 0, f"issue9-case{case}", header, rows, game.record, plan.outcome, dict(counts), turns=len(turns)
+    )

@@ -38,7 +38,7 @@ def expectation(path: Path) -> tuple[list[str], dict | None, str]:
         except json.JSONDecodeError as exc:
             raise ValueError(f"{sidecar}: not valid JSON: {exc.msg} (line {exc.lineno})") from None
         if not isinstance(data, dict) or not isinstance(data.get("record"), str):
-            raise ValueError(f"{sidecar}: needs a \"record\" (the game's record as text)")
+            raise ValueError(f'{sidecar}: needs a "record" (the game\'s record as text)')
         return lines, data, str(sidecar)
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
     if first is not None:
@@ -50,7 +50,7 @@ def expectation(path: Path) -> tuple[list[str], dict | None, str]:
             found = header.pop("expected", None) or {"record": header.pop("record")}
             header.pop("record", None)
             if not isinstance(found, dict) or not isinstance(found.get("record"), str):
-                raise ValueError(f"{path}: line {first + 1}: \"expected\" needs a \"record\"")
+                raise ValueError(f'{path}: line {first + 1}: "expected" needs a "record"')
             lines[first] = json.dumps(header)
             return lines, found, f"{path.name} header"
     return lines, None, ""
@@ -72,8 +72,10 @@ def verdict(rows: list[dict], expected: dict) -> tuple[bool, str]:
     got = final["record"].split()
     if got != want:
         at = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-        return False, (f"turn {at + 1}: expected {' '.join(want[at:at + 2]) or '(end)'!r}, "
-                       f"replay has {' '.join(got[at:at + 2]) or '(end)'!r}")
+        return False, (
+            f"turn {at + 1}: expected {' '.join(want[at : at + 2]) or '(end)'!r}, "
+            f"replay has {' '.join(got[at : at + 2]) or '(end)'!r}"
+        )
     if "outcome" in expected and final["outcome"] != expected["outcome"]:
         return False, f"outcome: expected {expected['outcome']}, replay has {final['outcome']}"
     return True, ""

@@ -42,8 +42,9 @@ def _between(a: str, b: str) -> list[str]:
 class Hands:
     """The people at one board: where the men are, the trays, the clock, and the mess."""
 
-    def __init__(self, profile: str, contacts: Contacts, rng: random.Random, mess: dict[str, float],
-                 counts: Counter) -> None:
+    def __init__(
+        self, profile: str, contacts: Contacts, rng: random.Random, mess: dict[str, float], counts: Counter
+    ) -> None:
         self.profile = profile
         self.contacts = contacts
         self.rng = rng
@@ -83,7 +84,7 @@ class Hands:
             # Men on the path are lifted over; only the empty stretch after the last of them is slid across.
             blocked = [i for i, p in enumerate(path) if p in self.men]
             if blocked:
-                passing = list(path[blocked[-1] + 1:])
+                passing = list(path[blocked[-1] + 1 :])
             if passing and self.chance("slide"):
                 self.counts["slide"] += 1
                 for p in passing:
@@ -193,8 +194,13 @@ def illegal_step(game: Game, colour: str, rng: random.Random, prompted: Turn | N
         if prompted.origin is None:
             options = [(None, p) for p in empty if p != prompted.target]
         else:
-            options = [(o, p) for o in board if board[o] == colour for p in empty
-                       if (o, p) != (prompted.origin, prompted.target) and geometry.are_adjacent(o, p)]
+            options = [
+                (o, p)
+                for o in board
+                if board[o] == colour
+                for p in empty
+                if (o, p) != (prompted.origin, prompted.target) and geometry.are_adjacent(o, p)
+            ]
     else:
         own = [p for p in board if board[p] == colour]
         other = [p for p in board if board[p] != colour]
@@ -213,8 +219,7 @@ def illegal_step(game: Game, colour: str, rng: random.Random, prompted: Turn | N
         # placement plus a man knocked off, so only mistakes no legal turn explains are made.
         legal = {_diff(t) for t in game.legal_turns()}
         placeable = set(game.legal_targets(None))
-        options = [(o, p) for o, p in options
-                   if (frozenset({o}), frozenset({p})) not in legal and p not in placeable]
+        options = [(o, p) for o, p in options if (frozenset({o}), frozenset({p})) not in legal and p not in placeable]
     if not options:
         return None
     return rng.choice(sorted(options, key=str))

@@ -51,8 +51,15 @@ class PhysicalTrace:
 
     def expected(self) -> dict:
         """The sidecar: the exact record and outcome replay must end with, and the mess that happened."""
-        return {"record": self.record, "outcome": self.outcome, "profile": self.profile, "mode": self.mode,
-                "seed": self.seed, "target": self.target, "mess": self.mess}
+        return {
+            "record": self.record,
+            "outcome": self.outcome,
+            "profile": self.profile,
+            "mode": self.mode,
+            "seed": self.seed,
+            "target": self.target,
+            "mess": self.mess,
+        }
 
 
 @dataclass
@@ -71,8 +78,9 @@ def computer_side(mode: str) -> str | None:
     return None if mode == "two-player" else mode.split("-")[1]
 
 
-def plan_game(profile: str, target: str, rng: random.Random, computer: Computer | None, side: str | None,
-              max_turns: int = 220) -> tuple[Plan, bool]:
+def plan_game(
+    profile: str, target: str, rng: random.Random, computer: Computer | None, side: str | None, max_turns: int = 220
+) -> tuple[Plan, bool]:
     """Choose a game's turns; returns the plan and whether it reached ``target``."""
     game = Game(profile)
     chooser = Chooser(game, target, rng)
@@ -100,9 +108,18 @@ def plan_game(profile: str, target: str, rng: random.Random, computer: Computer 
     return plan, reached(target, game, outcome["reason"] if button == "draw" else None, button == "resign")
 
 
-def generate(profile: str = "standard", seed: int = 0, *, mode: str = "two-player", target: str | None = None,
-             mess: dict[str, float] | None = None, computer: Computer | None = None, max_turns: int = 220,
-             attempts: int = 20, plan: Plan | None = None) -> PhysicalTrace:
+def generate(
+    profile: str = "standard",
+    seed: int = 0,
+    *,
+    mode: str = "two-player",
+    target: str | None = None,
+    mess: dict[str, float] | None = None,
+    computer: Computer | None = None,
+    max_turns: int = 220,
+    attempts: int = 20,
+    plan: Plan | None = None,
+) -> PhysicalTrace:
     """A messy trace of one game; deterministic for its arguments.
 
     ``mess`` maps kinds (``mess.KINDS``) to probabilities (default: every kind at 0.25).
@@ -135,19 +152,29 @@ def generate(profile: str = "standard", seed: int = 0, *, mode: str = "two-playe
     rows = events(contacts, bounce=mess.get("bounce", 0.0), rng=rng, counts=counts)
     rows.append({"t": round(ready + 3.0, 3)})
     contacts.check()
-    header = {"profile": profile, "white": "computer" if side == "white" else "human",
-              "black": "computer" if side == "black" else "human", **(computer.header if side else {})}
+    header = {
+        "profile": profile,
+        "white": "computer" if side == "white" else "human",
+        "black": "computer" if side == "black" else "human",
+        **(computer.header if side else {}),
+    }
     record = " ".join(str(t) for t in plan.turns)
-    return PhysicalTrace(profile, mode, seed, target, header, rows, record, plan.outcome, dict(counts),
-                         plan.flying, len(plan.turns))
+    return PhysicalTrace(
+        profile, mode, seed, target, header, rows, record, plan.outcome, dict(counts), plan.flying, len(plan.turns)
+    )
 
 
 def _think(rng: random.Random) -> float:
     return rng.uniform(4.0, 12.0) if rng.random() < 0.1 else rng.uniform(0.8, 4.0)
 
 
-def perform(plan: Plan, profile: str, side: str | None, hands: Hands,
-            hooks: dict[int, Callable[[Hands, Game, Turn], None]] | None = None) -> float:
+def perform(
+    plan: Plan,
+    profile: str,
+    side: str | None,
+    hands: Hands,
+    hooks: dict[int, Callable[[Hands, Game, Turn], None]] | None = None,
+) -> float:
     """Carry out a plan on the board; returns the time the board is ready after the last action.
 
     ``hooks[i]`` replaces the way turn ``i`` is carried out (the issue-9 cases script theirs).

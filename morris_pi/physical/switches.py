@@ -74,8 +74,9 @@ class Contacts:
         state: dict[str, bool] = {}
         for change in sorted(self.changes, key=lambda c: (c.t, c.seq)):
             if state.get(change.point, False) == change.closed:
-                raise AssertionError(f"contact at {change.point} {'closed' if change.closed else 'opened'} twice "
-                                     f"(t={change.t:.4f})")
+                raise AssertionError(
+                    f"contact at {change.point} {'closed' if change.closed else 'opened'} twice (t={change.t:.4f})"
+                )
             state[change.point] = change.closed
 
 

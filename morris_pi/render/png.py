@@ -18,13 +18,9 @@ def svg_to_png(svg: str, *, size: int | None = None) -> bytes:
     try:
         import cairosvg
     except ImportError as exc:
-        raise PngUnavailableError(
-            "PNG output needs CairoSVG: pip install 'morris-pi[png]'"
-        ) from exc
+        raise PngUnavailableError("PNG output needs CairoSVG: pip install 'morris-pi[png]'") from exc
     except OSError as exc:  # cairocffi found no libcairo to load
-        raise PngUnavailableError(
-            f"PNG output needs the cairo library (Debian: apt install libcairo2): {exc}"
-        ) from exc
+        raise PngUnavailableError(f"PNG output needs the cairo library (Debian: apt install libcairo2): {exc}") from exc
     kwargs = {"output_width": size, "output_height": size} if size else {}
     png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), **kwargs)
     return png

@@ -137,9 +137,7 @@ def _title_of(position: Game | Position | Board | None) -> str | None:
         state = str(position.outcome) if position.outcome else f"{position.turn} to move"
         if position.pending is not None:
             state += f", {position.pending} closed a mill and waits for its removal"
-        return (
-            f"{position.profile.name}: {state}; in hand: white {hand['white']}, black {hand['black']}"
-        )
+        return f"{position.profile.name}: {state}; in hand: white {hand['white']}, black {hand['black']}"
     if isinstance(position, Position):
         return (
             f"{position.profile.name}: {SIDES[position.side]} to move; "
@@ -164,9 +162,7 @@ def _roles_of(leds: Frame | Mapping[str, str] | None) -> tuple[dict[str, str], d
             raise ValueError(f"board picture: LED at {point!r}, which is not a point; points are {', '.join(POINTS)}")
     for name in status:
         if name not in STATUS_CORNERS:
-            raise ValueError(
-                f"board picture: unknown status LED {name!r}; status LEDs are {', '.join(STATUS_CORNERS)}"
-            )
+            raise ValueError(f"board picture: unknown status LED {name!r}; status LEDs are {', '.join(STATUS_CORNERS)}")
     return points, status
 
 
@@ -260,11 +256,14 @@ menu-option, menu-choice, confirm, to-move
     paint = {**DEFAULT_COLORS, **(colors or {})}
     lay = Layout.compute(coordinates=coordinates, flipped=flipped)
 
-    svg = ET.Element("svg", {
-        "xmlns": SVG_NS,
-        "viewBox": f"0 0 {_num(lay.size)} {_num(lay.size)}",
-        "class": f"morris-board profile-{rules.name}" + (" flipped" if flipped else ""),
-    })
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": SVG_NS,
+            "viewBox": f"0 0 {_num(lay.size)} {_num(lay.size)}",
+            "class": f"morris-board profile-{rules.name}" + (" flipped" if flipped else ""),
+        },
+    )
     if size is not None:
         svg.set("width", str(size))
         svg.set("height", str(size))
@@ -300,11 +299,26 @@ menu-option, menu-choice, confirm, to-move
 
 def _draw_board(svg: ET.Element, lay: Layout, geometry: Geometry, paint: Mapping[str, str]) -> None:
     edge = 0.08 * STEP
-    _sub(svg, "rect", class_="board", x=edge / 2, y=edge / 2, width=lay.size - edge, height=lay.size - edge,
-         rx=0.15 * STEP, fill=paint["wood"], stroke=paint["wood edge"], stroke_width=edge)
+    _sub(
+        svg,
+        "rect",
+        class_="board",
+        x=edge / 2,
+        y=edge / 2,
+        width=lay.size - edge,
+        height=lay.size - edge,
+        rx=0.15 * STEP,
+        fill=paint["wood"],
+        stroke=paint["wood edge"],
+        stroke_width=edge,
+    )
     lines = _sub(svg, "g", class_="lines", stroke=paint["line"], stroke_width=0.06 * STEP, stroke_linecap="round")
-    diagonal = {frozenset(pair) for line in geometry.lines for pair in itertools.pairwise(line)
-                if line[0][0] != line[2][0] and line[0][1] != line[2][1]}
+    diagonal = {
+        frozenset(pair)
+        for line in geometry.lines
+        for pair in itertools.pairwise(line)
+        if line[0][0] != line[2][0] and line[0][1] != line[2][1]
+    }
     seen: set[frozenset[str]] = set()
     for line in geometry.lines:
         for a, b in itertools.pairwise(line):
@@ -313,20 +327,28 @@ def _draw_board(svg: ET.Element, lay: Layout, geometry: Geometry, paint: Mapping
                 continue
             seen.add(pair)
             (x1, y1), (x2, y2) = lay.points[a], lay.points[b]
-            _sub(lines, "line", class_="line diagonal" if pair in diagonal else "line",
-                 x1=x1, y1=y1, x2=x2, y2=y2)
+            _sub(lines, "line", class_="line diagonal" if pair in diagonal else "line", x1=x1, y1=y1, x2=x2, y2=y2)
 
 
 def _draw_coordinates(svg: ET.Element, lay: Layout, paint: Mapping[str, str]) -> None:
-    group = _sub(svg, "g", class_="coords", fill=paint["coord"], font_family="sans-serif",
-                 font_size=0.3 * STEP, font_weight="bold", text_anchor="middle", pointer_events="none")
+    group = _sub(
+        svg,
+        "g",
+        class_="coords",
+        fill=paint["coord"],
+        font_family="sans-serif",
+        font_size=0.3 * STEP,
+        font_weight="bold",
+        text_anchor="middle",
+        pointer_events="none",
+    )
     baseline = 0.1 * STEP  # centres the glyphs on their spot
     for file in "abcdefg":
-        _sub(group, "text", class_=f"coord file-{file}", x=lay.column_x(file),
-             y=lay.size - lay.label_offset() + baseline).text = file
+        _sub(
+            group, "text", class_=f"coord file-{file}", x=lay.column_x(file), y=lay.size - lay.label_offset() + baseline
+        ).text = file
     for rank in "1234567":
-        _sub(group, "text", class_=f"coord rank-{rank}", x=lay.label_offset(),
-             y=lay.row_y(rank) + baseline).text = rank
+        _sub(group, "text", class_=f"coord rank-{rank}", x=lay.label_offset(), y=lay.row_y(rank) + baseline).text = rank
 
 
 def _draw_points(svg: ET.Element, lay: Layout, board: Board, paint: Mapping[str, str], prefix: str) -> None:
@@ -345,10 +367,26 @@ def _draw_points(svg: ET.Element, lay: Layout, board: Board, paint: Mapping[str,
 def _draw_man(parent: ET.Element, pos: Pos, side: str, paint: Mapping[str, str]) -> None:
     x, y = pos
     man = _sub(parent, "g", class_=f"man {side}")
-    _sub(man, "circle", cx=x, cy=y, r=MAN_RADIUS, fill=paint[f"{side} man"],
-         stroke=paint[f"{side} man outline"], stroke_width=0.04 * STEP)
-    _sub(man, "circle", cx=x, cy=y, r=MAN_RADIUS * 0.6, fill="none",
-         stroke=paint[f"{side} man ring"], stroke_width=0.025 * STEP)
+    _sub(
+        man,
+        "circle",
+        cx=x,
+        cy=y,
+        r=MAN_RADIUS,
+        fill=paint[f"{side} man"],
+        stroke=paint[f"{side} man outline"],
+        stroke_width=0.04 * STEP,
+    )
+    _sub(
+        man,
+        "circle",
+        cx=x,
+        cy=y,
+        r=MAN_RADIUS * 0.6,
+        fill="none",
+        stroke=paint[f"{side} man ring"],
+        stroke_width=0.025 * STEP,
+    )
 
 
 def _draw_last_turn(svg: ET.Element, lay: Layout, board: Board, turn: Turn, paint: Mapping[str, str]) -> None:
@@ -357,11 +395,28 @@ def _draw_last_turn(svg: ET.Element, lay: Layout, board: Board, turn: Turn, pain
     tx, ty = lay.points[turn.target]
     if turn.origin is not None:
         ox, oy = lay.points[turn.origin]
-        _sub(group, "circle", class_="origin", cx=ox, cy=oy, r=MAN_RADIUS * 0.75, fill="none", stroke=colour,
-             stroke_width=0.04 * STEP, stroke_dasharray=f"{_num(0.1 * STEP)} {_num(0.07 * STEP)}")
+        _sub(
+            group,
+            "circle",
+            class_="origin",
+            cx=ox,
+            cy=oy,
+            r=MAN_RADIUS * 0.75,
+            fill="none",
+            stroke=colour,
+            stroke_width=0.04 * STEP,
+            stroke_dasharray=f"{_num(0.1 * STEP)} {_num(0.07 * STEP)}",
+        )
         _draw_arrow(group, (ox, oy), (tx, ty), colour)
-    _sub(group, "circle", class_="placement" if turn.origin is None else "target",
-         cx=tx, cy=ty, r=0.11 * STEP, fill=colour)
+    _sub(
+        group,
+        "circle",
+        class_="placement" if turn.origin is None else "target",
+        cx=tx,
+        cy=ty,
+        r=0.11 * STEP,
+        fill=colour,
+    )
     if turn.removal is not None:
         _draw_removed(group, lay.points[turn.removal], paint)
 
@@ -378,8 +433,11 @@ def _draw_arrow(group: ET.Element, start: Pos, end: Pos, colour: str) -> None:
     base_x, base_y = tip_x - ux * head_len, tip_y - uy * head_len
     arrow = _sub(group, "g", class_="arrow", fill=colour, stroke=colour, opacity="0.85")
     _sub(arrow, "line", x1=sx, y1=sy, x2=base_x, y2=base_y, stroke_width=width)
-    corners = [(tip_x, tip_y), (base_x - uy * head_half, base_y + ux * head_half),
-               (base_x + uy * head_half, base_y - ux * head_half)]
+    corners = [
+        (tip_x, tip_y),
+        (base_x - uy * head_half, base_y + ux * head_half),
+        (base_x + uy * head_half, base_y - ux * head_half),
+    ]
     _sub(arrow, "polygon", points=" ".join(f"{_num(px)},{_num(py)}" for px, py in corners), stroke="none")
 
 
@@ -387,17 +445,34 @@ def _draw_removed(group: ET.Element, pos: Pos, paint: Mapping[str, str]) -> None
     x, y = pos
     arm = 0.22 * STEP
     cross = _sub(group, "g", class_="removed", stroke_linecap="round", fill="none")
-    _sub(cross, "circle", cx=x, cy=y, r=MAN_RADIUS, stroke=paint["removed"], stroke_width=0.03 * STEP,
-         stroke_dasharray=f"{_num(0.08 * STEP)} {_num(0.06 * STEP)}")
-    path = f"M{_num(x - arm)} {_num(y - arm)}L{_num(x + arm)} {_num(y + arm)}" \
-           f"M{_num(x - arm)} {_num(y + arm)}L{_num(x + arm)} {_num(y - arm)}"
+    _sub(
+        cross,
+        "circle",
+        cx=x,
+        cy=y,
+        r=MAN_RADIUS,
+        stroke=paint["removed"],
+        stroke_width=0.03 * STEP,
+        stroke_dasharray=f"{_num(0.08 * STEP)} {_num(0.06 * STEP)}",
+    )
+    path = (
+        f"M{_num(x - arm)} {_num(y - arm)}L{_num(x + arm)} {_num(y + arm)}"
+        f"M{_num(x - arm)} {_num(y + arm)}L{_num(x + arm)} {_num(y - arm)}"
+    )
     # The light halo keeps the cross readable on wood, on a line and over a hole.
     _sub(cross, "path", d=path, stroke=paint["removed halo"], stroke_width=0.16 * STEP)
     _sub(cross, "path", d=path, stroke=paint["removed"], stroke_width=0.09 * STEP)
 
 
-def _draw_leds(svg: ET.Element, lay: Layout, roles: Mapping[str, str], palette: Mapping[str, Look],
-               paint: Mapping[str, str], prefix: str, led_style: str) -> None:
+def _draw_leds(
+    svg: ET.Element,
+    lay: Layout,
+    roles: Mapping[str, str],
+    palette: Mapping[str, Look],
+    paint: Mapping[str, str],
+    prefix: str,
+    led_style: str,
+) -> None:
     group = _sub(svg, "g", class_="leds", pointer_events="none")
     for point in POINTS:  # board order, not the caller's: the same frame gives the same text
         role = roles.get(point)
@@ -405,24 +480,64 @@ def _draw_leds(svg: ET.Element, lay: Layout, roles: Mapping[str, str], palette: 
             continue
         look = palette[role]
         hue, level = led_paint(look.colour)
-        g = _sub(group, "g", id=f"{prefix}led-{point}", class_=f"led role-{role} blink-{look.blink}",
-                 data_point=point, data_role=role)
+        g = _sub(
+            group,
+            "g",
+            id=f"{prefix}led-{point}",
+            class_=f"led role-{role} blink-{look.blink}",
+            data_point=point,
+            data_role=role,
+        )
         if led_style == "ring":
             x, y = lay.points[point]
             # A thin dark ring under the light one: bright colours stay visible on light wood.
-            _sub(g, "circle", cx=x, cy=y, r=RING_RADIUS, fill="none", stroke=paint["led halo"],
-                 stroke_opacity="0.35", stroke_width=0.13 * STEP)
-            _sub(g, "circle", cx=x, cy=y, r=RING_RADIUS, fill="none", stroke=hue,
-                 stroke_opacity=_num(level), stroke_width=0.09 * STEP)
+            _sub(
+                g,
+                "circle",
+                cx=x,
+                cy=y,
+                r=RING_RADIUS,
+                fill="none",
+                stroke=paint["led halo"],
+                stroke_opacity="0.35",
+                stroke_width=0.13 * STEP,
+            )
+            _sub(
+                g,
+                "circle",
+                cx=x,
+                cy=y,
+                r=RING_RADIUS,
+                fill="none",
+                stroke=hue,
+                stroke_opacity=_num(level),
+                stroke_width=0.09 * STEP,
+            )
         else:
             x, y = lay.led(point)
             _sub(g, "circle", cx=x, cy=y, r=0.2 * STEP, fill=hue, fill_opacity=_num(level * 0.35))
-            _sub(g, "circle", cx=x, cy=y, r=0.09 * STEP, fill=hue, fill_opacity=_num(level),
-                 stroke=paint["led halo"], stroke_opacity="0.5", stroke_width=0.02 * STEP)
+            _sub(
+                g,
+                "circle",
+                cx=x,
+                cy=y,
+                r=0.09 * STEP,
+                fill=hue,
+                fill_opacity=_num(level),
+                stroke=paint["led halo"],
+                stroke_opacity="0.5",
+                stroke_width=0.02 * STEP,
+            )
 
 
-def _draw_status(svg: ET.Element, lay: Layout, roles: Mapping[str, str], palette: Mapping[str, Look],
-                 paint: Mapping[str, str], prefix: str) -> None:
+def _draw_status(
+    svg: ET.Element,
+    lay: Layout,
+    roles: Mapping[str, str],
+    palette: Mapping[str, Look],
+    paint: Mapping[str, str],
+    prefix: str,
+) -> None:
     group = _sub(svg, "g", class_="status-leds", pointer_events="none")
     for name, corner in STATUS_CORNERS.items():
         x, y = lay.corner(_FLIPPED_CORNER[corner] if lay.flipped else corner)
@@ -434,11 +549,28 @@ def _draw_status(svg: ET.Element, lay: Layout, roles: Mapping[str, str], palette
             fill, level = led_paint(palette[role].colour)
             classes += f" role-{role} blink-{palette[role].blink}"
         g = _sub(group, "g", id=f"{prefix}status-{name}", class_=classes, data_role=role)
-        _sub(g, "circle", cx=x, cy=y, r=0.15 * STEP, fill=fill, fill_opacity=_num(level),
-             stroke=paint["led halo"], stroke_width=0.02 * STEP)
-        _sub(g, "text", x=x, y=y + 0.07 * STEP, fill=paint["coord"] if role else paint["wood"],
-             font_family="sans-serif", font_size=0.18 * STEP, font_weight="bold",
-             text_anchor="middle").text = STATUS_LABELS[name]
+        _sub(
+            g,
+            "circle",
+            cx=x,
+            cy=y,
+            r=0.15 * STEP,
+            fill=fill,
+            fill_opacity=_num(level),
+            stroke=paint["led halo"],
+            stroke_width=0.02 * STEP,
+        )
+        _sub(
+            g,
+            "text",
+            x=x,
+            y=y + 0.07 * STEP,
+            fill=paint["coord"] if role else paint["wood"],
+            font_family="sans-serif",
+            font_size=0.18 * STEP,
+            font_weight="bold",
+            text_anchor="middle",
+        ).text = STATUS_LABELS[name]
 
 
 def _blink_css(points: Mapping[str, str], status: Mapping[str, str], palette: Mapping[str, Look]) -> str:
@@ -457,6 +589,8 @@ def _blink_css(points: Mapping[str, str], status: Mapping[str, str], palette: Ma
             on = round(duty * 100, 1)
             frames = f"0%,{on - 0.1:g}%{{opacity:1}}{on:g}%,100%{{opacity:0}}"
             timing = "step-end"
-        rules.append(f"@keyframes morris-{blink}{{{frames}}}"
-                     f".blink-{blink}{{animation:morris-{blink} {period:g}s {timing} infinite}}")
+        rules.append(
+            f"@keyframes morris-{blink}{{{frames}}}"
+            f".blink-{blink}{{animation:morris-{blink} {period:g}s {timing} infinite}}"
+        )
     return "".join(rules)

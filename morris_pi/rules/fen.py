@@ -47,17 +47,46 @@ from .profiles import Profile, get_profile
 
 #: The points in FEN order: Sanmill's squares 8-31 (inner, middle, outer ring).
 FEN_POINTS: tuple[str, ...] = (
-    "d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5",
-    "d6", "f6", "f4", "f2", "d2", "b2", "b4", "b6",
-    "d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7",
+    "d5",
+    "e5",
+    "e4",
+    "e3",
+    "d3",
+    "c3",
+    "c4",
+    "c5",
+    "d6",
+    "f6",
+    "f4",
+    "f2",
+    "d2",
+    "b2",
+    "b4",
+    "b6",
+    "d7",
+    "g7",
+    "g4",
+    "g1",
+    "d1",
+    "a1",
+    "a4",
+    "a7",
 )
 _FEN_INDEX = tuple(INDEX[p] for p in FEN_POINTS)
 _COUNT_FIELDS = (
-    "white men on the board", "white men in hand", "black men on the board", "black men in hand",
-    "men white must remove", "men black must remove",
-    "last mill square (white, from)", "last mill square (white, to)",
-    "last mill square (black, from)", "last mill square (black, to)",
-    "formed mills", "N-move counter", "full-move number",
+    "white men on the board",
+    "white men in hand",
+    "black men on the board",
+    "black men in hand",
+    "men white must remove",
+    "men black must remove",
+    "last mill square (white, from)",
+    "last mill square (white, to)",
+    "last mill square (black, from)",
+    "last mill square (black, to)",
+    "formed mills",
+    "N-move counter",
+    "full-move number",
 )
 
 
@@ -68,10 +97,18 @@ class FenError(RulesError):
 class FenFields:
     """The fields of a FEN that our rules use, checked for consistency."""
 
-    __slots__ = ("men", "hand", "side", "phase", "pending_removal", "counter", "fullmove")
+    __slots__ = ("counter", "fullmove", "hand", "men", "pending_removal", "phase", "side")
 
-    def __init__(self, men: tuple[int, int], hand: tuple[int, int], side: int, phase: str,
-                 pending_removal: bool, counter: int, fullmove: int) -> None:
+    def __init__(
+        self,
+        men: tuple[int, int],
+        hand: tuple[int, int],
+        side: int,
+        phase: str,
+        pending_removal: bool,
+        counter: int,
+        fullmove: int,
+    ) -> None:
         self.men = men
         self.hand = hand
         self.side = side
@@ -81,18 +118,18 @@ class FenFields:
         self.fullmove = fullmove
 
 
-def parse_fen(text: str, profile: "str | Profile" = "standard") -> FenFields:
+def parse_fen(text: str, profile: str | Profile = "standard") -> FenFields:
     """Read and check a FEN; ``FenError`` names the field that is wrong."""
     profile = get_profile(profile)
     if not isinstance(text, str):
         raise FenError(f"a FEN must be text, got {text!r}")
     fields = text.split()
     if len(fields) < 17:
-        raise FenError(f"FEN {text.strip()!r}: {len(fields)} fields, expected 17 (board, side, phase, action, "
-                       "13 numbers)")
+        raise FenError(
+            f"FEN {text.strip()!r}: {len(fields)} fields, expected 17 (board, side, phase, action, 13 numbers)"
+        )
     if len(fields) > 17:
-        raise FenError(f"FEN field 18 on ({' '.join(fields[17:])!r}): capture-variant extras are not part of "
-                       "our rules")
+        raise FenError(f"FEN field 18 on ({' '.join(fields[17:])!r}): capture-variant extras are not part of our rules")
     board, side_text, phase, action = fields[:4]
     groups = board.split("/")
     if len(groups) != 3 or any(len(g) != 8 for g in groups):
@@ -104,8 +141,10 @@ def parse_fen(text: str, profile: "str | Profile" = "standard") -> FenFields:
         elif char == "@":
             men[BLACK] |= 1 << _FEN_INDEX[i]
         elif char == "X":
-            raise FenError(f"FEN field 1 (board): {FEN_POINTS[i]} is 'X', a marked point, which only "
-                           "Sanmill's delayed-removal variant uses")
+            raise FenError(
+                f"FEN field 1 (board): {FEN_POINTS[i]} is 'X', a marked point, which only "
+                "Sanmill's delayed-removal variant uses"
+            )
         elif char != "*":
             raise FenError(f"FEN field 1 (board): {FEN_POINTS[i]} is {char!r}; use 'O' white, '@' black, '*' empty")
     if side_text not in ("w", "b"):
@@ -127,19 +166,26 @@ def parse_fen(text: str, profile: "str | Profile" = "standard") -> FenFields:
             raise FenError(f"FEN field {n} ({side_name} men on the board) says {count}, the board shows {actual}")
     for n, on_board, in_hand, side_name in ((6, w_board, w_hand, "white"), (8, b_board, b_hand, "black")):
         if on_board + in_hand > profile.men:
-            raise FenError(f"FEN field {n} ({side_name} men in hand) {in_hand}: with {on_board} on the board that is "
-                           f"more than the {profile.men} men of the {profile.name} rules")
+            raise FenError(
+                f"FEN field {n} ({side_name} men in hand) {in_hand}: with {on_board} on the board that is "
+                f"more than the {profile.men} men of the {profile.name} rules"
+            )
     if any(numbers[6:11]):
-        raise FenError("FEN fields 11-15 (last mill squares, formed mills) must be 0: they belong to Sanmill's "
-                       "repeated-mill and one-time-mill variants")
+        raise FenError(
+            "FEN fields 11-15 (last mill squares, formed mills) must be 0: they belong to Sanmill's "
+            "repeated-mill and one-time-mill variants"
+        )
     remove = (w_remove, b_remove)
     if remove[side ^ 1] or remove[side] > 1:
-        raise FenError(f"FEN field {9 + (side ^ 1) if remove[side ^ 1] else 9 + side} (men to remove) "
-                       f"{w_remove} {b_remove}: only the side to move may have one removal pending")
+        raise FenError(
+            f"FEN field {9 + (side ^ 1) if remove[side ^ 1] else 9 + side} (men to remove) "
+            f"{w_remove} {b_remove}: only the side to move may have one removal pending"
+        )
     pending = remove[side] == 1
     if pending != (action == "r"):
-        raise FenError(f"FEN field 4 (action) {action!r} does not fit {remove[side]} man to remove for the side "
-                       "to move")
+        raise FenError(
+            f"FEN field 4 (action) {action!r} does not fit {remove[side]} man to remove for the side to move"
+        )
     hand = (w_hand, b_hand)
     placing = any(hand)
     if phase == "m" and placing:
@@ -159,18 +205,19 @@ def _finished_by_removal(f: FenFields) -> bool:
     return f.phase == "o" and f.pending_removal and f.hand[loser] + f.men[loser].bit_count() < 3
 
 
-def position_from_fen(text: str, profile: "str | Profile" = "standard") -> Position:
+def position_from_fen(text: str, profile: str | Profile = "standard") -> Position:
     """The ``Position`` of a FEN (no pending removal: use ``game_from_fen`` for those)."""
     f = parse_fen(text, profile)
     if _finished_by_removal(f):
         return Position(tables_for(profile), f.men, f.hand, f.side ^ 1, 0)
     if f.pending_removal:
-        raise FenError("FEN field 4 (action) 'r': a removal is pending, which a Position cannot hold; "
-                       "use Game.from_fen")
+        raise FenError(
+            "FEN field 4 (action) 'r': a removal is pending, which a Position cannot hold; use Game.from_fen"
+        )
     return Position(tables_for(profile), f.men, f.hand, f.side, f.counter)
 
 
-def game_from_fen(text: str, profile: "str | Profile" = "standard") -> Game:
+def game_from_fen(text: str, profile: str | Profile = "standard") -> Game:
     """A game starting at the FEN's position, with no history; a pending removal stays pending."""
     f = parse_fen(text, profile)
     tables = tables_for(profile)
@@ -210,8 +257,10 @@ def game_from_fen(text: str, profile: "str | Profile" = "standard") -> Game:
             return Game.from_position(start, pending=step, first_ply=max(ply - 1, 0))
         except RulesError as exc:  # e.g. the opponent has no man on the board to remove
             raise FenError(f"FEN field 4 (action) 'r': no removal is possible: {exc}") from None
-    raise FenError(f"FEN field 4 (action) 'r': no {('white', 'black')[me]} man stands in a closed mill that a "
-                   "step could have just closed")
+    raise FenError(
+        f"FEN field 4 (action) 'r': no {('white', 'black')[me]} man stands in a closed mill that a "
+        "step could have just closed"
+    )
 
 
 def _sanmill_counter(game: Game) -> int:
@@ -226,7 +275,7 @@ def _sanmill_counter(game: Game) -> int:
     return base + count + (1 if game.pending and game.pending.origin else 0)
 
 
-def to_fen(source: "Game | Position") -> str:
+def to_fen(source: Game | Position) -> str:
     """Sanmill's FEN of a game (its pending step applied) or of a position.
 
     A ``Position`` has no history: its full-move number is written as 1 and its
@@ -269,6 +318,8 @@ def to_fen(source: "Game | Position") -> str:
     remove = (1 if pending and side == "white" else 0, 1 if pending and side == "black" else 0)
     plies = game.first_ply + len(game.sanmill_record.split())
     fullmove = 1 + (plies - (side == "black")) // 2
-    return (f"{text[:8]}/{text[8:16]}/{text[16:]} {side[0]} {phase} {action} "
-            f"{on_board['white']} {hand['white']} {on_board['black']} {hand['black']} {remove[0]} {remove[1]} "
-            f"0 0 0 0 0 {counter} {fullmove}")
+    return (
+        f"{text[:8]}/{text[8:16]}/{text[16:]} {side[0]} {phase} {action} "
+        f"{on_board['white']} {hand['white']} {on_board['black']} {hand['black']} {remove[0]} {remove[1]} "
+        f"0 0 0 0 0 {counter} {fullmove}"
+    )

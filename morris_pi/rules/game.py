@@ -46,7 +46,7 @@ class Outcome:
         return f"{self.winner} wins ({self.reason})" if self.winner else f"draw ({self.reason})"
 
 
-def _declared_outcome(game: "Game", declared: object) -> Outcome:
+def _declared_outcome(game: Game, declared: object) -> Outcome:
     """A saved resignation, agreement or claimed draw, checked against the restored game."""
     if not isinstance(declared, dict) or set(declared) != {"winner", "reason"}:
         raise GameTextError(f"saved game: bad declared result {declared!r}: expected {{'winner': ..., 'reason': ...}}")
@@ -67,7 +67,7 @@ def _declared_outcome(game: "Game", declared: object) -> Outcome:
     return Outcome(winner, reason)
 
 
-def _start_fen(game: "Game") -> str:
+def _start_fen(game: Game) -> str:
     """The FEN of a game's first position, with its full-move number."""
     from .fen import to_fen
 
@@ -91,7 +91,7 @@ class Game:
     game. Every refused call raises a ``ValueError`` subclass and changes nothing.
     """
 
-    def __init__(self, profile: "str | Profile" = "standard") -> None:
+    def __init__(self, profile: str | Profile = "standard") -> None:
         self.profile: Profile = get_profile(profile)
         start = tables_for(self.profile).start
         self._positions: list[Position] = [start]
@@ -106,7 +106,7 @@ class Game:
     # -- construction -----------------------------------------------------------------
 
     @classmethod
-    def from_record(cls, record: "str | Iterable[str]", profile: "str | Profile" = "standard") -> "Game":
+    def from_record(cls, record: str | Iterable[str], profile: str | Profile = "standard") -> Game:
         """The game after a record, in atomic (``d6xa1``) or Sanmill (``d6 xa1``) form.
 
         A trailing step whose removal is still to come is left pending.
@@ -123,7 +123,7 @@ class Game:
         return game
 
     @classmethod
-    def from_position(cls, position: Position, pending: "Turn | str | None" = None, first_ply: int = 0) -> "Game":
+    def from_position(cls, position: Position, pending: Turn | str | None = None, first_ply: int = 0) -> Game:
         """A game starting at ``position``, with no history (repetitions count from here).
 
         ``pending`` is a mill-closing step whose removal is still to come.
@@ -141,7 +141,7 @@ class Game:
         return game
 
     @classmethod
-    def from_fen(cls, fen: str, profile: "str | Profile" = "standard") -> "Game":
+    def from_fen(cls, fen: str, profile: str | Profile = "standard") -> Game:
         """A game starting at a Sanmill FEN (see ``morris_pi.rules.fen``); ``FenError`` names a bad field."""
         from .fen import game_from_fen
 
@@ -154,7 +154,7 @@ class Game:
 
         return to_fen(self)
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         other = Game.__new__(Game)
         other.profile = self.profile
         other._positions = list(self._positions)
@@ -263,7 +263,7 @@ class Game:
         start = point_index(origin) if origin else -1
         return [POINTS[to] for o, to in self.position.steps() if o == start]
 
-    def is_legal(self, turn: "Turn | str") -> bool:
+    def is_legal(self, turn: Turn | str) -> bool:
         try:
             self.copy().play(turn)
         except ValueError:
@@ -272,7 +272,7 @@ class Game:
 
     # -- playing ----------------------------------------------------------------------
 
-    def play(self, turn: "Turn | str") -> Turn:
+    def play(self, turn: Turn | str) -> Turn:
         """Play a whole turn, a step that will wait for its removal, or a lone removal ``xa1``.
 
         Returns the completed turn, or the pending step.
@@ -472,7 +472,7 @@ class Game:
         return json.dumps(data)
 
     @classmethod
-    def from_text(cls, text: str) -> "Game":
+    def from_text(cls, text: str) -> Game:
         """Restore a game saved by ``to_text``; ``GameTextError`` says what is wrong with a bad text."""
         try:
             data = json.loads(text)

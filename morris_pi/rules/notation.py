@@ -46,7 +46,7 @@ class Turn:
                 _check_point(point, text)
 
     @classmethod
-    def parse(cls, text: str) -> "Turn":
+    def parse(cls, text: str) -> Turn:
         """Read one turn token; ``InvalidTurnError`` says what is wrong with it."""
         if not isinstance(text, str):
             raise InvalidTurnError(f"a turn must be text like 'd6' or 'a1-a4xg7', got {text!r}")
@@ -61,7 +61,7 @@ class Turn:
         return cls(target, origin, removal)
 
     @classmethod
-    def from_raw(cls, raw: tuple[int, int, int]) -> "Turn":
+    def from_raw(cls, raw: tuple[int, int, int]) -> Turn:
         origin, target, removal = raw
         return cls(
             POINTS[target],
@@ -81,11 +81,11 @@ class Turn:
         return self.origin is None
 
     @property
-    def step(self) -> "Turn":
+    def step(self) -> Turn:
         """The placement or move without its removal."""
         return Turn(self.target, self.origin)
 
-    def with_removal(self, point: str) -> "Turn":
+    def with_removal(self, point: str) -> Turn:
         return Turn(self.target, self.origin, point)
 
     def __str__(self) -> str:

@@ -16,7 +16,7 @@ engine searches it directly.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .board import FULL, POINTS, bits
 from .profiles import Profile, get_profile
@@ -32,8 +32,16 @@ class Tables:
     """A profile compiled into the lookup tables the generator uses."""
 
     __slots__ = (
-        "profile", "men", "adjacency", "partners", "mills", "flying",
-        "move_while_placing", "remove_all_in_mills", "reset_on_mill", "start",
+        "adjacency",
+        "flying",
+        "men",
+        "mills",
+        "move_while_placing",
+        "partners",
+        "profile",
+        "remove_all_in_mills",
+        "reset_on_mill",
+        "start",
     )
 
     def __init__(self, profile: Profile) -> None:
@@ -50,8 +58,8 @@ class Tables:
         self.start = Position(self, (0, 0), (profile.men, profile.men), WHITE, 0)
 
 
-@lru_cache(maxsize=None)
-def tables_for(profile: "str | Profile") -> Tables:
+@cache
+def tables_for(profile: str | Profile) -> Tables:
     return Tables(get_profile(profile))
 
 
@@ -62,7 +70,7 @@ class Position:
     N-move rule counts mills, since the last mill closed).
     """
 
-    __slots__ = ("tables", "men", "hand", "side", "quiet")
+    __slots__ = ("hand", "men", "quiet", "side", "tables")
 
     def __init__(self, tables: Tables, men: tuple[int, int], hand: tuple[int, int], side: int, quiet: int) -> None:
         self.tables = tables
@@ -72,11 +80,11 @@ class Position:
         self.quiet = quiet
 
     @classmethod
-    def start(cls, profile: "str | Profile" = "standard") -> "Position":
+    def start(cls, profile: str | Profile = "standard") -> Position:
         return tables_for(profile).start
 
     @classmethod
-    def from_fen(cls, fen: str, profile: "str | Profile" = "standard") -> "Position":
+    def from_fen(cls, fen: str, profile: str | Profile = "standard") -> Position:
         """The position of a Sanmill FEN (see ``morris_pi.rules.fen``); ``FenError`` names a bad field."""
         from .fen import position_from_fen
 
@@ -194,7 +202,7 @@ class Position:
             n += closing * extra
         return n
 
-    def play(self, turn: RawTurn) -> "Position":
+    def play(self, turn: RawTurn) -> Position:
         """The position after a raw turn. The turn is trusted: check it with ``turns()`` first."""
         origin, target, removal = turn
         side = self.side

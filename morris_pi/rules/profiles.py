@@ -89,7 +89,7 @@ PROFILES: dict[str, Profile] = {
 }
 
 
-def get_profile(profile: "str | Profile") -> Profile:
+def get_profile(profile: str | Profile) -> Profile:
     """The profile of that name (a ``Profile`` passes through)."""
     if isinstance(profile, Profile):
         return profile

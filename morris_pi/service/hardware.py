@@ -170,8 +170,12 @@ class LedSlot(_Slot[LedStrip]):
         try:
             self.inner.show(*self._frame)
         except Exception as exc:  # HardwareError, or anything else the driver raises
-            self.backoff.failed(exc if isinstance(exc, HardwareError) else
-                                HardwareError(f"the LED driver failed: {_driver_fault(exc)}"), now)
+            self.backoff.failed(
+                exc
+                if isinstance(exc, HardwareError)
+                else HardwareError(f"the LED driver failed: {_driver_fault(exc)}"),
+                now,
+            )
             return
         self.writes += 1
         self.backoff.recovered(now)
@@ -193,8 +197,12 @@ class ButtonSlot(_Slot[Buttons]):
         try:
             return list(self.inner.pressed())
         except Exception as exc:  # HardwareError, or anything else the driver raises
-            self.backoff.failed(exc if isinstance(exc, HardwareError) else
-                                HardwareError(f"the button driver failed: {_driver_fault(exc)}"), self.clock.now())
+            self.backoff.failed(
+                exc
+                if isinstance(exc, HardwareError)
+                else HardwareError(f"the button driver failed: {_driver_fault(exc)}"),
+                self.clock.now(),
+            )
             return []
 
     def retry(self, now: float) -> None:
@@ -212,16 +220,25 @@ class BoardHardware:
     the real hardware).
     """
 
-    def __init__(self, config: Config, clock: Clock, *, pin_factory: Any = None, bus: Any = None,
-                 spi: Any = None, pixels: Any = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        clock: Clock,
+        *,
+        pin_factory: Any = None,
+        bus: Any = None,
+        spi: Any = None,
+        pixels: Any = None,
+    ) -> None:
         pins = factory._pins(config, pin_factory)  # one lazily created pin factory for all three
         self.clock = clock
-        self.sensors = SensorSlot("sensors", "the sensor board", lambda: factory.build_sensors(
-            config, pin_factory=pins, bus=bus, clock=clock))
-        self.leds = LedSlot("leds", "the LED chain", lambda: factory.build_leds(
-            config, spi=spi, pixels=pixels), clock)
-        self.buttons = ButtonSlot("buttons", "the buttons", lambda: factory.build_buttons(
-            config, pin_factory=pins, clock=clock), clock)
+        self.sensors = SensorSlot(
+            "sensors", "the sensor board", lambda: factory.build_sensors(config, pin_factory=pins, bus=bus, clock=clock)
+        )
+        self.leds = LedSlot("leds", "the LED chain", lambda: factory.build_leds(config, spi=spi, pixels=pixels), clock)
+        self.buttons = ButtonSlot(
+            "buttons", "the buttons", lambda: factory.build_buttons(config, pin_factory=pins, clock=clock), clock
+        )
 
     def open(self) -> None:
         """Build all three; a part that fails is retried later (the LEDs first, to show faults)."""
@@ -232,8 +249,7 @@ class BoardHardware:
 
     def faults(self) -> dict[str, str]:
         """The fault kinds failing now, with their messages (the buttons have no pattern)."""
-        return {slot.backoff.kind: slot.backoff.message for slot in (self.sensors, self.leds)
-                if slot.backoff.failing}
+        return {slot.backoff.kind: slot.backoff.message for slot in (self.sensors, self.leds) if slot.backoff.failing}
 
     def close(self) -> None:
         """Close all; the LEDs last, so they go dark even after a sensor fault."""

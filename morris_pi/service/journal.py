@@ -144,8 +144,7 @@ def configure(
         if args.exc_type is SystemExit:
             return
         name = args.thread.name if args.thread is not None else "?"
-        logging.getLogger("morris_pi").error("thread %s stopped with an error", name,
-                                             exc_info=args.exc_value)
+        logging.getLogger("morris_pi").error("thread %s stopped with an error", name, exc_info=args.exc_value)
 
     threading.excepthook = thread_hook
     return handler

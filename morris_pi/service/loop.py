@@ -87,17 +87,27 @@ def run_service(
     server: Any = None
     settle_s, hold_s = timings(config.sensors.settle_ms)
     session = Session(
-        sensors=hardware.sensors, leds=hardware.leds, buttons=hardware.buttons, clock=clock,
+        sensors=hardware.sensors,
+        leds=hardware.leds,
+        buttons=hardware.buttons,
+        clock=clock,
         storage=storage or Storage(config.storage.state_dir, config.storage.records_dir),
-        defaults=GameSettings.from_config(config.game), menu=config.game.menu,
+        defaults=GameSettings.from_config(config.game),
+        menu=config.game.menu,
         opponent_factory=opponent_factory or engine_factory(config),
-        palette=config.palette, settle_s=settle_s, hold_s=hold_s,
+        palette=config.palette,
+        settle_s=settle_s,
+        hold_s=hold_s,
     )
     try:
         how = session.start()
-        log.info("board up (%s sensors, %s LEDs, %d Hz scan): %s", config.sensors.backend, config.leds.backend,
-                 round(config.sensors.scan_hz), {"resumed": "saved game resumed", "menu": "set-up menu shown",
-                                                 "new": "new game"}[how])
+        log.info(
+            "board up (%s sensors, %s LEDs, %d Hz scan): %s",
+            config.sensors.backend,
+            config.leds.backend,
+            round(config.sensors.scan_hz),
+            {"resumed": "saved game resumed", "menu": "set-up menu shown", "new": "new game"}[how],
+        )
         if observe is not None:
             observe(session)
         if config.web.enabled:
@@ -145,8 +155,9 @@ def run_service(
 class _Loop:
     """One scan of the board with its fault handling; keeps the time of the next."""
 
-    def __init__(self, session: Session, hardware: BoardHardware, clock: Clock, period: float,
-                 seam: Any = None) -> None:
+    def __init__(
+        self, session: Session, hardware: BoardHardware, clock: Clock, period: float, seam: Any = None
+    ) -> None:
         self.session = session
         self.seam = seam  # the web page's: its actions run in this loop, its watchers learn what changed
         self.hardware = hardware

@@ -123,8 +123,7 @@ class Layout:
         row_x = margin
         button_w = min((avail_w * 0.75 - 3 * margin) / len(BUTTONS), 150.0)
         buttons = {
-            name: Box(row_x + i * (button_w + margin), row_y, button_w, button_h)
-            for i, name in enumerate(BUTTONS)
+            name: Box(row_x + i * (button_w + margin), row_y, button_w, button_h) for i, name in enumerate(BUTTONS)
         }
         row_h = button_h / len(STATUS_LEDS)
         status_radius = row_h * 0.32
@@ -138,8 +137,21 @@ class Layout:
         left, bottom = bx + pad, by + pad + 6 * step
         labels = {f: (left + i * step, bottom + label_gap) for i, f in enumerate("abcdefg")}
         labels.update({str(r): (left - label_gap, bottom - (r - 1) * step) for r in range(1, 8)})
-        return cls(width, height, board, step, points, hand_trays, removed_trays, buttons, status_leds, panel,
-                   leds, labels, status_radius)
+        return cls(
+            width,
+            height,
+            board,
+            step,
+            points,
+            hand_trays,
+            removed_trays,
+            buttons,
+            status_leds,
+            panel,
+            leds,
+            labels,
+            status_radius,
+        )
 
     # -- sizes --------------------------------------------------------------------------
 

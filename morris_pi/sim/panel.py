@@ -56,15 +56,18 @@ def menu_lines(options: Mapping[str, str], chosen: Iterable[str], summary: str) 
         ("head", "Set-up menu on the board"),
         ("text", summary[:1].upper() + summary[1:] + "."),
         ("", ""),
-        ("text", "Put a man on a lit point and take it off again to choose. "
-                 "White blinking: chosen; blue: the other answers; fast white: start."),
+        (
+            "text",
+            "Put a man on a lit point and take it off again to choose. "
+            "White blinking: chosen; blue: the other answers; fast white: start.",
+        ),
         ("", ""),
     ]
     for prefix, title in MENU_QUESTIONS:
         answers = []
         for point, text in options.items():
             if text.startswith(prefix):
-                answer = MENU_ANSWERS.get(text[len(prefix):], text[len(prefix):])
+                answer = MENU_ANSWERS.get(text[len(prefix) :], text[len(prefix) :])
                 answer = f"[{answer}]" if point in chosen else answer
                 answers.append(f"{point} {answer}".replace(" ", "\u00a0"))
         if answers:
@@ -86,9 +89,9 @@ def numbered(record: str, last: int = RECORD_TURNS) -> str:
     turns = record.split()
     if not turns:
         return "(no turns yet)"
-    pairs = [(i // 2 + 1, turns[i:i + 2]) for i in range(0, len(turns), 2)]
+    pairs = [(i // 2 + 1, turns[i : i + 2]) for i in range(0, len(turns), 2)]
     # no-break spaces keep a move number with its turns when the panel wraps the record
-    text = "  ".join(f"{n}.\u00a0{chr(0xa0).join(pair)}" for n, pair in pairs[-(last // 2):])
+    text = "  ".join(f"{n}.\u00a0{chr(0xA0).join(pair)}" for n, pair in pairs[-(last // 2) :])
     return ("...  " if len(pairs) > last // 2 else "") + text
 
 

@@ -82,5 +82,6 @@ def run(
             hand.act()
         sleep(seconds)
 
-    return run_selftest(board.sensors, board.leds, board.buttons, clock=board.clock, sleep=wait, say=say,
-                        test=test, stop=stop)
+    return run_selftest(
+        board.sensors, board.leds, board.buttons, clock=board.clock, sleep=wait, say=say, test=test, stop=stop
+    )

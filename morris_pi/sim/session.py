@@ -110,8 +110,13 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
 
         config = load_config(Path(args.config))
         game = config.game
-        base = {"mode": game.mode, "human": game.human, "level": game.level, "profile": game.profile,
-                "palette": dict(config.palette)}
+        base = {
+            "mode": game.mode,
+            "human": game.human,
+            "level": game.level,
+            "profile": game.profile,
+            "palette": dict(config.palette),
+        }
         menu = bool(game.menu)
         seed = getattr(getattr(config, "engine", None), "seed", None)
         if seed is not None:
@@ -166,8 +171,13 @@ class GameSession:
 
             storage = Storage(settings.state_dir)
         self.session = _Session(
-            sensors=board.sensors, leds=board.leds, clock=board.clock, buttons=board.buttons,
-            storage=storage, defaults=settings.game, menu=settings.menu,
+            sensors=board.sensors,
+            leds=board.leds,
+            clock=board.clock,
+            buttons=board.buttons,
+            storage=storage,
+            defaults=settings.game,
+            menu=settings.menu,
             opponent_factory=opponent_factory or engine_opponents(settings.seed),
             palette=settings.palette,
         )
@@ -345,8 +355,12 @@ class GameSession:
 
 
 def play_in_window(
-    settings: SimSettings, *, size: tuple[int, int] = (1100, 760), trace_path: str | Path | None = None,
-    web: tuple[str, int] | None = None, pin: str | None = None,
+    settings: SimSettings,
+    *,
+    size: tuple[int, int] = (1100, 760),
+    trace_path: str | Path | None = None,
+    web: tuple[str, int] | None = None,
+    pin: str | None = None,
 ) -> int:
     """Open the window and play until it is closed; ``web`` (host, port) serves the page beside it."""
     from .app import SimApp

@@ -22,7 +22,17 @@ from collections import deque
 from collections.abc import Callable
 
 REGISTERS: tuple[str, ...] = (
-    "IODIR", "IPOL", "GPINTEN", "DEFVAL", "INTCON", "IOCON", "GPPU", "INTF", "INTCAP", "GPIO", "OLAT",
+    "IODIR",
+    "IPOL",
+    "GPINTEN",
+    "DEFVAL",
+    "INTCON",
+    "IOCON",
+    "GPPU",
+    "INTF",
+    "INTCAP",
+    "GPIO",
+    "OLAT",
 )
 _RESET = {"IODIR": 0xFF}
 BANK, MIRROR, ODR, INTPOL = 0x80, 0x40, 0x04, 0x02

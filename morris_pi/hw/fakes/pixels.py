@@ -17,8 +17,15 @@ RGB = tuple[int, int, int]
 class FakePixels(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc, unused-ignore]  # the Adafruit library ships no types
     """``n`` pixels; ``transmitted`` holds the raw buffer of every ``show()``."""
 
-    def __init__(self, n: int, *, pixel_order: str = "GRB", brightness: float = 1.0,
-                 auto_write: bool = False, chain_order: str = "GRB") -> None:
+    def __init__(
+        self,
+        n: int,
+        *,
+        pixel_order: str = "GRB",
+        brightness: float = 1.0,
+        auto_write: bool = False,
+        chain_order: str = "GRB",
+    ) -> None:
         super().__init__(n, byteorder=pixel_order, brightness=brightness, auto_write=auto_write)
         #: the channel order the physical LEDs expect on the wire
         self.chain_order = chain_order

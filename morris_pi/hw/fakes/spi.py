@@ -93,14 +93,14 @@ def decode_ws2812(wire: bytes, baudrate: int) -> bytes:
             raise ValueError(f"pulse of {high_s * 1e6:.2f} us is neither a 0 nor a 1")
     if len(bits) % 8:
         raise ValueError(f"{len(bits)} bits is not a whole number of bytes")
-    return bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+    return bytes(int("".join(map(str, bits[i : i + 8])), 2) for i in range(0, len(bits), 8))
 
 
 def bytes_to_colours(data: bytes, channel_order: str = "GRB") -> list[RGB]:
     """Split a chain's data bytes into (r, g, b) per LED, given the LEDs' wire order."""
     out: list[RGB] = []
     for i in range(0, len(data) - len(data) % 3, 3):
-        chunk = dict(zip(channel_order, data[i:i + 3], strict=True))
+        chunk = dict(zip(channel_order, data[i : i + 3], strict=True))
         out.append((chunk["R"], chunk["G"], chunk["B"]))
     return out
 
