@@ -136,10 +136,7 @@ class Position:
         own = self.men[self.side]
         if origin >= 0:
             own &= ~(1 << origin)
-        for pair in self.tables.partners[target]:
-            if own & pair == pair:
-                return True
-        return False
+        return any(own & pair == pair for pair in self.tables.partners[target])
 
     def steps(self) -> list[tuple[int, int]]:
         """Placements and moves ``(origin, target)`` available to the side to move, without removals."""
