@@ -136,7 +136,12 @@ class Position:
         own = self.men[self.side]
         if origin >= 0:
             own &= ~(1 << origin)
-        return any(own & pair == pair for pair in self.tables.partners[target])
+        # A loop, not any(): the generator made Position.play a third slower under club rules
+        # (about 1.2 -> 1.6 µs a turn), where every quiet turn asks whether it closed a mill.
+        for pair in self.tables.partners[target]:  # noqa: SIM110
+            if own & pair == pair:
+                return True
+        return False
 
     def steps(self) -> list[tuple[int, int]]:
         """Placements and moves ``(origin, target)`` available to the side to move, without removals."""
