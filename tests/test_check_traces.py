@@ -41,7 +41,7 @@ def test_a_wrong_expected_record_is_a_mismatch_naming_the_turn(tmp_path, check, 
     path = write(trace, tmp_path, "bad")
     data = trace.expected()
     turns = data["record"].split()
-    data["record"] = " ".join(turns[:-1] + ["a1"])
+    data["record"] = " ".join([*turns[:-1], "a1"])
     path.with_name("bad.expected.json").write_text(json.dumps(data))
     assert check([str(tmp_path)]) == 1
     out = capsys.readouterr().out
@@ -53,8 +53,8 @@ def test_the_expected_record_may_sit_in_the_header_and_is_taken_out_before_repla
     lines = trace.lines()
     header = json.loads(lines[0])
     header["expected"] = {"record": trace.record}
-    (tmp_path / "inline.jsonl").write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
-    replay_lines, expected, source = expectation(tmp_path / "inline.jsonl")
+    (tmp_path / "inline.jsonl").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    replay_lines, expected, _ = expectation(tmp_path / "inline.jsonl")
     assert expected == {"record": trace.record} and "expected" not in json.loads(replay_lines[0])
     assert check([str(tmp_path)]) == 0
 

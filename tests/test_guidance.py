@@ -108,7 +108,7 @@ DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
 
 def _seen(rgb, matrix):
     lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
-    return [min(1.0, max(0.0, sum(m * c for m, c in zip(row, lin)))) for row in matrix]
+    return [min(1.0, max(0.0, sum(m * c for m, c in zip(row, lin, strict=True)))) for row in matrix]
 
 
 @pytest.mark.parametrize("group", TOGETHER, ids=lambda g: g[1])

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from collections import defaultdict
+from itertools import pairwise
 
 import pytest
 
 from morris_pi import replay
 from morris_pi.physical import CLEAN, KINDS, MODES, generate, noise
 from morris_pi.physical.people import endings
+from morris_pi.physical.playing import plan_game
 from morris_pi.rules import Game
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
@@ -94,7 +97,7 @@ def test_against_the_engine_the_record_is_what_replay_plays():
     )
     assert trace.header["level"] == 1 and trace.header["seed"] == 6
     code, rows, _ = replay_rows(trace)
-    assert rows[-1]["record"] == trace.record
+    assert code == 0 and rows[-1]["record"] == trace.record
 
 
 def test_the_same_seed_gives_the_same_trace_and_another_seed_another():
@@ -108,7 +111,7 @@ def test_the_same_seed_gives_the_same_trace_and_another_seed_another():
 def test_bounce_count_is_the_number_of_makes_and_breaks_that_chattered():
     trace = generate("standard", 3, mess=noise(0.5, ["bounce"]), target="open", max_turns=40)
     by_point = defaultdict(list)
-    for t, point, on in changes(trace):
+    for t, point, _ in changes(trace):
         by_point[point].append(t)
     chattered = 0
     for times in by_point.values():
@@ -135,7 +138,7 @@ def test_both_reaching_at_once_puts_two_men_down_within_60_ms_and_neither_is_los
     # Only the order of the two makes says whose man is whose, so neither change may go missing.
     trace = generate("standard", 1, mess=noise(1.0, ["both_reach", "lost"]), target="open", max_turns=30)
     ons = [t for t, _, on in changes(trace) if on]
-    close = sum(1 for a, b in zip(ons, ons[1:]) if b - a <= 0.06)
+    close = sum(1 for a, b in pairwise(ons) if b - a <= 0.06)
     assert close == trace.mess["both_reach"] > 0
 
 
@@ -163,7 +166,7 @@ def test_kinds_switched_off_never_happen():
 
 
 def test_bad_arguments_are_named():
-    with pytest.raises(ValueError, match="unknown mess kind.*sneeze"):
+    with pytest.raises(ValueError, match=r"unknown mess kind.*sneeze"):
         noise(0.2, ["sneeze"])
     with pytest.raises(ValueError, match="probability 0-1"):
         noise(1.5)
@@ -173,4 +176,8 @@ def test_bad_arguments_are_named():
         generate(target="stalemate")
     with pytest.raises(ValueError, match="unknown rule profile"):
         generate("chess")
+    with pytest.raises(ValueError, match="attempts must be 1 or more, got 0"):
+        generate(attempts=0)
+    with pytest.raises(ValueError, match="the white side is the computer's, but no computer player was given"):
+        plan_game("standard", "open", random.Random(0), None, "white")
     assert sorted(KINDS) == sorted(noise(0.1))

@@ -76,7 +76,7 @@ def test_corner_triples_and_other_collinear_looking_points_are_never_mills():
         assert frozenset(triple) not in mills
     # Every mill is three collinear points, and every point lies in exactly two mills.
     for line in STANDARD.lines:
-        xs, ys = zip(*(coordinates(p) for p in line))
+        xs, ys = zip(*(coordinates(p) for p in line), strict=True)
         assert len(set(xs)) == 1 or len(set(ys)) == 1
     for point in POINTS:
         assert len(STANDARD.mills_through(point)) == 2

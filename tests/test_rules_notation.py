@@ -164,7 +164,7 @@ def test_refused_calls_change_nothing():
         lambda: game.play(5),
         lambda: game.remove("z9"),
         lambda: game.remove("f6"),
-        lambda: game.claim_draw(),
+        game.claim_draw,
         lambda: game.resign("nobody"),
         lambda: game.play("xb6"),
     ):
@@ -176,8 +176,8 @@ def test_refused_calls_change_nothing():
     for call in (
         lambda: over.play("b6-b4"),
         lambda: over.resign("white"),
-        lambda: over.agree_draw(),
-        lambda: over.claim_draw(),
+        over.agree_draw,
+        over.claim_draw,
     ):
         with pytest.raises(GameOverError, match="the game is over: black wins"):
             call()

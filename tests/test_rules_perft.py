@@ -158,6 +158,6 @@ def test_cli_legal_bad_record_exits_2_and_names_the_turn():
 
 
 def test_cli_legal_after_the_game_ended():
-    record = ["a7", "d7", "g7", "g4", "g1", "d1", "a1", "d5", "c5", "a4", "d6", "b4", "c4", "c3", "b6", "d3", "f6xd3", "f4"]
-    code, out, err = run(["legal", *record])
+    record = "a7 d7 g7 g4 g1 d1 a1 d5 c5 a4 d6 b4 c4 c3 b6 d3 f6xd3 f4"
+    code, out, err = run(["legal", *record.split()])
     assert code == 0 and out == "" and "game over: black wins (blocked)" in err

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from morris_pi.rules.notation import Turn, sanmill_form, split_record
 
-from .storage import Record, StorageError, format_record
+from .record_format import Record, StorageError, format_record
 
 
 def sanmill_text(record: Record) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from morris_pi.rules import POINTS, Game, Turn, get_profile
 from morris_pi.rules.board import RINGS
@@ -28,7 +29,7 @@ from morris_pi.rules.board import RINGS
 from .computer import FirstLegal
 from .hands import Hands
 from .mess import KINDS, noise
-from .playing import PhysicalTrace, Plan, computer_side, perform
+from .playing import Header, PhysicalTrace, Plan, computer_side, perform
 from .switches import Contacts, events
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
@@ -420,7 +421,8 @@ def find_case2_two_player(profile: str, seed: int = 0, games: int = 4000) -> str
                     after.play(flight)
                     for reply in after.legal_turns():
                         c = case2_shape(game, flight, reply)
-                        if c is None:
+                        # a shape needs both moves (flights and the replies that fit always have an origin)
+                        if c is None or flight.origin is None or reply.origin is None:
                             continue
                         for s in sym:
                             if (s[flight.origin], s[flight.target], s[reply.origin], s[c]) == ("f2", "g7", "d2", "f4"):
@@ -485,8 +487,10 @@ def find_case2_computer(profile: str, side: str, seed: int = 0, games: int = 300
 # -- traces ---------------------------------------------------------------------------------
 
 
-def _case1_hook(protected: str):
+def _case1_hook(protected: str) -> Callable[[Hands, Game, Turn], None]:
     def hook(hands: Hands, game: Game, turn: Turn) -> None:
+        if turn.removal is None:
+            raise ValueError(f"case 1 ends with a mill and its removal, not {turn}")
         colour = game.turn
         hands.step(turn, colour, set())
         hands.wait(0.5, 0.5)
@@ -500,6 +504,8 @@ def _case1_hook(protected: str):
 
 
 def _case2_hook(hands: Hands, game: Game, turn: Turn) -> None:
+    if turn.origin is None or turn.removal is None:
+        raise ValueError(f"case 2 ends with a move that closes a mill and removes, not {turn}")
     hands.remove(turn.removal)  # the man that just flew is taken first
     hands.counts["removal_first"] += 1
     hands.wait(0.8, 0.8)
@@ -523,14 +529,14 @@ def case_trace(case: str, profile: str, mode: str) -> PhysicalTrace:
     plan = Plan(turns, game.outcome.to_dict() if game.outcome else None)
     rng = random.Random(f"issue9:{case}:{profile}:{mode}")
     contacts = Contacts()
-    counts: Counter = Counter({kind: 0 for kind in KINDS})
+    counts: Counter[str] = Counter({kind: 0 for kind in KINDS})
     hands = Hands(profile, contacts, rng, noise(0.0), counts)
     hook = _case1_hook(centre) if case == "1" else _case2_hook
     ready = perform(plan, profile, side, hands, hooks={len(turns) - 1: hook})
     rows = events(contacts, bounce=0.0, rng=None, counts=counts)
     rows.append({"t": round(max(ready, contacts.scans[-1][0] if contacts.scans else 0.0) + 3.0, 3)})
     contacts.check()
-    header = {
+    header: Header = {
         "profile": profile,
         "white": "computer" if side == "white" else "human",
         "black": "computer" if side == "black" else "human",

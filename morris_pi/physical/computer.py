@@ -20,7 +20,7 @@ from morris_pi.rules import Game, Turn
 
 class Computer(Protocol):
     #: What the trace header must carry for replay to play the same way.
-    header: dict
+    header: dict[str, int]
 
     def __call__(self, game: Game) -> Turn: ...
 
@@ -28,10 +28,8 @@ class Computer(Protocol):
 class FirstLegal:
     """Replay's player without a ``level``: the first legal turn."""
 
-    header: dict = {}
-
     def __init__(self) -> None:
-        self.header = {}
+        self.header: dict[str, int] = {}
 
     def __call__(self, game: Game) -> Turn:
         return game.legal_turns()[0]

@@ -10,8 +10,35 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import NotRequired, TypedDict, TypeGuard
 
 from .playing import PhysicalTrace
+
+
+class Expectation(TypedDict):
+    """What replay must end with: the exact record, and the outcome when one is given.
+
+    A sidecar holds more (profile, mode, seed, target, mess); only these two are checked.
+    """
+
+    record: str
+    outcome: NotRequired[dict[str, str | None] | None]
+
+
+class ReplayRow(TypedDict):
+    """One line of ``morris-pi replay --json`` (``Snapshot.to_dict``)."""
+
+    t: float
+    record: str
+    turn: str
+    computer: str | None
+    leds: dict[str, str]
+    problems: list[dict[str, object]]
+    outcome: dict[str, str | None] | None
+
+
+def _is_expectation(data: object) -> TypeGuard[Expectation]:
+    return isinstance(data, dict) and isinstance(data.get("record"), str)
 
 
 def write(trace: PhysicalTrace, folder: Path, name: str) -> Path:
@@ -24,7 +51,7 @@ def write(trace: PhysicalTrace, folder: Path, name: str) -> Path:
     return path
 
 
-def expectation(path: Path) -> tuple[list[str], dict | None, str]:
+def expectation(path: Path) -> tuple[list[str], Expectation | None, str]:
     """A trace's lines ready for replay, its expectation (``record``, maybe ``outcome``), and where
     that came from; the expectation is ``None`` when neither a sidecar nor the header holds one.
 
@@ -37,7 +64,7 @@ def expectation(path: Path) -> tuple[list[str], dict | None, str]:
             data = json.loads(sidecar.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise ValueError(f"{sidecar}: not valid JSON: {exc.msg} (line {exc.lineno})") from None
-        if not isinstance(data, dict) or not isinstance(data.get("record"), str):
+        if not _is_expectation(data):
             raise ValueError(f'{sidecar}: needs a "record" (the game\'s record as text)')
         return lines, data, str(sidecar)
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
@@ -49,14 +76,14 @@ def expectation(path: Path) -> tuple[list[str], dict | None, str]:
         if isinstance(header, dict) and "t" not in header and ("expected" in header or "record" in header):
             found = header.pop("expected", None) or {"record": header.pop("record")}
             header.pop("record", None)
-            if not isinstance(found, dict) or not isinstance(found.get("record"), str):
+            if not _is_expectation(found):
                 raise ValueError(f'{path}: line {first + 1}: "expected" needs a "record"')
             lines[first] = json.dumps(header)
             return lines, found, f"{path.name} header"
     return lines, None, ""
 
 
-def replay_lines(lines: list[str]) -> tuple[int, list[dict], str]:
+def replay_lines(lines: list[str]) -> tuple[int, list[ReplayRow], str]:
     """Run lines through the same function as ``morris-pi replay --json``."""
     from morris_pi import replay
 
@@ -65,23 +92,24 @@ def replay_lines(lines: list[str]) -> tuple[int, list[dict], str]:
     return code, [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
 
 
-def verdict(rows: list[dict], expected: dict) -> tuple[bool, str]:
+def verdict(rows: list[ReplayRow], expected: Expectation) -> tuple[bool, str]:
     """Whether replay ended with exactly the expected record (and outcome, when given); why not."""
-    final = rows[-1] if rows else {"record": "", "outcome": None}
     want = expected["record"].split()
-    got = final["record"].split()
+    got = rows[-1]["record"].split() if rows else []
+    outcome = rows[-1]["outcome"] if rows else None
     if got != want:
-        at = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        # zip stops at the shorter record: a record that is a prefix of the other differs just after it
+        at = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), min(len(got), len(want)))
         return False, (
             f"turn {at + 1}: expected {' '.join(want[at : at + 2]) or '(end)'!r}, "
             f"replay has {' '.join(got[at : at + 2]) or '(end)'!r}"
         )
-    if "outcome" in expected and final["outcome"] != expected["outcome"]:
-        return False, f"outcome: expected {expected['outcome']}, replay has {final['outcome']}"
+    if "outcome" in expected and outcome != expected["outcome"]:
+        return False, f"outcome: expected {expected['outcome']}, replay has {outcome}"
     return True, ""
 
 
-def wrong_turn_shown(rows: list[dict], expected: dict) -> str | None:
+def wrong_turn_shown(rows: list[ReplayRow], expected: Expectation) -> str | None:
     """The first record replay showed that holds a turn nobody played, else ``None``."""
     want = expected["record"].split()
     for row in rows:

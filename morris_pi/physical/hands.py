@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 from morris_pi.rules import POINTS, Game, Turn, coordinates, get_profile
 
@@ -43,7 +44,7 @@ class Hands:
     """The people at one board: where the men are, the trays, the clock, and the mess."""
 
     def __init__(
-        self, profile: str, contacts: Contacts, rng: random.Random, mess: dict[str, float], counts: Counter
+        self, profile: str, contacts: Contacts, rng: random.Random, mess: dict[str, float], counts: Counter[str]
     ) -> None:
         self.profile = profile
         self.contacts = contacts
@@ -51,7 +52,7 @@ class Hands:
         self.mess = mess
         self.counts = counts
         self.men: dict[str, str] = {}  # point -> colour, as a person would see the board
-        self.removed: Counter = Counter()  # the trays of removed men
+        self.removed: Counter[str] = Counter()  # the trays of removed men
         self.t = 0.0
 
     # -- chance -------------------------------------------------------------------------
@@ -77,7 +78,7 @@ class Hands:
         self.wait(0.02, 0.15)
         self.contacts.open(self.t, point)
 
-    def land(self, point: str, colour: str, path: list[str] = (), plain: bool = False) -> None:
+    def land(self, point: str, colour: str, path: Sequence[str] = (), plain: bool = False) -> None:
         """Set a man down on ``point``, coming over ``path`` (points it would pass on the way)."""
         if not plain:
             passing = [p for p in path if p not in self.men]
@@ -225,6 +226,6 @@ def illegal_step(game: Game, colour: str, rng: random.Random, prompted: Turn | N
     return rng.choice(sorted(options, key=str))
 
 
-def _diff(turn: Turn) -> tuple[frozenset, frozenset]:
+def _diff(turn: Turn) -> tuple[frozenset[str], frozenset[str]]:
     offs = {p for p in (turn.origin, turn.removal) if p}
     return frozenset(offs), frozenset({turn.target})

@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from morris_pi.rules import Game, Turn, get_profile
+from morris_pi.rules import Game, Position, Turn, get_profile
+from morris_pi.rules.position import PositionKey
 
 STYLES = ("random", "mills", "block", "shuffle", "quiet", "no_mills")
 
@@ -70,9 +71,9 @@ class Chooser:
 
     def __init__(self, game: Game, target: str, rng: random.Random) -> None:
         self.game = game
-        self.styles = dict(zip(("white", "black"), TARGET_STYLES[target]))
+        self.styles = dict(zip(("white", "black"), TARGET_STYLES[target], strict=True))
         self.rng = rng
-        self.seen: Counter = Counter({game.position.key(): 1})
+        self.seen: Counter[PositionKey] = Counter({game.position.key(): 1})
         self.last: dict[str, Turn | None] = {"white": None, "black": None}
 
     def played(self, turn: Turn, side: str) -> None:
@@ -101,7 +102,7 @@ class Chooser:
         # quiet, no_mills and a shuffler without a way back: no mill, no third repetition.
         return self._quiet(turns)
 
-    def _after(self, turn: Turn):
+    def _after(self, turn: Turn) -> Position:
         return self.game.position.play(turn.to_raw())
 
     def _quiet(self, turns: list[Turn]) -> Turn:
@@ -130,6 +131,6 @@ class Chooser:
         return min(scored, key=lambda s: (s[0], s[1]))[2]
 
 
-def _threatens(pos) -> bool:
+def _threatens(pos: Position) -> bool:
     """Whether the side to move in ``pos`` can close a mill at once."""
     return any(pos.closes_mill(o, t) for o, t in pos.steps())

@@ -23,9 +23,12 @@ from .computer import Computer, FirstLegal
 from .hands import Hands, illegal_step
 from .mess import KINDS, noise
 from .people import TARGET_STYLES, Chooser, endings, reached
-from .switches import Contacts, events
+from .switches import Contacts, Event, events
 
 MODES = ("two-player", "computer-white", "computer-black")
+
+#: A trace header: ``profile``, ``white`` and ``black``, and the computer's ``level`` and ``seed``.
+Header = dict[str, str | int]
 
 
 @dataclass
@@ -36,20 +39,20 @@ class PhysicalTrace:
     mode: str
     seed: int
     target: str
-    header: dict
-    events: list[dict]
+    header: Header
+    events: list[Event]
     record: str
-    outcome: dict | None
+    outcome: dict[str, str | None] | None
     mess: dict[str, int]
     flying: bool = False
     turns: int = 0
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         """The trace as JSON Lines (header first), ready for ``morris-pi replay``."""
-        return [json.dumps(self.header)] + [json.dumps(e) for e in self.events]
+        return [json.dumps(self.header), *(json.dumps(e) for e in self.events)]
 
-    def expected(self) -> dict:
+    def expected(self) -> dict[str, object]:
         """The sidecar: the exact record and outcome replay must end with, and the mess that happened."""
         return {
             "record": self.record,
@@ -67,7 +70,7 @@ class Plan:
     """The chosen game: turns, and how it ends beyond the record (a button)."""
 
     turns: list[Turn]
-    outcome: dict | None
+    outcome: dict[str, str | None] | None
     button: str | None = None
     flying: bool = False
 
@@ -82,6 +85,8 @@ def plan_game(
     profile: str, target: str, rng: random.Random, computer: Computer | None, side: str | None, max_turns: int = 220
 ) -> tuple[Plan, bool]:
     """Choose a game's turns; returns the plan and whether it reached ``target``."""
+    if side is not None and computer is None:
+        raise ValueError(f"the {side} side is the computer's, but no computer player was given")
     game = Game(profile)
     chooser = Chooser(game, target, rng)
     resign_at = rng.randint(6, 60) if target == "resignation" else None
@@ -94,7 +99,7 @@ def plan_game(
             game.resign(mover)
             button = "resign"
             break
-        turn = computer(game) if not human else chooser.choose()
+        turn = computer(game) if computer is not None and not human else chooser.choose()
         if turn.origin and game.flies(mover) and not game.profile.board.are_adjacent(turn.origin, turn.target):
             flying = True
         game.play(turn)
@@ -105,7 +110,7 @@ def plan_game(
             break
     outcome = game.outcome.to_dict() if game.outcome else None
     plan = Plan(list(game.history), outcome, button, flying)
-    return plan, reached(target, game, outcome["reason"] if button == "draw" else None, button == "resign")
+    return plan, reached(target, game, outcome["reason"] if button == "draw" and outcome else None, button == "resign")
 
 
 def generate(
@@ -136,27 +141,30 @@ def generate(
         raise ValueError(f"unknown mess kind(s) {', '.join(unknown)}")
     rng = random.Random(f"physical:{profile}:{mode}:{seed}")
     if target is None:
-        target = rng.choice(endings(profile) + ["open"])
+        target = rng.choice([*endings(profile), "open"])
     if target not in TARGET_STYLES:
         raise ValueError(f"unknown target {target!r}; targets are {', '.join(TARGET_STYLES)}")
     if plan is None:
+        if attempts < 1:
+            raise ValueError(f"attempts must be 1 or more, got {attempts}")
         tries = attempts if side is None else min(attempts, 3)
-        for _ in range(tries):
-            plan, ok = plan_game(profile, target, rng, computer, side, max_turns)
+        plan, ok = plan_game(profile, target, rng, computer, side, max_turns)
+        for _ in range(tries - 1):
             if ok:
                 break
+            plan, ok = plan_game(profile, target, rng, computer, side, max_turns)
     contacts = Contacts()
-    counts: Counter = Counter({kind: 0 for kind in KINDS})
+    counts: Counter[str] = Counter({kind: 0 for kind in KINDS})
     hands = Hands(profile, contacts, rng, mess, counts)
     ready = perform(plan, profile, side, hands)
     rows = events(contacts, bounce=mess.get("bounce", 0.0), rng=rng, counts=counts)
     rows.append({"t": round(ready + 3.0, 3)})
     contacts.check()
-    header = {
+    header: Header = {
         "profile": profile,
         "white": "computer" if side == "white" else "human",
         "black": "computer" if side == "black" else "human",
-        **(computer.header if side else {}),
+        **(computer.header if side and computer is not None else {}),
     }
     record = " ".join(str(t) for t in plan.turns)
     return PhysicalTrace(
@@ -316,4 +324,6 @@ def removal(hands: Hands, game: Game, turn: Turn) -> None:
         hands.counts["own_in_removal"] += 1
         hands.lift_and_return(rng.choice(own), 0.3, 1.5)
         hands.wait(0.3, 0.8)
+    if turn.removal is None:
+        raise ValueError(f"{turn} removes no man")
     hands.remove(turn.removal)

@@ -14,10 +14,14 @@ and the scan of every switch (a trace ``snapshot``) that heals a loss.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 #: Trace times are written to 10 microseconds: bounce lives below a millisecond.
 DIGITS = 5
+
+#: One trace line: ``t`` and one of ``on``/``off`` (a point), ``snapshot`` (the closed points) or ``button``.
+Event = dict[str, float | str | list[str]]
 
 
 @dataclass
@@ -92,12 +96,14 @@ def _bounce(change: Change, rng: random.Random) -> list[tuple[float, bool]]:
     return out
 
 
-def events(contacts: Contacts, *, bounce: float, rng: random.Random | None, counts=None) -> list[dict]:
+def events(
+    contacts: Contacts, *, bounce: float, rng: random.Random | None, counts: Counter[str] | None = None
+) -> list[Event]:
     """The trace events the board reads, in time order.
 
     ``counts["bounce"]`` grows by one for every make or break that bounced.
     """
-    rows: list[tuple[float, int, int, dict]] = []
+    rows: list[tuple[float, int, int, dict[str, str | list[str]]]] = []
     for change in contacts.changes:
         if change.lost:
             continue

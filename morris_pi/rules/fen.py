@@ -155,7 +155,7 @@ def parse_fen(text: str, profile: str | Profile = "standard") -> FenFields:
     if action not in ("p", "s", "r"):
         raise FenError(f"FEN field 4 (action) {action!r}: 'p' place, 's' select, 'r' remove")
     numbers = []
-    for n, (name, value) in enumerate(zip(_COUNT_FIELDS, fields[4:]), start=5):
+    for n, (name, value) in enumerate(zip(_COUNT_FIELDS, fields[4:], strict=True), start=5):
         if not (value.isascii() and value.isdigit()):
             raise FenError(f"FEN field {n} ({name}) {value!r}: expected a whole number 0 or more")
         numbers.append(int(value))
@@ -295,7 +295,8 @@ def to_fen(source: Game | Position) -> str:
     text = "".join(cells)
     hand = game.in_hand
     side = game.turn
-    pending = game.pending is not None
+    pending_turn = game.pending
+    pending = pending_turn is not None
     outcome = game.outcome
     counter = _sanmill_counter(game)
     # Sanmill's position knows these ends. Its repetition count lives in its search, and its
@@ -305,13 +306,13 @@ def to_fen(source: Game | Position) -> str:
         phase = "o"
     else:
         # The last placement's mill keeps Sanmill in the placing phase until its removal.
-        placing = any(hand.values()) or (pending and game.pending.is_placement)
+        placing = any(hand.values()) or (pending_turn is not None and pending_turn.is_placement)
         phase = "p" if placing else "m"
     if pending:
         action = "r"
     else:
         action = "p" if hand[side] else "s"
-    if outcome and outcome.reason == "fewer-than-three":
+    if outcome and outcome.reason == "fewer-than-three" and outcome.winner is not None:
         # Sanmill ends the game inside the removal ply: the winner stays to move, still "removing".
         side, action, pending = outcome.winner, "r", True
     on_board = {s: sum(1 for owner in board.values() if owner == s) for s in ("white", "black")}

@@ -227,7 +227,7 @@ class Game:
     @property
     def in_hand(self) -> dict[str, int]:
         """Men each side still has to place (a pending placement already counted)."""
-        hand = dict(zip(SIDES, self.position.hand))
+        hand = dict(zip(SIDES, self.position.hand, strict=True))
         if self._pending and self._pending.is_placement:
             hand[self.turn] -= 1
         return hand
@@ -456,7 +456,7 @@ class Game:
 
     def to_text(self) -> str:
         """The whole game as text; ``from_text`` restores it exactly, history included."""
-        data = {
+        data: dict[str, object] = {
             "format": TEXT_FORMAT,
             "profile": self.profile.name,
             "record": self.record,

@@ -136,7 +136,9 @@ class Position:
         own = self.men[self.side]
         if origin >= 0:
             own &= ~(1 << origin)
-        for pair in self.tables.partners[target]:
+        # A loop, not any(): the generator made Position.play a third slower under club rules
+        # (about 1.2 -> 1.6 µs a turn), where every quiet turn asks whether it closed a mill.
+        for pair in self.tables.partners[target]:  # noqa: SIM110
             if own & pair == pair:
                 return True
         return False

@@ -145,6 +145,7 @@ def play_in_browser(
     if ready is not None:
         ready(server, game)
     seam = game.seam
+    assert seam is not None, "serve_beside attaches the seam"
     try:
         while not stop():
             game.step()

@@ -41,6 +41,7 @@ from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.session import Session
 from morris_pi.rules import Geometry, get_profile
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
+from morris_pi.web.seam import BoardSeam
 
 from . import panel as words
 from .backends import SimBoard
@@ -197,7 +198,7 @@ class GameSession:
         self._filled: object = None  # the game the trays were last filled for
         #: The web page's seam (``morris_pi.web.seam.BoardSeam``) when one is served: its actions
         #: run before each step, and what the step changed is published after it.
-        self.seam: Any = None
+        self.seam: BoardSeam | None = None
         self._follow_men()
 
     # -- what the window drives -----------------------------------------------------------
