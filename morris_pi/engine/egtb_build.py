@@ -88,6 +88,7 @@ class Geometry:
     def closes(self, rest: Ints, t: Ints) -> Bools:
         """Whether a man arriving on ``t`` closes a mill with the men ``rest``."""
         p0, p1 = self.p0[t], self.p1[t]
+        # numpy types an array comparison as Any: the annotated name keeps the result typed
         closed: Bools = ((rest & p0) == p0) | ((rest & p1) == p1)
         return closed
 

@@ -54,7 +54,7 @@ CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
 
 #: A transposition-table entry: (key, depth, bound, score, best turn, search id).
 TTEntry = tuple[int, int, int, int, RawTurn | None, int]
-#: Zobrist numbers per side and point, per side and men in hand, and per N-move count.
+#: Zobrist numbers, one row per side: by point, or by the number of men in hand.
 ZobristRows = tuple[tuple[int, ...], ...]
 
 
@@ -127,6 +127,9 @@ def score_form(score: int) -> int | dict[str, int]:
 
 class Searcher(TurnGenerator):
     """A search for one profile. Keeps its transposition table between calls (``clear()`` resets).
+
+    ``endgame``: ``True`` loads the shipped endgame tables valid for the profile (if any),
+    ``None`` or ``False`` searches without, or pass ``EndgameTables``.
 
     >>> s = Searcher("standard")
     >>> r = s.search(Position.start(), limits=Limits(depth=2))
