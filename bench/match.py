@@ -24,15 +24,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.engine.tune import elo, match, openings
+from morris_pi.engine.levels import get_level
+from morris_pi.engine.tune import PlayerSpec, elo, match, openings
 
 DEFAULT_PAIRS = "greedy-1,1-2,2-3,3-4,4-5,5-6,6-7,7-8,8-9,9-10"
 
 
-def spec(name: str):
-    if name in ("greedy", "random"):
-        return (name,)
-    return ("level", int(name))
+def spec(name: str) -> PlayerSpec:
+    """A player named on the command line: ``greedy``, ``random`` or a level (ValueError otherwise)."""
+    if name == "greedy":
+        return ("greedy",)
+    if name == "random":
+        return ("random",)
+    return ("level", get_level(int(name)).number)
 
 
 def main() -> None:
@@ -42,14 +46,20 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--cap", type=int, default=200)
     args = parser.parse_args()
-    print(f"{'pairing':>12} {'games':>5} {'W-D-L (stronger)':>17} {'score':>6} {'Elo diff':>12} {'min':>6}")
-    ladder = {"greedy": 0.0}
+    pairings = []
     for item in args.pairs.split(","):
         pair, _, n = item.partition(":")
-        weak, strong = pair.split("-")
-        book = openings(int(n) if n else args.openings)
+        try:
+            weak, strong = pair.split("-")
+            pairings.append((weak, strong, spec(weak), spec(strong), int(n) if n else args.openings))
+        except ValueError:
+            parser.error(f"--pairs: {item!r} is not WEAK-STRONG[:OPENINGS] of greedy, random or levels 1-10")
+    print(f"{'pairing':>12} {'games':>5} {'W-D-L (stronger)':>17} {'score':>6} {'Elo diff':>12} {'min':>6}")
+    ladder = {"greedy": 0.0}
+    for weak, strong, weak_player, strong_player, n_openings in pairings:
+        book = openings(n_openings)
         started = time.perf_counter()
-        scores = match(spec(strong), spec(weak), book, jobs=args.jobs, cap=args.cap)
+        scores = match(strong_player, weak_player, book, jobs=args.jobs, cap=args.cap)
         wins, draws = scores.count(1.0), scores.count(0.5)
         losses = len(scores) - wins - draws
         s = sum(scores) / len(scores)

@@ -31,6 +31,7 @@ generalised SPRT on the pairs accepts either hypothesis.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import queue
@@ -169,10 +170,8 @@ class Peer:
         return self.expect(lambda line: line.startswith("Fen:"), collect="Fen: ").strip()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(PeerError):
             self.send("quit")
-        except PeerError:
-            pass
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:

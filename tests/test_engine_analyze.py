@@ -52,6 +52,7 @@ def test_known_win_is_given_as_win_in(capsys):
 
 def test_pending_removal_is_completed(capsys):
     code, out, _ = analyze(capsys, "--depth", "2", "d6", "a1", "f6", "a4", "b6")
+    assert code == 0
     data = json.loads(out)
     assert data["pending"] == "b6"
     assert data["turn"] in ("b6xa1", "b6xa4")

@@ -193,7 +193,7 @@ def test_short_results_agree_with_independent_search():
         if value == ("loss", 2) and wanted["loss2"]:
             assert minimax(pos, 2) == value, pos
             wanted["loss2"] -= 1
-        elif value != ("win", 1) and value != ("loss", 2) and wanted["longer"]:
+        elif value not in (("win", 1), ("loss", 2)) and wanted["longer"]:
             assert minimax(pos, 2) is None, pos
             wanted["longer"] -= 1
 

@@ -41,6 +41,9 @@ MANIFEST = DATA_DIR / "book.json"
 #: Profile settings a placing-phase book depends on.
 BOOK_SETTINGS = ("men", "geometry", "move_while_placing", "all_in_mills")
 
+#: A position in the book: white and black men (canonical), men in hand of each, side to move.
+BookKey = tuple[int, int, int, int, int]
+
 INVERSE: tuple[tuple[int, ...], ...] = tuple(tuple(perm.index(c) for c in range(24)) for perm in SYMMETRIES)
 
 
@@ -55,7 +58,7 @@ class Entry:
     depth: int
 
 
-def canonical(position: Position) -> tuple[tuple, int]:
+def canonical(position: Position) -> tuple[BookKey, int]:
     """The symmetry-reduced key of a position and the symmetry that maps it there.
 
     >>> from morris_pi.rules import Game
@@ -63,12 +66,13 @@ def canonical(position: Position) -> tuple[tuple, int]:
     True
     """
     w, b = position.men
-    best, best_sym = None, 0
-    for sym in range(len(SYMMETRIES)):
-        k = (transform(sym, w), transform(sym, b))
-        if best is None or k < best:
-            best, best_sym = k, sym
-    return (best[0], best[1], position.hand[0], position.hand[1], position.side), best_sym
+
+    def image(sym: int) -> tuple[int, int]:
+        return transform(sym, w), transform(sym, b)
+
+    best_sym = min(range(len(SYMMETRIES)), key=image)  # the first of equal images, as the book was built
+    cw, cb = image(best_sym)
+    return (cw, cb, position.hand[0], position.hand[1], position.side), best_sym
 
 
 def to_canonical(turn: RawTurn, sym: int) -> RawTurn:
@@ -83,11 +87,11 @@ def from_canonical(turn: RawTurn, sym: int) -> RawTurn:
     return (inv[o] if o >= 0 else -1, inv[t], inv[r] if r >= 0 else -1)
 
 
-def settings(profile: Profile) -> dict:
+def settings(profile: Profile) -> dict[str, object]:
     return {name: getattr(profile, name) for name in BOOK_SETTINGS}
 
 
-def format_line(key: tuple, entry: Entry) -> str:
+def format_line(key: BookKey, entry: Entry) -> str:
     w, b, hw, hb, side = key
     o, t, r = entry.turn
     return f"{w:06x} {b:06x} {hw} {hb} {side} {o} {t} {r} {entry.score} {entry.depth}"
@@ -96,7 +100,7 @@ def format_line(key: tuple, entry: Entry) -> str:
 class OpeningBook:
     """Book turns by canonical position; ``turn()`` answers in the position's own coordinates."""
 
-    def __init__(self, entries: dict[tuple, Entry], plies: int, settings: dict) -> None:
+    def __init__(self, entries: dict[BookKey, Entry], plies: int, settings: dict[str, object]) -> None:
         self.entries = entries
         self.plies = plies
         self.settings = settings
@@ -125,8 +129,8 @@ class OpeningBook:
         return hit[0] if hit else None
 
     @classmethod
-    def parse(cls, text: str, plies: int, settings: dict, where: str = "book") -> OpeningBook:
-        entries: dict[tuple, Entry] = {}
+    def parse(cls, text: str, plies: int, settings: dict[str, object], where: str = "book") -> OpeningBook:
+        entries: dict[BookKey, Entry] = {}
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip() or line.startswith("#"):
                 continue

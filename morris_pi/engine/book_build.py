@@ -19,36 +19,48 @@ import hashlib
 import json
 import sys
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 
-from morris_pi.rules.position import Position, tables_for
+from morris_pi.rules.position import Position, RawTurn, tables_for
 from morris_pi.rules.profiles import get_profile
 
-from .book import BOOK_FILE, MANIFEST, Entry, canonical, format_line, from_canonical, settings, to_canonical
+from .book import BOOK_FILE, MANIFEST, BookKey, Entry, canonical, format_line, from_canonical, settings, to_canonical
 from .search import Limits, Searcher
 
-_searcher: Searcher | None = None
+#: One book search: profile, position, node budget.
+Task = tuple[str, BookKey, int]
+#: Its result: the position, the best turn (``None``: no legal turn), score and depth.
+Found = tuple[BookKey, RawTurn | None, int, int]
+#: Build statistics: one row per finished ply.
+Stats = dict[str, list[dict[str, object]]]
+Log = Callable[[dict[str, object]], None]
 
 
-def _search(task) -> tuple:
+@cache
+def _searcher(profile: str) -> Searcher:
+    """One searcher per profile and process (the workers of a pool keep theirs between tasks)."""
+    return Searcher(profile)
+
+
+def _search(task: Task) -> Found:
     profile, key, nodes = task
-    global _searcher
-    if _searcher is None:
-        _searcher = Searcher(profile)
+    searcher = _searcher(profile)
     w, b, hw, hb, side = key
     pos = Position(tables_for(profile), (w, b), (hw, hb), side, 0)
-    _searcher.clear()
-    r = _searcher.search(pos, (), Limits(nodes=nodes))
+    searcher.clear()
+    r = searcher.search(pos, (), Limits(nodes=nodes))
     return key, r.turn, r.score, r.depth
 
 
-def positions_at(profile: str, ply: int, book: dict) -> list[Position]:
+def positions_at(profile: str, ply: int, book: dict[BookKey, Entry]) -> list[Position]:
     """Positions after ``ply`` turns where the side to move now played only book turns."""
     start = Position.start(profile)
     mover = ply % 2  # the side to move after ``ply`` turns
     layer = {canonical(start)[0]: start}
     for p in range(ply):
-        nxt: dict[tuple, Position] = {}
+        nxt: dict[BookKey, Position] = {}
         for pos in layer.values():
             if pos.side == mover:
                 key, sym = canonical(pos)
@@ -68,11 +80,19 @@ def positions_at(profile: str, ply: int, book: dict) -> list[Position]:
     return list(layer.values())
 
 
-def build(profile: str, plies: int, nodes: int, jobs: int, check: int | None, log, done=None) -> tuple[dict, dict]:
+def build(
+    profile: str,
+    plies: int,
+    nodes: int,
+    jobs: int,
+    check: int | None,
+    log: Log,
+    done: Callable[[dict[BookKey, Entry], int, Stats], None] | None = None,
+) -> tuple[dict[BookKey, Entry], Stats]:
     """Search ply by ply; ``done(book, plies_complete, stats)`` after each ply (a build cut short
     still leaves a valid book of the plies it finished)."""
-    book: dict[tuple, Entry] = {}
-    stats: dict = {"per_ply": []}
+    book: dict[BookKey, Entry] = {}
+    stats: Stats = {"per_ply": []}
     pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     try:
         for ply in range(plies):
@@ -83,10 +103,12 @@ def build(profile: str, plies: int, nodes: int, jobs: int, check: int | None, lo
             results = list(pool.map(_search, tasks)) if pool else [_search(t) for t in tasks]
             depths = []
             for key, turn, score, depth in results:
+                if turn is None:  # positions_at keeps only positions where the game goes on
+                    raise RuntimeError(f"no legal turn in book position {key}")
                 # stored in canonical coordinates: the key's position is already canonical
                 book[key] = Entry(to_canonical(turn, 0), score, depth)
                 depths.append(depth)
-            row = {
+            row: dict[str, object] = {
                 "ply": ply,
                 "positions": len(keys),
                 "seconds": round(time.perf_counter() - started, 1),
@@ -99,7 +121,7 @@ def build(profile: str, plies: int, nodes: int, jobs: int, check: int | None, lo
                     if pool
                     else [_search((profile, k, check)) for k in keys]
                 )
-                agree = sum(1 for (k, t, _, _), (_, t2, _, _) in zip(results, small) if t == t2)
+                agree = sum(1 for (_, t, _, _), (_, t2, _, _) in zip(results, small, strict=True) if t == t2)
                 row["agree_with_smaller_budget"] = f"{agree}/{len(keys)}"
             stats["per_ply"].append(row)
             log(row)
@@ -111,7 +133,7 @@ def build(profile: str, plies: int, nodes: int, jobs: int, check: int | None, lo
     return book, stats
 
 
-def write(book: dict, profile: str, plies: int, nodes: int, stats: dict) -> None:
+def write(book: dict[BookKey, Entry], profile: str, plies: int, nodes: int, stats: Stats) -> None:
     lines = [format_line(key, entry) for key, entry in sorted(book.items())]
     text = "\n".join(lines) + "\n"
     BOOK_FILE.write_text(text)
@@ -129,8 +151,10 @@ def write(book: dict, profile: str, plies: int, nodes: int, stats: dict) -> None
     MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n")
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m morris_pi.engine.book_build", description=__doc__.splitlines()[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m morris_pi.engine.book_build", description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("--profile", default="standard")
     parser.add_argument("--plies", type=int, default=4, help="turns from the start the book covers")
     parser.add_argument("--nodes", type=int, default=1_000_000, help="node budget per book position")
@@ -139,9 +163,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.plies < 1 or args.nodes < 1:
         parser.error("--plies and --nodes must be positive")
-    log = lambda row: print(json.dumps(row), flush=True)  # noqa: E731
 
-    def done(book, plies, stats):
+    def log(row: dict[str, object]) -> None:
+        print(json.dumps(row), flush=True)
+
+    def done(book: dict[BookKey, Entry], plies: int, stats: Stats) -> None:
         write(book, args.profile, plies, args.nodes, stats)
         print(f"wrote {len(book)} positions ({plies} plies) to {BOOK_FILE}", file=sys.stderr, flush=True)
 

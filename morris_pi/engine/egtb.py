@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import lzma
+from collections.abc import Callable, Mapping
 from functools import cache
 from itertools import combinations
 from math import comb
@@ -45,6 +46,8 @@ DATA_DIR = Path(__file__).with_name("data")
 MANIFEST = DATA_DIR / "egtb.json"
 MAGIC = b"MPEGTB1\n"
 TABLES: tuple[tuple[int, int], ...] = ((3, 3), (3, 4), (4, 3))
+#: Per symmetry, the image of each byte of a mask: one 256-entry map per byte of the 24 bits.
+ByteMaps = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 class TableDataError(ValueError):
@@ -53,11 +56,11 @@ class TableDataError(ValueError):
 
 def _symmetries() -> tuple[tuple[int, ...], ...]:
     names = [p for ring in RINGS for p in ring]
-    dihedral = []
+    dihedral: list[Callable[[int, int], tuple[int, int]]] = []
     for flip in (False, True):
         for turns in range(4):
 
-            def f(x, y, flip=flip, turns=turns):
+            def f(x: int, y: int, flip: bool = flip, turns: int = turns) -> tuple[int, int]:
                 if flip:
                     x = 6 - x
                 for _ in range(turns):
@@ -66,22 +69,22 @@ def _symmetries() -> tuple[tuple[int, ...], ...]:
 
             dihedral.append(f)
     by_xy = {coordinates(p): point_index(p) for p in names}
-    swap = {}
+    swap: dict[int, int] = {}
     for k in range(8):
         swap[point_index(RINGS[0][k])] = point_index(RINGS[2][k])
         swap[point_index(RINGS[2][k])] = point_index(RINGS[0][k])
         swap[point_index(RINGS[1][k])] = point_index(RINGS[1][k])
     out = []
     for rings_swapped in (False, True):
-        for f in dihedral:
+        for square in dihedral:
             perm = []
-            for i, p in enumerate(names):
-                j = by_xy[f(*coordinates(p))]
+            for p in names:
+                j = by_xy[square(*coordinates(p))]
                 perm.append(swap[j] if rings_swapped else j)
             out.append(tuple(perm))
     mills = set(STANDARD.mills)
-    for perm in out:
-        assert {_apply(perm, m) for m in mills} == mills, "a symmetry must map mills to mills"
+    for image in out:
+        assert {_apply(image, m) for m in mills} == mills, "a symmetry must map mills to mills"
     return tuple(out)
 
 
@@ -96,11 +99,12 @@ SYMMETRIES = _symmetries()
 
 
 @cache
-def _byte_maps() -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
+def _byte_maps() -> tuple[ByteMaps, ...]:
     """Per symmetry, three 256-entry maps: the image of each byte of a mask."""
     out = []
     for perm in SYMMETRIES:
-        out.append(tuple(tuple(_apply(perm, b << shift) for b in range(256)) for shift in (0, 8, 16)))
+        low, middle, high = (tuple(_apply(perm, b << shift) for b in range(256)) for shift in (0, 8, 16))
+        out.append((low, middle, high))
     return tuple(out)
 
 
@@ -119,10 +123,10 @@ def canonical_sets(k: int) -> tuple[tuple[int, ...], dict[int, tuple[int, int]]]
         mask = 0
         for i in combo:
             mask |= 1 << i
-        best, best_sym = None, 0
+        best, best_sym = 1 << 24, 0  # above every mask: the first image replaces it
         for s, (t0, t1, t2) in enumerate(maps):
             image = t0[mask & 255] | t1[(mask >> 8) & 255] | t2[mask >> 16]
-            if best is None or image < best:
+            if image < best:
                 best, best_sym = image, s
         pick[mask] = (best, best_sym)
         reps[best] = 1
@@ -171,7 +175,7 @@ class EndgameTables:
         """Like ``probe``, but ``1 + turns`` to the next capture (or the end) instead of to mate."""
         return self._lookup(self.conversion_data, me, op)
 
-    def _lookup(self, tables, me: int, op: int) -> int | None:
+    def _lookup(self, tables: Mapping[tuple[int, int], bytes | None], me: int, op: int) -> int | None:
         k, j = me.bit_count(), op.bit_count()
         data = tables.get((k, j))
         if data is None:
@@ -197,7 +201,7 @@ class EndgameTables:
             payload = lzma.decompress(raw[header_end + 1 :])
         except lzma.LZMAError as exc:
             raise TableDataError(f"{path}: corrupt payload: {exc}") from None
-        tables: dict = {"dtm": {}, "dtc": {}}
+        tables: dict[str, dict[tuple[int, int], bytes]] = {"dtm": {}, "dtc": {}}
         offset = 0
         for entry in header["tables"]:
             k, j, size = entry["men"][0], entry["men"][1], entry["size"]

@@ -29,17 +29,30 @@ import json
 import lzma
 import sys
 import time
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from math import comb
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 try:
     import numpy as np
 except ImportError:  # pragma: no cover - only the builder needs numpy
-    np = None
+    HAVE_NUMPY = False
+else:
+    HAVE_NUMPY = True
 
 from morris_pi.rules.board import STANDARD
 
 from .egtb import DATA_DIR, MAGIC, MANIFEST, TABLES, canonical_sets, file_name
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Ints = npt.NDArray[np.int64]  # positions' indices or masks, one per position
+    Bools = npt.NDArray[np.bool_]
+
+Log = Callable[[str], None]
 
 FULL = (1 << 24) - 1
 UNKNOWN, INVALID = -1, -2
@@ -58,9 +71,9 @@ class Geometry:
             for s, j in enumerate(b for b in range(24) if m >> b & 1):
                 nbr[i, s] = j
         self.nbr = nbr
-        self.combos = {}
-        self.rank = {}
-        self.bits = {}
+        self.combos: dict[int, Ints] = {}
+        self.rank: dict[int, npt.NDArray[np.int32]] = {}
+        self.bits: dict[int, Ints] = {}
         for k in (3, 4):
             cs = list(combinations(range(24), k))
             self.bits[k] = np.array(cs, dtype=np.int64)
@@ -72,19 +85,22 @@ class Geometry:
             rank[masks] = np.arange(len(cs), dtype=np.int32)
             self.rank[k] = rank
 
-    def closes(self, rest, t):
+    def closes(self, rest: Ints, t: Ints) -> Bools:
         """Whether a man arriving on ``t`` closes a mill with the men ``rest``."""
         p0, p1 = self.p0[t], self.p1[t]
-        return ((rest & p0) == p0) | ((rest & p1) == p1)
+        # numpy types an array comparison as Any: the annotated name keeps the result typed
+        closed: Bools = ((rest & p0) == p0) | ((rest & p1) == p1)
+        return closed
 
-    def in_mill_all(self, men):
+    def in_mill_all(self, men: Ints) -> Bools:
         """Whether every one of ``men`` stands in a closed mill of its own."""
         covered = np.zeros_like(men)
         for m in self.mills:
             covered |= np.where((men & m) == m, m, 0)
-        return (men & ~covered) == 0
+        all_in: Bools = (men & ~covered) == 0
+        return all_in
 
-    def removable(self, men, any_rule: bool):
+    def removable(self, men: Ints, any_rule: bool) -> Ints:
         covered = np.zeros_like(men)
         for m in self.mills:
             covered |= np.where((men & m) == m, m, 0)
@@ -108,10 +124,10 @@ class Table:
         self.drawcap = np.zeros(n, dtype=bool)
         self.sched = np.full(n, NEVER, dtype=np.int16)
 
-    def masks(self, idx):
+    def masks(self, idx: Ints) -> tuple[Ints, Ints]:
         return self.geo.combos[self.k][idx // self.nb], self.geo.combos[self.j][idx % self.nb]
 
-    def index(self, me, op):
+    def index(self, me: Ints, op: Ints) -> Ints:
         return self.geo.rank[self.k][me].astype(np.int64) * self.nb + self.geo.rank[self.j][op]
 
 
@@ -156,6 +172,8 @@ def forward(table: Table, any_rule: bool, t33: Table | None, dtc: bool = False, 
                 if j == 3:
                     wincap[cap] = 1
                     continue
+                if t33 is None:
+                    raise ValueError(f"the {k} v {j} table needs the solved 3 v 3 table")
                 sel = np.nonzero(cap)[0]
                 for b in range(j):
                     rb = np.left_shift(1, opb[sel, b])
@@ -183,7 +201,7 @@ def forward(table: Table, any_rule: bool, t33: Table | None, dtc: bool = False, 
         table.sched[sl] = sched
 
 
-def predecessors(table: Table, idx, any_rule: bool, other: Table):
+def predecessors(table: Table, idx: Ints, any_rule: bool, other: Table) -> Ints:
     """Indices (in ``other``, the swapped table) of positions with a quiet turn into ``idx``."""
     geo = table.geo
     me, op = table.masks(idx)
@@ -207,7 +225,7 @@ def predecessors(table: Table, idx, any_rule: bool, other: Table):
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
 
-def solve(tables: dict, any_rule: bool, log) -> None:
+def solve(tables: dict[tuple[int, int], Table], any_rule: bool, log: Log) -> None:
     """Retrograde iteration over tables that lead into each other by quiet turns."""
     swapped = {key: tables[(key[1], key[0])] for key in tables}
     for n in range(0, 250):
@@ -278,9 +296,9 @@ def canonical_bytes(table: Table) -> bytes:
     return out.tobytes()
 
 
-def build(any_rule: bool, geo: Geometry, log) -> tuple[bytes, dict]:
+def build(any_rule: bool, geo: Geometry, log: Log) -> tuple[bytes, dict[str, object]]:
     rule = "any" if any_rule else "none"
-    stats = {}
+    stats: dict[str, object] = {}
     t0 = time.perf_counter()
     log(f"[{rule}] step 1 of 3: 3v3, distance to mate")
     t33 = Table(geo, 3, 3)
@@ -331,8 +349,10 @@ def build(any_rule: bool, geo: Geometry, log) -> tuple[bytes, dict]:
     return blob, stats
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m morris_pi.engine.egtb_build", description=__doc__.splitlines()[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m morris_pi.engine.egtb_build", description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument(
         "--rule",
         choices=("any", "none", "both"),
@@ -341,11 +361,9 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--out", default=str(DATA_DIR), help="directory to write to (default: the package data)")
     args = parser.parse_args(argv)
-    if np is None:
+    if not HAVE_NUMPY:
         print("egtb_build needs numpy: pip install 'morris-pi[egtb]'", file=sys.stderr)
         return 2
-    from pathlib import Path
-
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     manifest_path = out / MANIFEST.name
@@ -353,7 +371,10 @@ def main(argv=None) -> int:
         manifest = json.loads(manifest_path.read_text())
     except (OSError, ValueError):
         manifest = {"files": {}}
-    log = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+
+    def log(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
     geo = Geometry()
     rules = ("any", "none") if args.rule == "both" else (args.rule,)
     for number, rule in enumerate(rules, 1):

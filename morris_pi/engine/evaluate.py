@@ -10,7 +10,8 @@ Terms (each counted for both sides, own minus opponent's), weighted per phase:
 - ``double``: a running double mill (Zwickmuehle): a man of a closed mill that
   steps to a neighbour and closes a second mill, and steps back to close the
   first again. While placing: an empty point that completes two mills.
-- ``mobility``: steps along lines to empty points (moving phase only).
+- ``mobility``: steps along lines to empty points, in every phase (from the
+  moving phase on not counted for a side that may fly).
 - ``blocked``: men with no empty neighbour.
 - ``threat``: the side to move can close a mill with its very next turn.
 - ``liberties``: distinct empty points next to the side's men (its room to
@@ -34,6 +35,7 @@ may fly, else ``moving``. Weights come from self-play tuning
 from __future__ import annotations
 
 from morris_pi.rules.board import FULL, bits
+from morris_pi.rules.position import Tables
 
 FEATURES: tuple[str, ...] = (
     "men",
@@ -111,7 +113,7 @@ def merged(weights: dict[str, dict[str, int]] | None) -> dict[str, dict[str, int
 class Evaluator:
     """Evaluates ``(me, op, hand_me, hand_op)`` bitboards of one profile's tables."""
 
-    def __init__(self, tables, weights: dict[str, dict[str, int]] | None = None) -> None:
+    def __init__(self, tables: Tables, weights: dict[str, dict[str, int]] | None = None) -> None:
         self.adjacency = tables.adjacency
         self.partners = tables.partners
         self.flying = tables.flying
@@ -170,13 +172,6 @@ class Evaluator:
         liberties = room.bit_count()
         cramped = 0 if fly or liberties >= CRAMP_FREE else (CRAMP_FREE - liberties) ** 2
         return (men, closed, two, closable, double, mobility, blocked, 1 if closable else 0, liberties, cramped)
-
-    def phase(self, me: int, op: int, hme: int, hop: int) -> str:
-        if hme or hop:
-            return "placing"
-        if self.flying and (me.bit_count() == 3 or op.bit_count() == 3):
-            return "flying"
-        return "moving"
 
     def evaluate(self, me: int, op: int, hme: int, hop: int) -> int:
         """Score in centi-men, positive when the side to move stands better."""

@@ -19,12 +19,13 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from morris_pi.rules.position import Position, RawTurn
 
 from .book import opening_book
-from .search import MATE_BOUND, Limits, Searcher, SearchResult
+from .search import MATE_BOUND, Limits, Searcher, SearchResult, StopFlag
 
 #: Root turns further than this many noise deviations below the best are never chosen.
 NOISE_MARGIN = 3
@@ -83,9 +84,10 @@ def pick(result: SearchResult, noise: int, rng: random.Random) -> RawTurn | None
     if not noise or not result.root_scores:
         return result.turn
     floor = result.score - NOISE_MARGIN * noise
-    best, best_turn = None, result.turn
+    best: float | None = None
+    best_turn = result.turn
     for turn in sorted(result.root_scores):  # sorted: the same choice for the same seed
-        s = result.root_scores[turn]
+        s: float = result.root_scores[turn]
         if s < floor:
             continue
         if abs(s) <= MATE_BOUND:
@@ -98,13 +100,13 @@ def pick(result: SearchResult, noise: int, rng: random.Random) -> RawTurn | None
 def think(
     searcher: Searcher,
     position: Position,
-    history,
+    history: Sequence[Position],
     level: Level,
     rng: random.Random,
     *,
     seeded: bool,
-    stop_flag=None,
-    restrict=None,
+    stop_flag: StopFlag | None = None,
+    restrict: Iterable[RawTurn] | None = None,
 ) -> tuple[RawTurn | None, SearchResult]:
     """Search at ``level`` and choose a turn (noise included); book turns where the level uses the book."""
     if level.book and restrict is None:

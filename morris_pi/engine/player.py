@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 
 from morris_pi.rules import Game, Turn
+from morris_pi.rules.position import Position, RawTurn
+from morris_pi.rules.profiles import Profile
 
 from .levels import Level, get_level, think
 from .search import Searcher, SearchResult, zobrist
@@ -40,7 +43,7 @@ class EnginePlayer:
         self.hint_level: Level = get_level(hint_level)
         self.seed = seed
         self.threaded = threaded
-        self._searchers: dict = {}
+        self._searchers: dict[str, Searcher] = {}
         self._lock = threading.Lock()  # one search at a time on a searcher
         self._state = threading.Lock()  # the hand-over of a result against cancel()
         self._thread: threading.Thread | None = None
@@ -106,21 +109,33 @@ class EnginePlayer:
 
     # -- work ---------------------------------------------------------------------------
 
-    def _searcher(self, profile) -> Searcher:
+    def _searcher(self, profile: Profile) -> Searcher:
         searcher = self._searchers.get(profile.name)
         if searcher is None:
             searcher = self._searchers[profile.name] = Searcher(profile)
         return searcher
 
-    def _run(self, previous, job, stop, level, position, history, restrict, over, profile) -> None:
+    def _run(
+        self,
+        previous: threading.Thread | None,
+        job: int,
+        stop: threading.Event,
+        level: Level,
+        position: Position,
+        history: Sequence[Position],
+        restrict: list[RawTurn] | None,
+        over: bool,
+        profile: Profile,
+    ) -> None:
         if previous is not None:
             previous.join()
         if over:
             self._finish(job, None, None)
             return
-        seeded = self.seed is not None
-        if seeded:
-            rng = random.Random((self.seed * 0x9E3779B1) ^ zobrist(position) ^ (len(history) << 1) ^ level.number)
+        seed = self.seed
+        seeded = seed is not None
+        if seed is not None:
+            rng = random.Random((seed * 0x9E3779B1) ^ zobrist(position) ^ (len(history) << 1) ^ level.number)
         else:
             rng = random.Random()
         with self._lock:

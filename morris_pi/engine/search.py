@@ -29,15 +29,19 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from morris_pi.rules.board import bits
 from morris_pi.rules.position import Position, RawTurn, Tables, tables_for
-from morris_pi.rules.profiles import get_profile
+from morris_pi.rules.profiles import Profile, get_profile
 
 from .evaluate import WIN_SCORE, Evaluator
 from .movegen import TurnGenerator
+
+if TYPE_CHECKING:
+    from .egtb import EndgameTables  # imported when the tables are first wanted
 
 MATE = WIN_SCORE
 MATE_BOUND = MATE - 1000  # scores beyond this are known wins/losses
@@ -46,6 +50,18 @@ MAX_PLY = 40
 EXACT, LOWER, UPPER = 0, 1, 2
 ASPIRATION = 25  # half-width of the root window around the last iteration's score (0 = off)
 CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
+
+
+#: A transposition-table entry: (key, depth, bound, score, best turn, search id).
+TTEntry = tuple[int, int, int, int, RawTurn | None, int]
+#: Zobrist numbers, one row per side: by point, or by the number of men in hand.
+ZobristRows = tuple[tuple[int, ...], ...]
+
+
+class StopFlag(Protocol):
+    """What the search asks every ``CHECK_EVERY`` nodes whether to stop (e.g. a ``threading.Event``)."""
+
+    def is_set(self) -> bool: ...
 
 
 class _Stop(Exception):
@@ -75,9 +91,12 @@ class SearchResult:
     book: bool = False
 
 
-def _zobrist_tables(seed: int = 0x5EED) -> tuple:
+def _zobrist_tables(seed: int = 0x5EED) -> tuple[ZobristRows, ZobristRows, int, tuple[int, ...]]:
     rng = random.Random(seed)
-    r64 = lambda: rng.getrandbits(64)  # noqa: E731
+
+    def r64() -> int:
+        return rng.getrandbits(64)
+
     points = tuple(tuple(r64() for _ in range(24)) for _ in range(2))
     hands = tuple(tuple(r64() for _ in range(16)) for _ in range(2))
     quiet = tuple(r64() for _ in range(256))
@@ -109,6 +128,9 @@ def score_form(score: int) -> int | dict[str, int]:
 class Searcher(TurnGenerator):
     """A search for one profile. Keeps its transposition table between calls (``clear()`` resets).
 
+    ``endgame``: ``True`` loads the shipped endgame tables valid for the profile (if any),
+    ``None`` or ``False`` searches without, or pass ``EndgameTables``.
+
     >>> s = Searcher("standard")
     >>> r = s.search(Position.start(), limits=Limits(depth=2))
     >>> r.turn in Position.start().turns()
@@ -117,14 +139,14 @@ class Searcher(TurnGenerator):
 
     def __init__(
         self,
-        profile="standard",
+        profile: str | Profile = "standard",
         *,
-        weights=None,
+        weights: dict[str, dict[str, int]] | None = None,
         tt_bits: int = 19,
-        endgame=True,
+        endgame: EndgameTables | bool | None = True,
         quiescence: bool = False,
         aspiration: int = ASPIRATION,
-        clock=time.perf_counter,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         t: Tables = tables_for(get_profile(profile))
         self.setup(t)
@@ -139,12 +161,21 @@ class Searcher(TurnGenerator):
             from .egtb import tables_for_profile
 
             endgame = tables_for_profile(self.profile)
-        self.egtb = endgame or None
+        self.egtb: EndgameTables | None = endgame or None
         self.tt_mask = (1 << tt_bits) - 1
-        self.tt: list = [None] * (1 << tt_bits)
+        self.tt: list[TTEntry | None] = [None] * (1 << tt_bits)
         self.age = 0
-        self.stop_flag = None  # anything with is_set(), e.g. threading.Event
+        self.stop_flag: StopFlag | None = None
         self.nodes = 0
+        # per search (set up by ``search``)
+        self._check_at = CHECK_EVERY
+        self._max_nodes: int | None = None
+        self._deadline: float | None = None
+        self.killers: list[list[RawTurn | None]] = []
+        self.pvt: list[tuple[RawTurn, ...]] = []
+        self.root_pv: list[RawTurn] = []
+        self.history: list[list[int]] = []
+        self.rep: dict[int, int] = {}
 
     def clear(self) -> None:
         self.tt = [None] * (self.tt_mask + 1)
@@ -159,7 +190,7 @@ class Searcher(TurnGenerator):
         *,
         all_scores: bool = False,
         margin: int | None = None,
-        stop_flag=None,
+        stop_flag: StopFlag | None = None,
         restrict: Iterable[RawTurn] | None = None,
     ) -> SearchResult:
         """Search ``position`` (the game's earlier ``history`` positions count as repetitions).
@@ -183,10 +214,10 @@ class Searcher(TurnGenerator):
         self._deadline = started + limits.time if limits.time is not None else None
         self.stop_flag = stop_flag
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        self.pvt: list[tuple] = [()] * (MAX_PLY + 2)
-        self.root_pv: list = []
+        self.pvt = [()] * (MAX_PLY + 2)
+        self.root_pv = []
         self.history = [[0] * (25 * 24) for _ in range(2)]
-        self.rep: dict[int, int] = {}
+        self.rep = {}
         for past in history:
             if past is not position:
                 k = zobrist(past)
@@ -234,7 +265,22 @@ class Searcher(TurnGenerator):
         result.pv = self._pv(position, result.turn)
         return result
 
-    def _root(self, order, me, op, hme, hop, side, quiet, key, depth, margin, alpha, beta, result):
+    def _root(
+        self,
+        order: list[RawTurn],
+        me: int,
+        op: int,
+        hme: int,
+        hop: int,
+        side: int,
+        quiet: int,
+        key: int,
+        depth: int,
+        margin: int | None,
+        alpha: int,
+        beta: int,
+        result: SearchResult,
+    ) -> tuple[int, RawTurn, dict[RawTurn, int]]:
         """One iteration at the root in the window (``alpha``, ``beta``).
 
         Returns the best score, its turn and the exact scores found (the best turn's, and
@@ -288,7 +334,21 @@ class Searcher(TurnGenerator):
         else:
             del self.rep[key]
 
-    def _child(self, turn, me, op, hme, hop, side, quiet, key, depth, alpha, beta, ply) -> int:
+    def _child(
+        self,
+        turn: RawTurn,
+        me: int,
+        op: int,
+        hme: int,
+        hop: int,
+        side: int,
+        quiet: int,
+        key: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> int:
         """Score of playing ``turn``, from the mover's view (the negated child search)."""
         o, t, r = turn
         nme = me | (1 << t)
@@ -313,7 +373,7 @@ class Searcher(TurnGenerator):
             nq = 0
         return -self._pvs(nop, nme, hop, nh, side ^ 1, nq, nkey, depth - 1, alpha, beta, ply + 1)
 
-    def _closes(self, me, o, t) -> bool:
+    def _closes(self, me: int, o: int, t: int) -> bool:
         own = me & ~(1 << o) if o >= 0 else me
         return any(own & pair == pair for pair in self.partners[t])
 
@@ -329,19 +389,34 @@ class Searcher(TurnGenerator):
         if self._deadline is not None and self.clock() >= self._deadline:
             raise _Stop
 
-    def _probe(self, me, op, quiet, ply):
+    def _probe(self, egtb: EndgameTables, me: int, op: int, quiet: int, ply: int) -> int | None:
         """Endgame-table score, or None when the tables do not know (or the N-move rule may intervene)."""
-        code = self.egtb.probe(me, op)
+        code = egtb.probe(me, op)
         if code is None:
             return None
         if code == 0:
             return 0
         dtm = code - 1
-        if quiet + dtm > self.n_limit and quiet + self.egtb.conversion(me, op) - 1 > self.n_limit:
-            return None  # the N-move rule may come first
+        if quiet + dtm > self.n_limit:
+            conversion = egtb.conversion(me, op)
+            if conversion is None or quiet + conversion - 1 > self.n_limit:
+                return None  # the N-move rule may come first
         return MATE - ply - dtm if dtm & 1 else -(MATE - ply - dtm)
 
-    def _pvs(self, me, op, hme, hop, side, quiet, key, depth, alpha, beta, ply) -> int:
+    def _pvs(
+        self,
+        me: int,
+        op: int,
+        hme: int,
+        hop: int,
+        side: int,
+        quiet: int,
+        key: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> int:
         self.pvt[ply] = ()
         self.nodes += 1
         if self.nodes >= self._check_at:
@@ -349,7 +424,7 @@ class Searcher(TurnGenerator):
         if key in self.rep:
             return 0
         if self.egtb is not None and not hme and not hop and me.bit_count() + op.bit_count() <= 7:
-            s = self._probe(me, op, quiet, ply)
+            s = self._probe(self.egtb, me, op, quiet, ply)
             if s is not None:
                 return s
         if ply >= MAX_PLY:
@@ -371,7 +446,7 @@ class Searcher(TurnGenerator):
         if depth <= 0:
             if quiet >= self.n_limit and self._can_step(me, op, hme):
                 return 0
-            return self._qs(me, op, hme, hop, side, alpha, beta, ply)
+            return self._qs(me, op, hme, hop, alpha, beta, ply)
         turns = self.generate(me, op, hme)
         if not turns:
             return -(MATE - ply)
@@ -381,7 +456,7 @@ class Searcher(TurnGenerator):
         killers = self.killers[ply]
         hist = self.history[side]
         k0, k1 = killers
-        scored = []
+        scored: list[tuple[int, RawTurn]] = []
         for turn in turns:
             if turn == tt_turn:
                 s = 1 << 40
@@ -396,7 +471,7 @@ class Searcher(TurnGenerator):
             scored.append((s, turn))
         scored.sort(reverse=True)
         best = -INF
-        best_turn = None
+        best_turn: RawTurn | None = None
         a = alpha
         self.rep[key] = self.rep.get(key, 0) + 1
         try:
@@ -437,7 +512,7 @@ class Searcher(TurnGenerator):
             self.tt[slot] = (tkey, depth, flag, stored, best_turn, self.age)
         return best
 
-    def _qs(self, me, op, hme, hop, side, alpha, beta, ply) -> int:
+    def _qs(self, me: int, op: int, hme: int, hop: int, alpha: int, beta: int, ply: int) -> int:
         """Quiescence: the side to move may stand pat or close a mill."""
         if not self._can_step(me, op, hme):
             return -(MATE - ply)
@@ -459,10 +534,10 @@ class Searcher(TurnGenerator):
             nme = (me | (1 << t)) & ~(1 << o) if o >= 0 else me | (1 << t)
             nh = hme if o >= 0 else hme - 1
             if self.egtb is not None and not nh and not hop and nme.bit_count() + nop.bit_count() <= 7:
-                s = self._probe(nop, nme, 0, ply + 1)
-                s = -s if s is not None else -self._qs(nop, nme, hop, nh, side ^ 1, -beta, -alpha, ply + 1)
+                s = self._probe(self.egtb, nop, nme, 0, ply + 1)
+                s = -s if s is not None else -self._qs(nop, nme, hop, nh, -beta, -alpha, ply + 1)
             else:
-                s = -self._qs(nop, nme, hop, nh, side ^ 1, -beta, -alpha, ply + 1)
+                s = -self._qs(nop, nme, hop, nh, -beta, -alpha, ply + 1)
             if s > best:
                 best = s
                 if s > alpha:

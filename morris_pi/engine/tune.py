@@ -21,9 +21,12 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Literal
 
 from morris_pi.rules import Game, Turn
+from morris_pi.rules.position import Position, RawTurn
 
 from .evaluate import DEFAULT_WEIGHTS, PHASES, Evaluator, merged
 from .levels import get_level, think
@@ -64,76 +67,102 @@ def openings(count: int, seed: int = 2024) -> list[str]:
     return out
 
 
-# -- players: ("weights", dict, nodes, quiescence) | ("level", n) | ("depth", d) | ("greedy",) | ("random",)
+# -- players ---------------------------------------------------------------------------
+
+Weights = dict[str, dict[str, int]]
+#: A player in a match: ``("weights", weights, nodes, quiescence)`` searches a node budget
+#: with those weights; ``("level", n)`` plays level ``n`` seeded; ``("depth", d)`` searches
+#: ``d`` turns deep; ``("greedy",)`` takes the turn that evaluates best one turn deep;
+#: ``("random",)`` any legal turn.
+PlayerSpec = (
+    tuple[Literal["weights"], Weights, int, bool]
+    | tuple[Literal["level", "depth"], int]
+    | tuple[Literal["greedy", "random"]]
+)
+#: One game: player a, player b, the opening record, whether a is white, seed, turn cap.
+GameTask = tuple[PlayerSpec, PlayerSpec, str, bool, int, int]
 
 
-def _choose(spec, game: Game, searchers: dict, rng: random.Random) -> Turn:
-    kind = spec[0]
+class Seat:
+    """What one side of a game keeps between its turns: its searchers and its evaluator."""
+
+    def __init__(self) -> None:
+        self.searchers: dict[tuple[object, ...], Searcher] = {}
+        self.evaluator: Evaluator | None = None
+
+    def searcher(self, key: tuple[object, ...], make: Callable[[], Searcher]) -> Searcher:
+        """The searcher kept under ``key`` (made on first use), its table cleared: each turn searches afresh."""
+        s = self.searchers.get(key)
+        if s is None:
+            s = self.searchers[key] = make()
+        s.clear()
+        return s
+
+
+def _choose(spec: PlayerSpec, game: Game, seat: Seat, rng: random.Random) -> Turn:
     pos = game.position
-    if kind == "greedy":
-        return Turn.from_raw(greedy_turn(pos, searchers, rng))
-    if kind == "random":
-        return Turn.from_raw(rng.choice(pos.turns()))
-    if kind == "depth":
-        if "depth" not in searchers:
-            searchers["depth"] = Searcher(game.profile)
-        s = searchers["depth"]
-        s.clear()
-        return Turn.from_raw(s.search(pos, game.positions, Limits(depth=spec[1])).turn)
-    if kind == "level":
-        level = get_level(spec[1])
-        key = ("level",)
-        if key not in searchers:
-            searchers[key] = Searcher(game.profile)
-        s = searchers[key]
-        s.clear()
-        return Turn.from_raw(think(s, pos, game.positions, level, rng, seeded=True)[0])
-    _, weights, nodes, quiescence = spec
-    key = ("w", json.dumps(weights, sort_keys=True), quiescence)
-    if key not in searchers:
-        searchers[key] = Searcher(game.profile, weights=weights, quiescence=quiescence)
-    s = searchers[key]
-    s.clear()
-    return Turn.from_raw(s.search(pos, game.positions, Limits(nodes=nodes)).turn)
+    profile = game.profile
+    raw: RawTurn | None
+    match spec:
+        case ("greedy",):
+            if seat.evaluator is None:
+                seat.evaluator = Evaluator(pos.tables)
+            raw = greedy_turn(pos, seat.evaluator, rng)
+        case ("random",):
+            raw = rng.choice(pos.turns())
+        case ("depth", depth):
+            s = seat.searcher(("depth",), lambda: Searcher(profile))
+            raw = s.search(pos, game.positions, Limits(depth=depth)).turn
+        case ("level", number):
+            s = seat.searcher(("level",), lambda: Searcher(profile))
+            raw = think(s, pos, game.positions, get_level(number), rng, seeded=True)[0]
+        case ("weights", weights, nodes, quiescence):
+            key = ("w", json.dumps(weights, sort_keys=True), quiescence)
+            s = seat.searcher(key, lambda: Searcher(profile, weights=weights, quiescence=quiescence))
+            raw = s.search(pos, game.positions, Limits(nodes=nodes)).turn
+        case _:
+            raise ValueError(f"unknown player {spec!r}")
+    if raw is None:
+        raise RuntimeError(f"player {spec[0]!r} found no turn after {game.record!r}")
+    return Turn.from_raw(raw)
 
 
-def greedy_turn(pos, searchers: dict, rng: random.Random):
+def greedy_turn(pos: Position, evaluator: Evaluator, rng: random.Random) -> RawTurn | None:
     """The baseline: the turn whose resulting position evaluates best, one turn deep, no search."""
-    ev = searchers.get("greedy")
-    if ev is None:
-        ev = searchers["greedy"] = Evaluator(pos.tables)
-    best, choice = None, None
+    best: float | None = None
+    choice = None
     for turn in pos.turns():
         child = pos.play(turn)
         if child.count(child.side) < 3:
             return turn
         me, op = child.men[child.side], child.men[child.side ^ 1]
-        score = -ev.evaluate(me, op, child.hand[child.side], child.hand[child.side ^ 1]) + rng.random()
+        score = -evaluator.evaluate(me, op, child.hand[child.side], child.hand[child.side ^ 1]) + rng.random()
         if best is None or score > best:
             best, choice = score, turn
     return choice
 
 
-def play_game(task) -> float:
+def play_game(task: GameTask) -> float:
     """One game; returns the score of ``a`` (1 win, 0.5 draw, 0 loss). ``task``: (a, b, opening, a_white, seed, cap)."""
     a, b, opening, a_white, seed, cap = task
     game = Game.from_record(opening)
-    searchers_a: dict = {}
-    searchers_b: dict = {}
+    seat_a, seat_b = Seat(), Seat()
     rng = random.Random(seed)
     while not game.is_over and len(game.history) < cap:
         a_to_move = (game.turn == "white") == a_white
-        spec, searchers = (a, searchers_a) if a_to_move else (b, searchers_b)
-        game.play(_choose(spec, game, searchers, rng))
+        spec, seat = (a, seat_a) if a_to_move else (b, seat_b)
+        game.play(_choose(spec, game, seat, rng))
     outcome = game.outcome
     if outcome is None or outcome.winner is None:
         return 0.5
     return 1.0 if (outcome.winner == "white") == a_white else 0.0
 
 
-def match(a, b, openings_list: list[str], jobs: int = 2, cap: int = 200, seed: int = 0) -> list[float]:
+def match(
+    a: PlayerSpec, b: PlayerSpec, openings_list: list[str], jobs: int = 2, cap: int = 200, seed: int = 0
+) -> list[float]:
     """Scores of ``a`` over every opening played with both colours."""
-    tasks = []
+    tasks: list[GameTask] = []
     for i, opening in enumerate(openings_list):
         for a_white in (True, False):
             tasks.append((a, b, opening, a_white, seed * 100003 + i * 2 + a_white, cap))
@@ -152,14 +181,16 @@ def elo(score: float, games: int) -> tuple[float, float]:
     return diff, 1.96 * se * slope
 
 
-def tune(nodes: int, n_openings: int, rounds: int, jobs: int, accept: float, log) -> dict:
+def tune(
+    nodes: int, n_openings: int, rounds: int, jobs: int, accept: float, log: Callable[[dict[str, object]], None]
+) -> Weights:
     weights = merged(None)
     book = openings(n_openings)
     for rnd in range(rounds):
         for phase, term in TUNED:
             current = weights[phase][term]
             for factor in (1.6, 0.6):
-                value = int(round(current * factor)) if current else (10 if factor > 1 else -10)
+                value = round(current * factor) if current else (10 if factor > 1 else -10)
                 candidate = {p: dict(weights[p]) for p in PHASES}
                 candidate[phase][term] = value
                 started = time.perf_counter()
@@ -184,8 +215,10 @@ def tune(nodes: int, n_openings: int, rounds: int, jobs: int, accept: float, log
     return weights
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m morris_pi.engine.tune", description=__doc__.splitlines()[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m morris_pi.engine.tune", description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("--nodes", type=int, default=1000, help="node budget per turn in tuning games")
     parser.add_argument("--openings", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=1)
@@ -203,7 +236,19 @@ def main(argv=None) -> int:
         help="instead of tuning: match quiescence on against off at the same node budget",
     )
     args = parser.parse_args(argv)
-    log = lambda entry: print(json.dumps(entry), flush=True)  # noqa: E731
+    candidate: Weights | None = None
+    if args.candidate:
+        try:
+            overrides = json.loads(args.candidate)
+            if not isinstance(overrides, dict) or not all(isinstance(v, dict) for v in overrides.values()):
+                raise ValueError("expected an object of phases, each an object of terms")
+            candidate = merged(overrides)
+        except (ValueError, TypeError) as exc:
+            parser.error(f"--candidate: {exc}")
+
+    def log(entry: dict[str, object]) -> None:
+        print(json.dumps(entry), flush=True)
+
     if args.quiescence_test:
         book = openings(args.openings)
         w = merged(None)
@@ -212,9 +257,8 @@ def main(argv=None) -> int:
         d, margin = elo(s, len(scores))
         log({"quiescence_on_vs_off": round(s, 3), "games": len(scores), "elo": round(d), "margin": round(margin)})
         return 0
-    if args.candidate:
+    if candidate is not None:
         book = openings(args.openings)
-        candidate = merged({p: {**DEFAULT_WEIGHTS[p], **json.loads(args.candidate).get(p, {})} for p in PHASES})
         scores = match(
             ("weights", candidate, args.nodes, False), ("weights", merged(None), args.nodes, False), book, args.jobs
         )
