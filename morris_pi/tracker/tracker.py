@@ -52,7 +52,9 @@ from dataclasses import dataclass
 from morris_pi.rules import SIDES, Game, Outcome, Turn
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
-from .reconcile import Changes, Problem, board_mask, diff_problems, read_board, removal_targets, take_back
+from .reconcile import (
+    Changes, Problem, Reading, board_mask, diff_problems, read_board, removal_targets, take_back,
+)
 from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
@@ -66,6 +68,10 @@ TAKEBACK_HOLD_S = 1.0
 #: of every switch that agrees). A lost switch change is healed by a scan well within it, and the
 #: turn after can begin meanwhile; the LEDs follow the provisional reading at once.
 DEFAULT_CONFIRM_S = 1.0
+#: Seconds a placement stays provisional after a man touched another empty point before it and
+#: left (hovering, or put down between points): whose man is whose rests on which landed first,
+#: and a man put down off-centre is usually pushed onto its point within a second or so.
+TOUCH_HOLD_S = 2.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 
@@ -126,8 +132,8 @@ class Tracker:
         #: The game as the board is read now: the confirmed one plus the provisional turns.
         self.game = self.confirmed.copy()
         #: Turns read but not yet confirmed, oldest first: (turn, mask of the points it changes,
-        #: the board after it).
-        self.provisional: list[tuple[Turn, int, int]] = []
+        #: the board after it, empty points touched before a placement's own).
+        self.provisional: list[tuple[Turn, int, int, int]] = []
         self.confirm_s = float(confirm_s)
         self.computer = computer
         self.settle_s = float(settle_s)
@@ -161,6 +167,8 @@ class Tracker:
         #: when the provisional turns are dropped.
         self._scan_at = -math.inf
         self._healed = 0
+        self._healed_since = [-math.inf] * len(POINTS)
+        self._prev_scan = -math.inf
         self._scan_mask = 0
         self._base_prompt: Turn | None = None
 
@@ -177,9 +185,17 @@ class Tracker:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = mask
         if self._started:
-            # Points whose present state only a scan showed: their change had not been reported.
+            # Points whose present state only a scan showed: their change had not been reported,
+            # and happened at an unknown time since the scan before.
             seen = mask ^ self.settler.raw
-            self._healed = self._healed | seen if full else self._healed & ~seen
+            if full:
+                self._healed |= seen
+                for i in bits(seen):
+                    self._healed_since[i] = self._prev_scan
+            else:
+                self._healed &= ~seen
+        if full:
+            self._prev_scan = now
         if not self._started:
             self._started = True
             self.settler = Settler(self.settle_s, self.hold_s, mask)
@@ -200,6 +216,7 @@ class Tracker:
         if full:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = self.settler.raw
+            self._prev_scan = now
             self._dirty = True
         self._advance(now)
 
@@ -362,8 +379,16 @@ class Tracker:
         """When the oldest provisional turn is confirmed by time, if nothing changes it."""
         if not self.provisional:
             return None
+        _, points, _, watch = self.provisional[0]
+        return max(self._held_until(points, watch), self._last_change(points) + self.confirm_s)
+
+    def _last_change(self, points: int) -> float:
         since = self.settler.changed_at
-        return max((since(i) for i in bits(self.provisional[0][1])), default=self._now) + self.confirm_s
+        return max((since(i) for i in bits(points)), default=self._now)
+
+    def _held_until(self, points: int, watch: int) -> float:
+        """Until when a touch before a placement keeps it provisional, scan or no scan."""
+        return self._last_change(watch) + TOUCH_HOLD_S if watch else -math.inf
 
     def _confirm(self) -> None:
         """Confirm the provisional turns whose evidence has held, oldest first.
@@ -372,8 +397,10 @@ class Tracker:
         """
         settler = self.settler
         while self.provisional and not self._found and not self.resync:
-            _, points, after = self.provisional[0]
-            last = max((settler.changed_at(i) for i in bits(points)), default=self._now)
+            _, points, after, watch = self.provisional[0]
+            if self._now < self._held_until(points, watch):
+                break
+            last = self._last_change(points)
             scan = self._scan_at
             # The scan must show the turn's points as the turn left them, and every change up to
             # the scan must be firm (read by now).
@@ -391,7 +418,7 @@ class Tracker:
             self._confirm_one()
 
     def _confirm_one(self) -> None:
-        turn, _, _ = self.provisional.pop(0)
+        turn, _, _, _ = self.provisional.pop(0)
         played = self.confirmed.play(turn)
         self.settler.confirm()
         self._base_prompt = None
@@ -422,12 +449,44 @@ class Tracker:
         """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
         return self._read_confirmed(occ, unsteady).kind in ("match", "progress", "turns")
 
+    def _placed_in_order(self, chain: tuple[Turn, ...]) -> tuple[Turn, ...] | None:
+        """Men put down in quick succession while placing (three or more read one at a time), in
+        the order their points were first touched since the confirmed position, if that differs
+        from the chain read and is a legal sequence of plain placements; else ``None``."""
+        if len(chain) < 3 or any(not turn.is_placement or turn.removal for turn in chain):
+            return None
+        order = self._order(self.settler.base_first_at)
+        targets = sorted((turn.target for turn in chain), key=lambda p: order(INDEX[p]))
+        if targets == [turn.target for turn in chain]:
+            return None
+        trial = self.confirmed.copy()
+        turns = tuple(Turn.parse(p) for p in targets)
+        try:
+            for turn in turns:
+                trial.play(turn)
+        except ValueError:
+            return None
+        if trial.pending is not None:
+            return None
+        return turns
+
+    def _order(self, first_at):
+        """The order of changes: each point's first settled change since the base; a change only a
+        scan showed may have happened any time since the scan before it."""
+        healed, since = self._healed, self._healed_since
+
+        def order(i: int) -> float:
+            t = first_at(i)
+            return min(t, since[i]) if healed >> i & 1 else t
+
+        return order if healed else first_at
+
     def _read_confirmed(self, occ: int, unsteady: int):
         """The board read from the confirmed position, with every change seen since."""
         settler = self.settler
         once, twice = settler.base_counts()
         return read_board(
-            self.confirmed, occ, order=settler.base_first_at, prompt=self._base_prompt, computer=self.computer,
+            self.confirmed, occ, order=self._order(settler.base_first_at), prompt=self._base_prompt, computer=self.computer,
             changes=Changes(once, twice, unsteady),
         )
 
@@ -507,7 +566,7 @@ class Tracker:
         # turn of its side is then a turn in progress, not a contradiction.
         awaiting = self.provisional and self.prompt is None and game.turn == self.computer
         reading = read_board(
-            game, occ, order=settler.first_at, prompt=self.prompt,
+            game, occ, order=self._order(settler.first_at), prompt=self.prompt,
             computer=None if awaiting else self.computer,
             changes=Changes(settler.once, settler.twice, unsteady), protected=self.protected,
         )
@@ -523,7 +582,7 @@ class Tracker:
             # or the board is simply back where it was confirmed. A man knocked or lifted by a
             # hand after the turn was read is a problem to put right, not a reason to drop it.
             whole = self._read_confirmed(occ, unsteady)
-            chain = tuple(turn for turn, _, _ in self.provisional)
+            chain = tuple(turn for turn, _, _, _ in self.provisional)
             if whole.kind == "match" or (contradicted and (
                 whole.kind == "progress" or (whole.kind == "turns" and whole.turns[:len(chain)] != chain)
             )):
@@ -540,10 +599,15 @@ class Tracker:
             # over reading it a turn at a time (e.g. two men put down at once, the first one's
             # switch firm only after the second's).
             whole = self._read_confirmed(occ, unsteady)
-            chain = (*(turn for turn, _, _ in self.provisional), *reading.turns)
+            chain = (*(turn for turn, _, _, _ in self.provisional), *reading.turns)
             if whole.kind == "turns" and len(whole.turns) == len(chain) and whole.turns != chain:
                 self._rollback()
                 return True
+            placed = self._placed_in_order(chain)
+            if placed is not None:
+                self._rollback()
+                reading = Reading("turns", placed)
+                game = self.game
         if kind == "turns":
             for turn in reading.turns:
                 before = board_mask(game)
@@ -555,7 +619,15 @@ class Tracker:
                     self._set_problems(diff_problems(board_mask(game), occ))
                     return False
                 after = board_mask(game)
-                self.provisional.append((turn, before ^ after, after))
+                watch = 0
+                if turn.is_placement:
+                    # Whose man this is rests on which point was touched first: an empty point
+                    # touched before it (a man hovering or put down off-centre) may yet fill.
+                    first = settler.first_at(INDEX[turn.target])
+                    for i in bits(settler.once & ~occ & ~after):
+                        if settler.first_at(i) < first:
+                            watch |= 1 << i
+                self.provisional.append((turn, before ^ after, after, watch))
                 self._found = ()
                 self._game_changed(provisional=True)
                 if game.outcome is not None:
