@@ -52,9 +52,7 @@ from dataclasses import dataclass
 from morris_pi.rules import SIDES, Game, Outcome, Turn
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
-from .reconcile import (
-    Changes, Problem, Reading, board_mask, diff_problems, read_board, removal_targets, take_back,
-)
+from .reconcile import Changes, Problem, board_mask, diff_problems, read_board, removal_targets, take_back
 from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
@@ -132,8 +130,9 @@ class Tracker:
         #: The game as the board is read now: the confirmed one plus the provisional turns.
         self.game = self.confirmed.copy()
         #: Turns read but not yet confirmed, oldest first: (turn, mask of the points it changes,
-        #: the board after it, empty points touched before a placement's own).
-        self.provisional: list[tuple[Turn, int, int, int]] = []
+        #: the board after it, empty points touched before a placement's own, the last change of
+        #: its points when it was read).
+        self.provisional: list[tuple[Turn, int, int, int, float]] = []
         self.confirm_s = float(confirm_s)
         self.computer = computer
         self.settle_s = float(settle_s)
@@ -167,8 +166,6 @@ class Tracker:
         #: when the provisional turns are dropped.
         self._scan_at = -math.inf
         self._healed = 0
-        self._healed_since = [-math.inf] * len(POINTS)
-        self._prev_scan = -math.inf
         self._scan_mask = 0
         self._base_prompt: Turn | None = None
 
@@ -185,17 +182,9 @@ class Tracker:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = mask
         if self._started:
-            # Points whose present state only a scan showed: their change had not been reported,
-            # and happened at an unknown time since the scan before.
+            # Points whose present state only a scan showed: their change had not been reported.
             seen = mask ^ self.settler.raw
-            if full:
-                self._healed |= seen
-                for i in bits(seen):
-                    self._healed_since[i] = self._prev_scan
-            else:
-                self._healed &= ~seen
-        if full:
-            self._prev_scan = now
+            self._healed = self._healed | seen if full else self._healed & ~seen
         if not self._started:
             self._started = True
             self.settler = Settler(self.settle_s, self.hold_s, mask)
@@ -216,7 +205,6 @@ class Tracker:
         if full:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = self.settler.raw
-            self._prev_scan = now
             self._dirty = True
         self._advance(now)
 
@@ -379,8 +367,8 @@ class Tracker:
         """When the oldest provisional turn is confirmed by time, if nothing changes it."""
         if not self.provisional:
             return None
-        _, points, _, watch = self.provisional[0]
-        return max(self._held_until(points, watch), self._last_change(points) + self.confirm_s)
+        _, points, _, watch, last = self.provisional[0]
+        return max(self._held_until(points, watch), last + self.confirm_s)
 
     def _last_change(self, points: int) -> float:
         since = self.settler.changed_at
@@ -393,14 +381,22 @@ class Tracker:
     def _confirm(self) -> None:
         """Confirm the provisional turns whose evidence has held, oldest first.
 
-        Not while the board shows a problem: the provisional reading may yet be dropped.
+        Not while the board shows a problem on a point the turn stands on: the provisional
+        reading may yet be dropped.
         """
         settler = self.settler
-        while self.provisional and not self._found and not self.resync:
-            _, points, after, watch = self.provisional[0]
+        found = 0
+        for problem in self._found:
+            found |= 1 << INDEX[problem.point]
+        while self.provisional and not self.resync:
+            _, points, after, watch, last = self.provisional[0]
+            if found & (points | watch):
+                break
             if self._now < self._held_until(points, watch):
                 break
-            last = self._last_change(points)
+            # The timer runs from the evidence the turn was read from: a later change of its
+            # points is the next turn's (a removal of the man just placed), or contradicts it
+            # and drops it before this.
             scan = self._scan_at
             # The scan must show the turn's points as the turn left them, and every change up to
             # the scan must be firm (read by now).
@@ -418,7 +414,7 @@ class Tracker:
             self._confirm_one()
 
     def _confirm_one(self) -> None:
-        turn, _, _, _ = self.provisional.pop(0)
+        turn, *_ = self.provisional.pop(0)
         played = self.confirmed.play(turn)
         self.settler.confirm()
         self._base_prompt = None
@@ -449,37 +445,16 @@ class Tracker:
         """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
         return self._read_confirmed(occ, unsteady).kind in ("match", "progress", "turns")
 
-    def _placed_in_order(self, chain: tuple[Turn, ...]) -> tuple[Turn, ...] | None:
-        """Men put down in quick succession while placing (three or more read one at a time), in
-        the order their points were first touched since the confirmed position, if that differs
-        from the chain read and is a legal sequence of plain placements; else ``None``."""
-        if len(chain) < 3 or any(not turn.is_placement or turn.removal for turn in chain):
-            return None
+    def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
+        """Whether the chain's turns landed in the order their targets were first touched."""
         order = self._order(self.settler.base_first_at)
-        targets = sorted((turn.target for turn in chain), key=lambda p: order(INDEX[p]))
-        if targets == [turn.target for turn in chain]:
-            return None
-        trial = self.confirmed.copy()
-        turns = tuple(Turn.parse(p) for p in targets)
-        try:
-            for turn in turns:
-                trial.play(turn)
-        except ValueError:
-            return None
-        if trial.pending is not None:
-            return None
-        return turns
+        times = [order(INDEX[turn.target]) for turn in chain]
+        return all(a <= b for a, b in zip(times, times[1:]))
 
     def _order(self, first_at):
-        """The order of changes: each point's first settled change since the base; a change only a
-        scan showed may have happened any time since the scan before it."""
-        healed, since = self._healed, self._healed_since
-
-        def order(i: int) -> float:
-            t = first_at(i)
-            return min(t, since[i]) if healed >> i & 1 else t
-
-        return order if healed else first_at
+        """The order of changes: each point's first settled change since the base. A change only a
+        scan showed counts from the scan: when it really happened the trace does not say."""
+        return first_at
 
     def _read_confirmed(self, occ: int, unsteady: int):
         """The board read from the confirmed position, with every change seen since."""
@@ -582,7 +557,7 @@ class Tracker:
             # or the board is simply back where it was confirmed. A man knocked or lifted by a
             # hand after the turn was read is a problem to put right, not a reason to drop it.
             whole = self._read_confirmed(occ, unsteady)
-            chain = tuple(turn for turn, _, _, _ in self.provisional)
+            chain = tuple(turn for turn, *_ in self.provisional)
             if whole.kind == "match" or (contradicted and (
                 whole.kind == "progress" or (whole.kind == "turns" and whole.turns[:len(chain)] != chain)
             )):
@@ -599,15 +574,13 @@ class Tracker:
             # over reading it a turn at a time (e.g. two men put down at once, the first one's
             # switch firm only after the second's).
             whole = self._read_confirmed(occ, unsteady)
-            chain = (*(turn for turn, _, _, _ in self.provisional), *reading.turns)
-            if whole.kind == "turns" and len(whole.turns) == len(chain) and whole.turns != chain:
+            chain = (*(turn for turn, *_ in self.provisional), *reading.turns)
+            if (
+                whole.kind == "turns" and len(whole.turns) == len(chain) and whole.turns != chain
+                and not self._touched_in_order(chain) and self._touched_in_order(whole.turns)
+            ):
                 self._rollback()
                 return True
-            placed = self._placed_in_order(chain)
-            if placed is not None:
-                self._rollback()
-                reading = Reading("turns", placed)
-                game = self.game
         if kind == "turns":
             for turn in reading.turns:
                 before = board_mask(game)
@@ -620,14 +593,16 @@ class Tracker:
                     return False
                 after = board_mask(game)
                 watch = 0
-                if turn.is_placement:
+                if turn.is_placement and self.computer is None:
                     # Whose man this is rests on which point was touched first: an empty point
                     # touched before it (a man hovering or put down off-centre) may yet fill.
+                    # (Against the computer only one hand places at a time: no such doubt.)
                     first = settler.first_at(INDEX[turn.target])
-                    for i in bits(settler.once & ~occ & ~after):
+                    for i in bits(settler.once & ~occ & ~after & ~before):
                         if settler.first_at(i) < first:
                             watch |= 1 << i
-                self.provisional.append((turn, before ^ after, after, watch))
+                points = before ^ after
+                self.provisional.append((turn, points, after, watch, self._last_change(points)))
                 self._found = ()
                 self._game_changed(provisional=True)
                 if game.outcome is not None:
