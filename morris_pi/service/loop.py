@@ -88,7 +88,7 @@ def run_service(
         storage=storage or Storage(config.storage.state_dir, config.storage.records_dir),
         defaults=GameSettings.from_config(config.game), menu=config.game.menu,
         opponent_factory=opponent_factory or engine_factory(config),
-        palette=config.palette, settle_s=settle_s, hold_s=hold_s,
+        palette=config.palette, settle_s=settle_s, hold_s=hold_s, confirm_s=config.sensors.confirm_ms / 1000,
     )
     try:
         how = session.start()

@@ -461,7 +461,8 @@ class Tracker:
         settler = self.settler
         once, twice = settler.base_counts()
         return read_board(
-            self.confirmed, occ, order=self._order(settler.base_first_at), prompt=self._base_prompt, computer=self.computer,
+            self.confirmed, occ, order=self._order(settler.base_first_at), prompt=self._base_prompt,
+            computer=self.computer,
             changes=Changes(once, twice, unsteady),
         )
 
