@@ -388,6 +388,9 @@ class Tracker:
         found = 0
         for problem in self._found:
             found |= 1 << INDEX[problem.point]
+        # A change only a scan showed, not yet firm, may yet contradict them: decide on it first.
+        if self._healed & (settler.raw ^ settler.firm):
+            return
         while self.provisional and not self.resync:
             _, points, after, watch, last = self.provisional[0]
             if found & (points | watch):
@@ -463,7 +466,7 @@ class Tracker:
         return read_board(
             self.confirmed, occ, order=self._order(settler.base_first_at), prompt=self._base_prompt,
             computer=self.computer,
-            changes=Changes(once, twice, unsteady),
+            changes=Changes(once, twice, unsteady), unsure=self._healed,
         )
 
     def _advance(self, now: float) -> None:
@@ -545,6 +548,7 @@ class Tracker:
             game, occ, order=self._order(settler.first_at), prompt=self.prompt,
             computer=None if awaiting else self.computer,
             changes=Changes(settler.once, settler.twice, unsteady), protected=self.protected,
+            unsure=self._healed,
         )
         kind = reading.kind
         if awaiting and kind == "turns":
