@@ -233,7 +233,7 @@ def board_svg(
     >>> board_svg(leds={"d6": "sparkle"})
     Traceback (most recent call last):
     ...
-    ValueError: board picture: unknown LED role 'sparkle' at d6; roles are error, missing, extra, lifted, \
+    ValueError: board picture: unknown LED role 'sparkle' at d6; roles are error, missing, extra, protected, lifted, \
 computer-remove, computer-from, computer-to, removable, legal-target, hint, mill, winner, last-move, \
 menu-option, menu-choice, confirm, to-move
     """
