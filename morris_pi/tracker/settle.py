@@ -51,6 +51,7 @@ change since then.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from morris_pi.rules.board import POINTS, bits
 
@@ -91,7 +92,7 @@ class Settler:
         #: the first touch that held, which orders two men put down at once.
         self.first = [math.inf] * len(POINTS)
         #: ``[once, twice, first]`` of the older bases (confirmed first); the newest is above.
-        self._bases: list[list] = []
+        self._bases: list[list[Any]] = []
         self._since = [now] * len(POINTS)
         self._unsettled = 0  # points whose raw state differs from the settled one
         self._unfirm = 0  # points whose raw state differs from the firm one

@@ -52,7 +52,9 @@ from dataclasses import dataclass
 from morris_pi.rules import SIDES, Game, Outcome, Turn
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
-from .reconcile import Changes, Problem, board_mask, diff_problems, read_board, removal_targets, take_back
+from .reconcile import (
+    Changes, Problem, Reading, board_mask, diff_problems, read_board, removal_targets, take_back,
+)
 from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
@@ -450,21 +452,16 @@ class Tracker:
 
     def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
         """Whether the chain's turns landed in the order their targets were first touched."""
-        order = self._order(self.settler.base_first_at)
+        order = self.settler.base_first_at
         times = [order(INDEX[turn.target]) for turn in chain]
         return all(a <= b for a, b in zip(times, times[1:]))
 
-    def _order(self, first_at):
-        """The order of changes: each point's first settled change since the base. A change only a
-        scan showed counts from the scan: when it really happened the trace does not say."""
-        return first_at
-
-    def _read_confirmed(self, occ: int, unsteady: int):
+    def _read_confirmed(self, occ: int, unsteady: int) -> Reading:
         """The board read from the confirmed position, with every change seen since."""
         settler = self.settler
         once, twice = settler.base_counts()
         return read_board(
-            self.confirmed, occ, order=self._order(settler.base_first_at), prompt=self._base_prompt,
+            self.confirmed, occ, order=settler.base_first_at, prompt=self._base_prompt,
             computer=self.computer,
             changes=Changes(once, twice, unsteady), unsure=self._healed,
         )
@@ -545,7 +542,7 @@ class Tracker:
         # turn of its side is then a turn in progress, not a contradiction.
         awaiting = self.provisional and self.prompt is None and game.turn == self.computer
         reading = read_board(
-            game, occ, order=self._order(settler.first_at), prompt=self.prompt,
+            game, occ, order=settler.first_at, prompt=self.prompt,
             computer=None if awaiting else self.computer,
             changes=Changes(settler.once, settler.twice, unsteady), protected=self.protected,
             unsure=self._healed,
