@@ -22,7 +22,7 @@ class Rig:
 
     def __init__(self, tmp_path, *, board=(), menu=True, defaults=None, factory=None, storage=None) -> None:
         self.clock = ManualClock(100.0)
-        self.sensors = VirtualSensors(board)
+        self.sensors = VirtualSensors(board, scans=True)  # the service reads every switch each scan
         self.buttons = VirtualButtons()
         self.strip = RecordingStrip()
         self.storage = storage if storage is not None else Storage(tmp_path / "state")

@@ -27,6 +27,11 @@ def test_contact_bounce_and_slides_never_become_men():
     table.wait(0.15)
     table.off("g7")
     table.put("a7")
+    assert table.lit("last-move") == {"a7"}  # shown at once
+    # Two players may put men down at once, and g7 was touched first: a man set down off-centre
+    # could still land there, so a7 is recorded only once that has had time (TOUCH_HOLD_S).
+    assert table.record == "d6"
+    table.wait(2.0)
     assert table.record == "d6 a7"
     assert not table.problems
 

@@ -24,7 +24,13 @@ REPEATED = QUIET + " d5-e5 d1-a1 e5-d5 a1-d1 d5-e5 d1-a1 e5-d5 a1-d1"
 
 
 class Table:
-    """One board: ``on``/``off``/``lift``/``put``/``move`` by hand, ``wait`` for time to pass."""
+    """One board: ``on``/``off``/``lift``/``put``/``move`` by hand, ``wait`` for time to pass.
+
+    ``scans=True`` (the default) reads every switch at each step, as the service does: a turn
+    is confirmed as soon as the board is firm. ``scans=False`` reports changes one by one, as a
+    trace does (a change may be lost; ``snapshot`` heals it): turns stay provisional for the
+    confirm window.
+    """
 
     def __init__(
         self,
@@ -35,9 +41,11 @@ class Table:
         opponent: Opponent | None = None,
         board: "set[str] | None" = None,
         start: float = 0.0,
+        scans: bool = True,
     ) -> None:
         self.clock = ManualClock(start)
-        self.sensors = VirtualSensors()
+        # Like the real board, every read is a scan of every switch unless the test loses events.
+        self.sensors = VirtualSensors(scans=scans)
         self.buttons = VirtualButtons()
         self.strip = RecordingStrip()
         game = Game.from_record(record, profile) if record else None
@@ -88,6 +96,11 @@ class Table:
         if removal:
             self.lift(removal)
         return self.snap
+
+    def snapshot(self, points: "set[str]") -> Snapshot:
+        """A scan of every switch at once (heals a lost change)."""
+        self.sensors.set(points)
+        return self.step()
 
     def press(self, name: str) -> Snapshot:
         self.buttons.press(name)

@@ -12,8 +12,10 @@ end has a path of its own: each only brings its ``SensorSource``,
 >>> c = Controller(sensors=sensors, leds=strip, clock=clock, computer="black")
 >>> _ = c.step(); sensors.close_switch("d6"); clock.advance(1.0); _ = c.step()
 >>> clock.set(c.next_wakeup(blink=False)); _ = c.step(); clock.set(c.next_wakeup(blink=False)); snap = c.step()
->>> snap.record, snap.computer, snap.leds
-('d6', 'a7', {'a7': 'computer-to', 'd6': 'last-move'})
+>>> snap.record, snap.leds            # d6 read: shown at once, recorded once confirmed
+('', {'d6': 'last-move'})
+>>> clock.set(c.next_wakeup(blink=False)); snap = c.step(); snap.t, snap.record, snap.computer, snap.leds
+(2.0, 'd6', 'a7', {'a7': 'computer-to', 'd6': 'last-move'})
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from dataclasses import dataclass, field, replace
 from morris_pi.rules import Game, Outcome
 from morris_pi.tracker import guidance
 from morris_pi.tracker.reconcile import Problem
-from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
-from morris_pi.tracker.tracker import Tracker, TrackerState
+from morris_pi.tracker.settle import DEFAULT_SETTLE_S
+from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, DEFAULT_HOLD_S, Tracker, TrackerState
 
 from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource, SettableClock
 
@@ -106,6 +108,7 @@ class Controller:
         palette: Mapping[str, guidance.Look] | None = None,
         settle_s: float = DEFAULT_SETTLE_S,
         hold_s: float = DEFAULT_HOLD_S,
+        confirm_s: float = DEFAULT_CONFIRM_S,
         game: Game | None = None,
         on_turn: Callable[[Game], None] | None = None,
         on_change: Callable[[Snapshot], None] | None = None,
@@ -123,7 +126,9 @@ class Controller:
         self.opponent = opponent
         self.on_turn = on_turn
         self.on_change = on_change
-        self.tracker = Tracker(game, profile=profile, computer=computer, settle_s=settle_s, hold_s=hold_s)
+        self.tracker = Tracker(
+            game, profile=profile, computer=computer, settle_s=settle_s, hold_s=hold_s, confirm_s=confirm_s,
+        )
         #: What the opponent was asked for: ("turn" | "hint", game version), or None.
         self._asked: tuple[str, int] | None = None
         self._retry_at = -math.inf
@@ -143,7 +148,8 @@ class Controller:
 
     @property
     def game(self) -> Game:
-        return self.tracker.game
+        """The game as recorded: confirmed turns only (the LEDs may already show a provisional one)."""
+        return self.tracker.confirmed
 
     @property
     def computer(self) -> str | None:
@@ -160,11 +166,14 @@ class Controller:
         self._now = now
         tracker = self.tracker
         raw = self.sensors.read()
+        # A source that reads every switch each time (the service's scans) says nothing or True;
+        # one that reports changes (a trace's on/off lines) says False except after a snapshot.
+        full = bool(getattr(self.sensors, "full_scan", True))
         if raw != self._last_raw:
             self._last_raw = raw
-            tracker.update(raw, now)
+            tracker.update(raw, now, full=full)
         else:
-            tracker.tick(now)
+            tracker.tick(now, full=full)
         if self.buttons is not None:
             for name in self.buttons.pressed():
                 self._press(name, now)
@@ -243,15 +252,15 @@ class Controller:
 
     def _build_snapshot(self, state: TrackerState) -> Snapshot:
         f = self._current_frame()
-        game = state.game
+        game = state.confirmed if state.confirmed is not None else state.game
         return Snapshot(
             t=self._now,
             record=game.record,
-            turn=state.turn,
+            turn=game.turn,
             computer=str(state.prompt) if state.prompt is not None else None,
             leds=f.points,
             problems=state.problems,
-            outcome=state.outcome,
+            outcome=game.outcome,
             status=f.status,
             profile=game.profile.name,
             computer_side=state.computer,
@@ -307,7 +316,7 @@ class Controller:
             if self._asked is not None and self._asked[1] != tracker.game_version:
                 self._cancel()
             if self.on_turn is not None:
-                self.on_turn(tracker.game)
+                self.on_turn(tracker.confirmed)
 
     def _cancel(self) -> None:
         if self._asked is not None and self.opponent is not None:
@@ -319,7 +328,10 @@ class Controller:
 
     def _ask_hint(self) -> bool:
         tracker = self.tracker
-        game = tracker.game
+        # The search sees only confirmed turns; the player asked on what the LEDs showed.
+        tracker.confirm_all()
+        self._follow_game()
+        game = tracker.confirmed
         if self.opponent is None or self._asked is not None or game.outcome is not None:
             return False
         if game.turn == tracker.computer or tracker.resync:
@@ -330,7 +342,7 @@ class Controller:
         if self.opponent is None:
             return False
         try:
-            self.opponent.start(self.tracker.game.copy(), hint=kind == "hint")
+            self.opponent.start(self.tracker.confirmed.copy(), hint=kind == "hint")
         except Exception as exc:
             self._fail(exc)
             return False
@@ -346,11 +358,12 @@ class Controller:
     def _drive_opponent(self, now: float) -> bool:
         """Start the computer on its turn and poll it; returns whether its answer changed the state."""
         tracker = self.tracker
-        game = tracker.game
+        game = tracker.confirmed
         if self.opponent is None:
             return False
         if (
             self._asked is None
+            and not tracker.provisional
             and tracker.computer is not None
             and game.turn == tracker.computer
             and game.outcome is None

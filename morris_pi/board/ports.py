@@ -50,6 +50,12 @@ class SensorSource(Protocol):
 
     ``read()`` returns the raw, undebounced state; debouncing is the tracker's
     job because it has to run on the injected clock.
+
+    A source may say, in a ``full_scan`` attribute, whether the last ``read()``
+    read every switch just then (``False`` when it returned a state kept since
+    an interrupt or edge, or a trace's single change events). A full scan
+    confirms the turns read before it at once; without the attribute every
+    read counts as one.
     """
 
     def read(self) -> frozenset[str]: ...

@@ -52,6 +52,7 @@ from morris_pi.rules import Game
 from morris_pi.rules.board import RINGS
 from morris_pi.tracker import guidance
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
+from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S
 
 from .controller import Controller, Snapshot
 from .keeper import GameKeeper
@@ -111,6 +112,7 @@ class _Reading:
 
     def __init__(self) -> None:
         self.raw: frozenset[str] = frozenset()
+        self.full_scan = True
 
     def read(self) -> frozenset[str]:
         return self.raw
@@ -157,6 +159,7 @@ class Session:
         palette: Mapping[str, guidance.Look] | None = None,
         settle_s: float = DEFAULT_SETTLE_S,
         hold_s: float = DEFAULT_HOLD_S,
+        confirm_s: float = DEFAULT_CONFIRM_S,
     ) -> None:
         self.sensors = sensors
         self.leds = leds
@@ -169,6 +172,7 @@ class Session:
         self.palette = dict(palette) if palette is not None else dict(guidance.DEFAULT_PALETTE)
         self.settle_s = settle_s
         self.hold_s = hold_s
+        self.confirm_s = confirm_s
         self.settings = self.defaults
         self.controller: Controller | None = None
         self.menu: Menu | None = None
@@ -265,6 +269,7 @@ class Session:
             return
         self._dirty = False
         self._raw = self._reading.raw = raw
+        self._reading.full_scan = bool(getattr(self.sensors, "full_scan", True))
         self.version += 1
         if self.menu is not None:
             self.menu.update(raw, now)
@@ -472,7 +477,7 @@ class Session:
             self.controller = Controller(
                 sensors=self._reading, leds=self._capture, clock=self.clock, buttons=self._relay,
                 profile=settings.profile, computer=settings.computer, opponent=opponent,
-                palette=self.palette, settle_s=self.settle_s, hold_s=self.hold_s, game=game,
+                palette=self.palette, settle_s=self.settle_s, hold_s=self.hold_s, confirm_s=self.confirm_s, game=game,
                 on_turn=lambda g: self.keeper.on_turn(g, self.settings),
             )
             if game is None:

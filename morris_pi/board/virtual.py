@@ -28,17 +28,30 @@ def _check(point: str) -> str:
 
 
 class VirtualSensors:
-    """A ``SensorSource`` whose switches are set by code."""
+    """A ``SensorSource`` whose switches are set by code.
 
-    def __init__(self, closed: Iterable[str] = ()) -> None:
+    By default its switches change one event at a time, as a trace's lines
+    do, and an event may have been lost: only the first read after ``set``
+    (every switch at once, a snapshot) is a full scan (``full_scan``), which
+    confirms the turns read before it. With ``scans=True`` every read is a
+    full scan, as on the real board, whose service reads every switch each time.
+    """
+
+    def __init__(self, closed: Iterable[str] = (), *, scans: bool = False) -> None:
         self._closed = frozenset(_check(p) for p in closed)
+        self.scans = scans
+        self._scanned = False
+        #: Whether the last ``read`` was a scan of every switch.
+        self.full_scan = scans
 
     def read(self) -> frozenset[str]:
+        self.full_scan, self._scanned = self.scans or self._scanned, False
         return self._closed
 
     def set(self, closed: Iterable[str]) -> None:
         """Every switch at once (a snapshot)."""
         self._closed = frozenset(_check(p) for p in closed)
+        self._scanned = True
 
     def close_switch(self, point: str) -> None:
         self._closed = self._closed | {_check(point)}

@@ -68,7 +68,7 @@ PIXEL_ORDERS: tuple[str, ...] = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
 SCHEMA: dict[str, tuple[str, ...]] = {
     "": ("game", "sensors", "leds", "palette", "buttons", "gpio", "storage", "engine", "service", "web"),
     "game": ("mode", "human", "level", "profile", "menu"),
-    "sensors": ("backend", "scan_hz", "settle_ms", "resync_ms", "mcp23017", "gpio", "matrix"),
+    "sensors": ("backend", "scan_hz", "settle_ms", "confirm_ms", "resync_ms", "mcp23017", "gpio", "matrix"),
     "sensors.mcp23017": ("i2c_bus", "addresses", "interrupt_pins", "map"),
     "sensors.mcp23017.map": wiring.POINTS,
     "sensors.gpio": ("map",),
@@ -197,6 +197,7 @@ def _sensors(r: Reader, t: Any) -> SensorsConfig:
         backend=r.choice(p, t, "backend", ("mcp23017", "gpio", "matrix"), d.backend),
         scan_hz=r.number(p, t, "scan_hz", d.scan_hz, 1, 1000),
         settle_ms=r.number(p, t, "settle_ms", d.settle_ms, 0, 2000),
+        confirm_ms=r.number(p, t, "confirm_ms", d.confirm_ms, 0, 10000),
         resync_ms=r.number(p, t, "resync_ms", d.resync_ms, 20, 60000),
         mcp23017=r.guard(lambda: _mcp23017(r, t.get("mcp23017", {})), d.mcp23017),
         gpio=r.guard(lambda: _gpio_sensors(r, t.get("gpio", {})), d.gpio),

@@ -64,6 +64,7 @@ class SensorsConfig:
     backend: str = "mcp23017"       # "mcp23017" | "gpio" | "matrix"
     scan_hz: float = 100.0          # how often the service reads the sensors
     settle_ms: float = 200.0        # debounce window the tracker applies
+    confirm_ms: float = 1000.0      # a turn read stays provisional this long without a full scan
     resync_ms: float = 500.0        # full re-read interval when events/interrupts are used
     mcp23017: Mcp23017Config = field(default_factory=Mcp23017Config)
     gpio: GpioSensorsConfig = field(default_factory=GpioSensorsConfig)

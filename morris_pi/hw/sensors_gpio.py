@@ -35,6 +35,8 @@ class GpioSensors:
         self._dirty = True
         self._next_resync = float("-inf")
         self._state: frozenset[str] = frozenset()
+        #: Whether the last ``read`` read every pin (see ``ports.SensorSource``).
+        self.full_scan = False
         self.pin_reads = 0  # full re-reads so far (for tests and benchmarks)
         for point, pin in point_pins.items():
             try:
@@ -62,6 +64,9 @@ class GpioSensors:
                 raise SensorError(f"reading the switch GPIOs failed: {exc}") from exc
             self.pin_reads += 1
             self._next_resync = now + self._resync_s
+            self.full_scan = True  # every pin was read just now
+        else:
+            self.full_scan = False  # the state as last read: a missed edge would hide a change
         return self._state
 
     def close(self) -> None:

@@ -64,6 +64,8 @@ class Mcp23017Sensors:
         self._polling = False
         self._ready = False
         self._state: frozenset[str] = frozenset()
+        #: Whether the last ``read`` read every input (see ``ports.SensorSource``).
+        self.full_scan = False
         self._next_resync = float("-inf")
         self.bus_reads = 0  # full input reads so far; lets tests and benchmarks see the bus load
         pins = list(interrupt_pins)
@@ -97,6 +99,7 @@ class Mcp23017Sensors:
         waiting = self._ready and self.uses_interrupts
         interrupted = waiting and self._interrupted()
         if waiting and not resync and not interrupted:
+            self.full_scan = False  # the state as last read: a missed interrupt would hide a change
             return self._state
         trust_check = waiting and not interrupted  # a resync with no interrupt pending
         try:
@@ -114,6 +117,7 @@ class Mcp23017Sensors:
             self._ready = False
             raise
         self.bus_reads += 1
+        self.full_scan = True  # every input of every expander was read just now
         if resync:
             self._next_resync = now + self._resync_s
         state = frozenset(closed)

@@ -131,7 +131,10 @@ class SensorSlot(_Slot[SensorSource]):
         if self.inner is None:
             raise SensorError(self.backoff.message or "the sensors are not set up")
         try:
-            return frozenset(self.inner.read())
+            closed = frozenset(self.inner.read())
+            # Whether this read saw every switch (see ``SensorSource``): passed on to the tracker.
+            self.full_scan = bool(getattr(self.inner, "full_scan", True))
+            return closed
         except HardwareError:
             raise
         except Exception as exc:

@@ -98,6 +98,7 @@ def run_service(
         palette=config.palette,
         settle_s=settle_s,
         hold_s=hold_s,
+        confirm_s=config.sensors.confirm_ms / 1000,
     )
     try:
         how = session.start()

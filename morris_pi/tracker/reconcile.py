@@ -216,6 +216,7 @@ def read_board(
     computer: str | None = None,
     changes: Changes = ANYTHING,
     protected: int = 0,
+    unsure: int = 0,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -223,7 +224,9 @@ def read_board(
     the computer's turn (``computer`` names its side). ``order`` gives the raw
     time of a point's last change, for the placing tie-break. ``changes`` is
     what the sensors saw since the game's position; ``protected`` the men
-    lifted during a pending removal that may not be taken.
+    lifted during a pending removal that may not be taken. ``unsure``: points
+    whose last change only a scan of every switch showed, so when it happened is
+    not known (a lost lift may be older than the landing it made possible).
     """
     expected = board_mask(game)
     actual = occupied
@@ -270,7 +273,7 @@ def read_board(
 
     nxt = "black" if game.turn == "white" else "white"
     if computer != nxt:
-        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes)
+        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure)
         if found is not None:
             return found
 
@@ -282,6 +285,7 @@ def read_board(
 
 def _two_turns(
     pos, expected: int, pos_mask: int, occupied: int, allowed: list[RawTurn], order, changes: Changes,
+    unsure: int = 0,
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun.
 
@@ -307,7 +311,7 @@ def _two_turns(
             elif _partial(m1, occupied, raw2):
                 begun.add(raw1)
     if whole and order is not None:
-        whole = [pair for pair in whole if _in_order(*pair, order)]
+        whole = [pair for pair in whole if _in_order(*pair, order, unsure)]
     if whole:
         if len(whole) > 1 and order is not None:
             whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
@@ -325,7 +329,7 @@ def _two_turns(
     return None
 
 
-def _in_order(first: RawTurn, second: RawTurn, order: Callable[[int], float]) -> bool:
+def _in_order(first: RawTurn, second: RawTurn, order: Callable[[int], float], unsure: int = 0) -> bool:
     """Whether each move of a chain was lifted before it landed, where the sensors can tell.
 
     A man lands only after it left its point. The second turn's points carry its own last
@@ -333,10 +337,10 @@ def _in_order(first: RawTurn, second: RawTurn, order: Callable[[int], float]) ->
     by a late snapshot can look later than the landing: the chain then waits, never misreads.)
     """
     o2, t2, r2 = second
-    if o2 >= 0 and order(t2) < order(o2):
+    if o2 >= 0 and not unsure >> o2 & 1 and order(t2) < order(o2):
         return False
     o1, t1, _ = first
-    return o1 < 0 or o1 in (t2,) or t1 == r2 or order(t1) > order(o1)
+    return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) > order(o1)
 
 
 def takeback_count(game: Game, computer: str | None) -> int:

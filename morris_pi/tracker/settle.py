@@ -34,11 +34,24 @@ position (``rebase``): ``once`` has the points whose settled state changed at
 least once, ``twice`` those that changed at least twice (emptied and refilled,
 or filled and emptied). A reading of the board may only change a point the
 sensors saw change; see ``reconcile``.
+
+The counts are kept for a stack of bases: the confirmed position first, then
+one per provisional turn read on top of it (``push``). ``once``/``twice`` are
+those of the newest base. Confirming a turn drops the oldest base
+(``confirm``); dropping the provisional turns goes back to the counts since
+the confirmed position (``rollback``), so a reading made again sees every
+change since then.
+
+>>> s.push(0b1); s.once, s.twice      # a reading on top: a7 is where it should be
+(0, 0)
+>>> s.rollback(); s.once              # the reading dropped: a7 changed since the confirmed base
+1
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from morris_pi.rules.board import POINTS, bits
 
@@ -51,6 +64,7 @@ class Settler:
 
     __slots__ = (
         "window", "hold", "raw", "settled", "firm", "last_change", "once", "twice", "_since", "_unsettled", "_unfirm",
+        "first", "_bases",
     )
 
     def __init__(
@@ -74,6 +88,11 @@ class Settler:
         #: Points whose settled state changed at least once / twice since the base (``rebase``).
         self.once = 0
         self.twice = 0
+        #: Per point, the raw time of its first settled change since the base (``inf``: none):
+        #: the first touch that held, which orders two men put down at once.
+        self.first = [math.inf] * len(POINTS)
+        #: ``[once, twice, first]`` of the older bases (confirmed first); the newest is above.
+        self._bases: list[list[Any]] = []
         self._since = [now] * len(POINTS)
         self._unsettled = 0  # points whose raw state differs from the settled one
         self._unfirm = 0  # points whose raw state differs from the firm one
@@ -106,6 +125,17 @@ class Settler:
                 self._unsettled = pending & ~done
                 self.twice |= self.once & done
                 self.once |= done
+                first = self.first
+                for i in bits(done):
+                    if first[i] == math.inf:
+                        first[i] = since[i]
+                for counts in self._bases:
+                    counts[1] |= counts[0] & done
+                    counts[0] |= done
+                    first = counts[2]
+                    for i in bits(done):
+                        if first[i] == math.inf:
+                            first[i] = since[i]
         pending = self._unfirm
         if pending:
             longer = window + self.hold
@@ -125,6 +155,50 @@ class Settler:
         """
         self.once = self.settled ^ base
         self.twice = 0
+        self.first = self._firsts(self.once)
+        self._bases = []
+
+    def push(self, base: int) -> None:
+        """Count from ``base`` too (a provisional reading), keeping the counts of the older bases."""
+        self._bases.append([self.once, self.twice, self.first])
+        self.once = self.settled ^ base
+        self.twice = 0
+        self.first = self._firsts(self.once)
+
+    def _firsts(self, changed: int) -> list[float]:
+        first = [math.inf] * len(POINTS)
+        for i in bits(changed):
+            first[i] = self._since[i]
+        return first
+
+    def first_at(self, index: int) -> float:
+        """Raw time of the point's first settled change since the base, else of its last change."""
+        t = self.first[index]
+        return t if t != math.inf else self._since[index]
+
+    def confirm(self) -> None:
+        """The oldest base is left behind: the turn read on it is confirmed."""
+        if self._bases:
+            del self._bases[0]
+
+    def base_counts(self) -> tuple[int, int]:
+        """``(once, twice)`` since the oldest base (the confirmed position)."""
+        if self._bases:
+            return self._bases[0][0], self._bases[0][1]
+        return self.once, self.twice
+
+    def base_first_at(self, index: int) -> float:
+        """``first_at`` since the oldest base (the confirmed position)."""
+        if self._bases:
+            t = self._bases[0][2][index]
+            return t if t != math.inf else self._since[index]
+        return self.first_at(index)
+
+    def rollback(self) -> None:
+        """Back to the counts since the oldest base: the provisional readings are dropped."""
+        if self._bases:
+            self.once, self.twice, self.first = self._bases[0]
+            self._bases = []
 
     def changed_at(self, index: int) -> float:
         """Raw time of the last transition of a point (the order of changes)."""

@@ -25,12 +25,22 @@ How it decides:
   moves it, and it shows ``protected`` until it is back.
 - After a takeback by button, a new game or a resumed game, no turn is read
   until the board matches the game again (``resync``): the LEDs guide it back.
+- A turn read is *provisional* (``game``, which the guidance shows at once)
+  until it is confirmed (``confirmed``, which the record, the computer's
+  search and the saves see): no point it changes has changed for
+  ``confirm_s``, or a scan of every switch newer than its last change agrees
+  with it. A board the provisional turns cannot explain (a scan that heals a
+  lost change, say) drops them if the confirmed position explains it: the
+  board is then read again from every change since that position.
 
->>> from morris_pi.rules.board import mask_of
 >>> t = Tracker()
 >>> t.update(set(), 0.0)
->>> t.update({"d6"}, 1.0); t.tick(1.3); t.game.record
+>>> t.update({"d6"}, 1.0); t.tick(1.3); t.game.record, t.confirmed.record   # read, not yet confirmed
+('d6', '')
+>>> t.tick(2.0); t.confirmed.record      # d6 held for confirm_s
 'd6'
+>>> t.update({"d6", "f4"}, 3.0); t.tick(3.2); t.update({"d6", "f4"}, 3.25, full=True); t.confirmed.record
+'d6 f4'
 """
 
 from __future__ import annotations
@@ -42,7 +52,9 @@ from dataclasses import dataclass
 from morris_pi.rules import SIDES, Game, Outcome, Turn
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
-from .reconcile import Changes, Problem, board_mask, diff_problems, read_board, removal_targets, take_back
+from .reconcile import (
+    Changes, Problem, Reading, board_mask, diff_problems, read_board, removal_targets, take_back,
+)
 from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
@@ -52,6 +64,14 @@ RESIGN_CONFIRM_S = 3.0
 #: really moved lost, shows the same board until a scan of every switch (within a second)
 #: completes the picture; a takeback is never urgent.
 TAKEBACK_HOLD_S = 1.0
+#: Seconds a turn read stays provisional while no point it changes changes (without a newer scan
+#: of every switch that agrees). A lost switch change is healed by a scan well within it, and the
+#: turn after can begin meanwhile; the LEDs follow the provisional reading at once.
+DEFAULT_CONFIRM_S = 1.0
+#: Seconds a placement stays provisional after a man touched another empty point before it and
+#: left (hovering, or put down between points): whose man is whose rests on which landed first,
+#: and a man put down off-centre is usually pushed onto its point within a second or so.
+TOUCH_HOLD_S = 2.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 
@@ -84,6 +104,8 @@ class TrackerState:
     armed: str | None = None
     resync: bool = False
     version: int = 0
+    #: The game as recorded (``game`` holds the provisional turns too); ``None`` means ``game``.
+    confirmed: Game | None = None
 
 
 class Tracker:
@@ -97,12 +119,23 @@ class Tracker:
         computer: str | None = None,
         settle_s: float = DEFAULT_SETTLE_S,
         hold_s: float = DEFAULT_HOLD_S,
+        confirm_s: float = DEFAULT_CONFIRM_S,
     ) -> None:
         if computer not in (None, *SIDES):
             raise ValueError(f"computer must be 'white', 'black' or None, got {computer!r}")
         if not hold_s >= 0:
             raise ValueError(f"hold must be a number of seconds >= 0, got {hold_s!r}")
-        self.game = game if game is not None else Game(profile)
+        if not confirm_s >= 0:
+            raise ValueError(f"confirm time must be a number of seconds >= 0, got {confirm_s!r}")
+        #: The game as recorded: only confirmed turns. The object passed in is kept and played on.
+        self.confirmed = game if game is not None else Game(profile)
+        #: The game as the board is read now: the confirmed one plus the provisional turns.
+        self.game = self.confirmed.copy()
+        #: Turns read but not yet confirmed, oldest first: (turn, mask of the points it changes,
+        #: the board after it, empty points touched before a placement's own, the last change of
+        #: its points when it was read).
+        self.provisional: list[tuple[Turn, int, int, int, float]] = []
+        self.confirm_s = float(confirm_s)
         self.computer = computer
         self.settle_s = float(settle_s)
         self.hold_s = float(hold_s)
@@ -131,12 +164,29 @@ class Tracker:
         self._events: list[tuple[str, object]] = []
         self._recheck = False
         self._takeback_at = math.inf
+        #: Time of the latest reading of every switch at once (a scan), and the prompt to restore
+        #: when the provisional turns are dropped.
+        self._scan_at = -math.inf
+        self._healed = 0
+        self._scan_mask = 0
+        self._base_prompt: Turn | None = None
 
     # -- inputs -----------------------------------------------------------------------
 
-    def update(self, occupancy: "Iterable[str] | int", now: float) -> None:
-        """A raw reading of the switches (point names, or a mask) at time ``now``."""
+    def update(self, occupancy: "Iterable[str] | int", now: float, *, full: bool = False) -> None:
+        """A raw reading of the switches (point names, or a mask) at time ``now``.
+
+        ``full``: the reading is a scan of every switch, so no change before it can be unseen
+        (the service's scans; a trace's snapshot). It confirms the turns read before it.
+        """
         mask = occupancy if isinstance(occupancy, int) else _mask(occupancy)
+        if full:
+            self._scan_at = max(self._scan_at, now)
+            self._scan_mask = mask
+        if self._started:
+            # Points whose present state only a scan showed: their change had not been reported.
+            seen = mask ^ self.settler.raw
+            self._healed = self._healed | seen if full else self._healed & ~seen
         if not self._started:
             self._started = True
             self.settler = Settler(self.settle_s, self.hold_s, mask)
@@ -149,8 +199,15 @@ class Tracker:
             self._relift()
         self._advance(now)
 
-    def tick(self, now: float) -> None:
-        """Time passes: settle and firm up changes, and decide on what firmed up."""
+    def tick(self, now: float, *, full: bool = False) -> None:
+        """Time passes: settle and firm up changes, and decide on what firmed up.
+
+        ``full``: the switches were all read now and showed nothing new (see ``update``).
+        """
+        if full:
+            self._scan_at = max(self._scan_at, now)
+            self._scan_mask = self.settler.raw
+            self._dirty = True
         self._advance(now)
 
     def press(self, name: str, now: float) -> bool:
@@ -158,7 +215,10 @@ class Tracker:
         if name not in PRESSES:
             raise ValueError(f"unknown button {name!r}: buttons are {', '.join(PRESSES)}")
         self._now = max(self._now, now)
-        game = self.game
+        if name != "new":
+            # The player pressed on what the LEDs showed: the turns read so far stand.
+            self.confirm_all()
+        game = self.confirmed
         done = False
         if name == "new":
             self.new_game()
@@ -166,6 +226,7 @@ class Tracker:
         elif name == "undo":
             n = take_back(game, self.computer)
             if n:
+                self.game = game.copy()
                 self._events.append(("takeback", n))
                 self._game_changed(resync=True)
                 done = True
@@ -219,7 +280,9 @@ class Tracker:
             if computer not in (None, *SIDES):
                 raise ValueError(f"computer must be 'white', 'black' or None, got {computer!r}")
             self.computer = computer  # type: ignore[assignment]
-        self.game = Game(profile or self.game.profile.name)
+        self.confirmed = Game(profile or self.game.profile.name)
+        self.game = self.confirmed.copy()
+        self.provisional = []
         self._events.append(("new", None))
         self._game_changed(resync=True)
         self._advance(self._now)
@@ -254,6 +317,7 @@ class Tracker:
                 armed=self.armed,
                 resync=self.resync,
                 version=self.version,
+                confirmed=self.confirmed,
             )
         return self._state
 
@@ -267,6 +331,9 @@ class Tracker:
             times.append(self._armed_until)
         if self._takeback_at < math.inf:
             times.append(self._takeback_at)
+        due = self._confirm_due()
+        if due is not None and due > self._now:
+            times.append(due)
         return min(times) if times else None
 
     # -- inside -----------------------------------------------------------------------
@@ -274,7 +341,8 @@ class Tracker:
     def _changed(self) -> None:
         self.version += 1
 
-    def _game_changed(self, *, resync: bool = False) -> None:
+    def _game_changed(self, *, resync: bool = False, provisional: bool = False) -> None:
+        """The live game changed: by a provisional turn, or (else) the confirmed game with it."""
         self.prompt = None
         self.hint = None
         self.armed = None
@@ -285,12 +353,118 @@ class Tracker:
             self.problems = ()
         self._dirty = True
         self._over_board = None
-        self.game_version += 1
-        # What the sensors saw is counted from the new position on.
-        self.settler.rebase(board_mask(self.game))
+        # What the sensors saw is counted from the new position on (and still from the older ones
+        # the provisional turns stand on, should they be dropped).
+        if provisional:
+            self.settler.push(board_mask(self.game))
+        else:
+            self.provisional = []
+            self.game_version += 1
+            self.settler.rebase(board_mask(self.game))
         self._protect()
         self._relift()
         self._changed()
+
+    def _confirm_due(self) -> float | None:
+        """When the oldest provisional turn is confirmed by time, if nothing changes it."""
+        if not self.provisional:
+            return None
+        _, points, _, watch, last = self.provisional[0]
+        return max(self._held_until(points, watch), last + self.confirm_s)
+
+    def _last_change(self, points: int) -> float:
+        since = self.settler.changed_at
+        return max((since(i) for i in bits(points)), default=self._now)
+
+    def _held_until(self, points: int, watch: int) -> float:
+        """Until when a touch before a placement keeps it provisional, scan or no scan."""
+        return self._last_change(watch) + TOUCH_HOLD_S if watch else -math.inf
+
+    def _confirm(self) -> None:
+        """Confirm the provisional turns whose evidence has held, oldest first.
+
+        Not while the board shows a problem on a point the turn stands on: the provisional
+        reading may yet be dropped.
+        """
+        settler = self.settler
+        found = 0
+        for problem in self._found:
+            found |= 1 << INDEX[problem.point]
+        # A change only a scan showed, not yet firm, may yet contradict them: decide on it first.
+        if self._healed & (settler.raw ^ settler.firm):
+            return
+        while self.provisional and not self.resync:
+            _, points, after, watch, last = self.provisional[0]
+            if found & (points | watch):
+                break
+            if self._now < self._held_until(points, watch):
+                break
+            # The timer runs from the evidence the turn was read from: a later change of its
+            # points is the next turn's (a removal of the man just placed), or contradicts it
+            # and drops it before this.
+            scan = self._scan_at
+            # The scan must show the turn's points as the turn left them, and every change up to
+            # the scan must be firm (read by now).
+            scanned = (
+                scan >= last and not (self._scan_mask ^ after) & points
+                and not any(settler.changed_at(i) <= scan for i in bits(settler.raw ^ settler.firm))
+            )
+            if not (scanned or self._now >= last + self.confirm_s):
+                break
+            self._confirm_one()
+
+    def confirm_all(self) -> None:
+        """Confirm every provisional turn now (a button pressed on what the LEDs showed)."""
+        while self.provisional:
+            self._confirm_one()
+
+    def _confirm_one(self) -> None:
+        turn, *_ = self.provisional.pop(0)
+        played = self.confirmed.play(turn)
+        self.settler.confirm()
+        self._base_prompt = None
+        self._events.append(("turn", played))
+        if self.confirmed.outcome is not None:
+            self._events.append(("over", self.confirmed.outcome))
+        self.game_version += 1
+        self._changed()
+
+    def _rollback(self) -> None:
+        """Drop the provisional turns: the board is read again from the confirmed position."""
+        self.provisional = []
+        self.game = self.confirmed.copy()
+        self.settler.rollback()
+        self.prompt = self._base_prompt
+        self._base_prompt = None
+        self.hint = None
+        self.protected = 0
+        self._found = ()
+        self._over_board = None
+        self._takeback_at = math.inf
+        self._dirty = True
+        self._protect()
+        self._relift()
+        self._changed()
+
+    def _explained_by_confirmed(self, occ: int, unsteady: int) -> bool:
+        """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
+        return self._read_confirmed(occ, unsteady).kind in ("match", "progress", "turns")
+
+    def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
+        """Whether the chain's turns landed in the order their targets were first touched."""
+        order = self.settler.base_first_at
+        times = [order(INDEX[turn.target]) for turn in chain]
+        return all(a <= b for a, b in zip(times, times[1:]))
+
+    def _read_confirmed(self, occ: int, unsteady: int) -> Reading:
+        """The board read from the confirmed position, with every change seen since."""
+        settler = self.settler
+        once, twice = settler.base_counts()
+        return read_board(
+            self.confirmed, occ, order=settler.base_first_at, prompt=self._base_prompt,
+            computer=self.computer,
+            changes=Changes(once, twice, unsteady), unsure=self._healed,
+        )
 
     def _advance(self, now: float) -> None:
         if now > self._now:
@@ -316,10 +490,12 @@ class Tracker:
             self._changed()
         if self._dirty:
             self._decide()
+        if self.provisional:
+            self._confirm()
 
     def _decide(self) -> None:
         self._dirty = False
-        for _ in range(3):
+        for _ in range(6):
             if not self._decide_once():
                 break
 
@@ -332,8 +508,15 @@ class Tracker:
             if self._over_board is None:
                 self._over_board = occ
             if occ == 0 and self._over_board:
+                self.confirm_all()
                 self.new_game()
                 return False
+            # A man where the game has none: not the board being cleared. If the turn that ended
+            # the game is provisional, a scan may have shown it was not played.
+            if self.provisional and occ & ~board_mask(game):
+                if self._explained_by_confirmed(occ, self.settler.settled ^ occ):
+                    self._rollback()
+                    return True
             self.protected = 0
             self._set_problems(())
             return False
@@ -354,26 +537,77 @@ class Tracker:
         # A point changing back right now holds up any reading that changes it: decide again
         # when it has settled either way.
         self._recheck = bool(unsteady)
+        # The computer's turn comes after a provisional turn: its search waits for the
+        # confirmation, but a hand may already be carrying out the turn it will prompt. Any legal
+        # turn of its side is then a turn in progress, not a contradiction.
+        awaiting = self.provisional and self.prompt is None and game.turn == self.computer
         reading = read_board(
-            game, occ, order=settler.changed_at, prompt=self.prompt, computer=self.computer,
+            game, occ, order=settler.first_at, prompt=self.prompt,
+            computer=None if awaiting else self.computer,
             changes=Changes(settler.once, settler.twice, unsteady), protected=self.protected,
+            unsure=self._healed,
         )
         kind = reading.kind
+        if awaiting and kind == "turns":
+            kind = "progress"
+        # A scan showed a point differently from what the provisional turns left there: an
+        # event was lost, and the reading may have been made without it.
+        contradicted = (expected ^ occ) & self._healed
+        if self.provisional and (contradicted or kind in ("problems", "takeback")):
+            # Drop the provisional turns if the confirmed position, with every change seen since,
+            # reads differently, and the evidence against them is a change only a scan showed,
+            # or the board is simply back where it was confirmed. A man knocked or lifted by a
+            # hand after the turn was read is a problem to put right, not a reason to drop it.
+            whole = self._read_confirmed(occ, unsteady)
+            chain = tuple(turn for turn, *_ in self.provisional)
+            if whole.kind == "match" or (contradicted and (
+                whole.kind == "progress" or (whole.kind == "turns" and whole.turns[:len(chain)] != chain)
+            )):
+                self._rollback()
+                return True
+            if kind == "takeback":
+                self._set_problems(diff_problems(expected, occ))
+                return False
         if kind in ("match", "progress"):
             self._set_problems(())
             return False
+        if kind == "turns" and self.provisional:
+            # The chain from the confirmed position, read with all its evidence at once, wins
+            # over reading it a turn at a time (e.g. two men put down at once, the first one's
+            # switch firm only after the second's).
+            whole = self._read_confirmed(occ, unsteady)
+            chain = (*(turn for turn, *_ in self.provisional), *reading.turns)
+            if (
+                whole.kind == "turns" and len(whole.turns) == len(chain) and whole.turns != chain
+                and not self._touched_in_order(chain) and self._touched_in_order(whole.turns)
+            ):
+                self._rollback()
+                return True
         if kind == "turns":
             for turn in reading.turns:
+                before = board_mask(game)
+                if not self.provisional:
+                    self._base_prompt = self.prompt
                 try:
-                    played = game.play(turn)
+                    game.play(turn)
                 except ValueError:
                     self._set_problems(diff_problems(board_mask(game), occ))
                     return False
-                self._events.append(("turn", played))
+                after = board_mask(game)
+                watch = 0
+                if turn.is_placement and self.computer is None:
+                    # Whose man this is rests on which point was touched first: an empty point
+                    # touched before it (a man hovering or put down off-centre) may yet fill.
+                    # (Against the computer only one hand places at a time: no such doubt.)
+                    first = settler.first_at(INDEX[turn.target])
+                    for i in bits(settler.once & ~occ & ~after & ~before):
+                        if settler.first_at(i) < first:
+                            watch |= 1 << i
+                points = before ^ after
+                self.provisional.append((turn, points, after, watch, self._last_change(points)))
                 self._found = ()
-                self._game_changed()
+                self._game_changed(provisional=True)
                 if game.outcome is not None:
-                    self._events.append(("over", game.outcome))
                     break
             return True
         if kind == "takeback":
@@ -383,7 +617,8 @@ class Tracker:
                 self._set_problems(())
                 return False
             for _ in range(reading.back):
-                game.undo()
+                self.confirmed.undo()
+            self.game = self.confirmed.copy()
             self._events.append(("takeback", reading.back))
             self._found = ()
             self.protected = 0
@@ -466,10 +701,11 @@ class Tracker:
             self._changed()
 
     def _claim(self) -> bool:
-        if self.game.claimable_draw() is None:
+        if self.confirmed.claimable_draw() is None:
             return False
-        self.game.claim_draw()
-        self._events.append(("over", self.game.outcome))
+        self.confirmed.claim_draw()
+        self.game = self.confirmed.copy()
+        self._events.append(("over", self.confirmed.outcome))
         self._game_changed()
         return True
 
@@ -477,13 +713,14 @@ class Tracker:
         """Who resigns: the human against the computer, else the side to move."""
         if self.computer is not None:
             return _other(self.computer)
-        return self.game.turn
+        return self.confirmed.turn
 
     def _resign(self) -> bool:
-        if self.game.outcome is not None:
+        if self.confirmed.outcome is not None:
             return False
-        self.game.resign(self._resigner())
-        self._events.append(("over", self.game.outcome))
+        self.confirmed.resign(self._resigner())
+        self.game = self.confirmed.copy()
+        self._events.append(("over", self.confirmed.outcome))
         self._game_changed()
         return True
 
