@@ -210,8 +210,13 @@ class Replay:
     ``emit`` receives every snapshot that differs from the last one emitted.
     """
 
-    def __init__(self, header: Header | None = None, *, emit: Callable[[Snapshot], None] | None = None,
-                 opponent: Opponent | None = None) -> None:
+    def __init__(
+        self,
+        header: Header | None = None,
+        *,
+        emit: Callable[[Snapshot], None] | None = None,
+        opponent: Opponent | None = None,
+    ) -> None:
         self.header = header or Header()
         self.clock = ManualClock(0.0)
         self.sensors = VirtualSensors()
@@ -220,8 +225,13 @@ class Replay:
         if self.header.computer and opponent is None:
             opponent = make_opponent(self.header)
         self.controller = Controller(
-            sensors=self.sensors, leds=self.strip, clock=self.clock, buttons=self.buttons,
-            profile=self.header.profile, computer=self.header.computer, opponent=opponent,
+            sensors=self.sensors,
+            leds=self.strip,
+            clock=self.clock,
+            buttons=self.buttons,
+            profile=self.header.profile,
+            computer=self.header.computer,
+            opponent=opponent,
         )
         self.emit = emit
         self.started = False
@@ -319,8 +329,10 @@ def trace_lines(stream: BinaryIO, max_line: int = MAX_LINE_BYTES) -> Iterator[st
         if raw.endswith(b"\n"):
             raw = raw[:-1]
         elif len(raw) > max_line:
-            yield InputStopped(number, f"longer than {max_line:,} bytes, so not a trace line; stopping "
-                                       f"(it starts with {raw[:16]!r}...)")
+            yield InputStopped(
+                number,
+                f"longer than {max_line:,} bytes, so not a trace line; stopping (it starts with {raw[:16]!r}...)",
+            )
             return
         try:
             yield raw.decode("utf-8").rstrip("\r")
@@ -343,7 +355,7 @@ class TextReport:
         if new[: len(old)] != old:
             self._say(at, f"takeback: the record is now '{snap.record}'")
         else:
-            for turn in new[len(old):]:
+            for turn in new[len(old) :]:
                 self._say(at, f"{len(old) + 1:3d}. {turn}")
                 old.append(turn)
         if snap.computer and (prev is None or prev.computer != snap.computer):
@@ -367,8 +379,14 @@ class TextReport:
         self.out.flush()
 
 
-def run(lines: Iterable[str | TraceError], out: IO[str], err: IO[str], *, as_json: bool = False,
-        opponent: Opponent | None = None) -> int:
+def run(
+    lines: Iterable[str | TraceError],
+    out: IO[str],
+    err: IO[str],
+    *,
+    as_json: bool = False,
+    opponent: Opponent | None = None,
+) -> int:
     """Replay ``lines``; returns 0, or 1 when some lines were refused (each named on ``err``).
 
     ``lines`` are text lines, or ``trace_lines`` with the reader's refusals among them.

@@ -206,7 +206,7 @@ def test_a_failing_computer_player_shows_an_error_and_is_asked_again():
 def test_the_error_status_led_blinks_while_the_computer_player_fails():
     table = Table(computer="white", opponent=BrokenOpponent())
     lit = []
-    while table.clock.now() < 0.9:    # the player is asked again after a second
+    while table.clock.now() < 0.9:  # the player is asked again after a second
         table.clock.set(table.controller.next_wakeup() + 0.001)  # a real loop wakes a little late
         table.controller.step()
         lit.append("error" in table.strip.status)

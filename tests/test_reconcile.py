@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from tracker_kit import MOVING
 
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.board import mask_of
 from morris_pi.tracker.reconcile import board_mask, read_board, take_back
 from morris_pi.tracker.settle import Settler
-from tracker_kit import MOVING
 
 
 def test_settler_ignores_closures_shorter_than_the_window_and_slides_never_firm_up():
@@ -101,8 +101,10 @@ def test_the_computer_turn_done_and_the_human_already_lifting_reads_the_prompted
     reading = read_board(game, board, prompt=Turn("g4", "g7"), computer="white")
     assert reading.turns == (Turn("g4", "g7"),)
     # The human's quick turn is never read as the computer's.
-    assert read_board(game, occ(game, minus=["f2"], plus=["f4"]), prompt=Turn("g4", "g7"), computer="white").kind \
+    assert (
+        read_board(game, occ(game, minus=["f2"], plus=["f4"]), prompt=Turn("g4", "g7"), computer="white").kind
         == "problems"
+    )
 
 
 def test_a_chain_of_two_turns_is_read_only_when_the_point_it_empties_and_refills_changed_twice():
@@ -113,8 +115,7 @@ def test_a_chain_of_two_turns_is_read_only_when_the_point_it_empties_and_refills
     board = occ(game, minus=["a1", "e4"], plus=["d1"])
     prompt = Turn.parse("a1-d1xe3")
     seen = Changes(once=mask_of(["a1", "d1", "e3", "e4"]), twice=mask_of(["e3"]))
-    assert read_board(game, board, prompt=prompt, computer="white", changes=seen).turns == (
-        prompt, Turn.parse("e4-e3"))
+    assert read_board(game, board, prompt=prompt, computer="white", changes=seen).turns == (prompt, Turn.parse("e4-e3"))
     # e3 showed only one change (or none): the two turns are not read; the board waits as it is.
     for once in (mask_of(["a1", "d1", "e3", "e4"]), mask_of(["a1", "d1", "e4"])):
         reading = read_board(game, board, prompt=prompt, computer="white", changes=Changes(once, 0))

@@ -25,14 +25,28 @@ def run(lines, *, as_json=True):
 
 
 def test_json_lines_carry_exactly_the_documented_fields():
-    code, rows, err = run([{"profile": "standard", "white": "human", "black": "computer"},
-                           {"t": 1.0, "on": "d6"}, {"t": 2.0}, {"t": 3.0, "on": "a7"}, {"t": 4.0}])
+    code, rows, err = run(
+        [
+            {"profile": "standard", "white": "human", "black": "computer"},
+            {"t": 1.0, "on": "d6"},
+            {"t": 2.0},
+            {"t": 3.0, "on": "a7"},
+            {"t": 4.0},
+        ]
+    )
     assert code == 0 and err == ""
     assert all(list(row) == FIELDS for row in rows)
     prompt = next(row for row in rows if row["computer"])
     # d6 is read at 1.2 s and confirmed 1 s after it landed (a trace may lose events): then the prompt.
-    assert prompt == {"t": 2.0, "record": "d6", "turn": "black", "computer": "a7",
-                      "leds": {"a7": "computer-to", "d6": "last-move"}, "problems": [], "outcome": None}
+    assert prompt == {
+        "t": 2.0,
+        "record": "d6",
+        "turn": "black",
+        "computer": "a7",
+        "leds": {"a7": "computer-to", "d6": "last-move"},
+        "problems": [],
+        "outcome": None,
+    }
     assert rows[-1]["record"] == "d6 a7" and rows[-1]["t"] == 4.0
 
 
@@ -56,17 +70,20 @@ def test_buttons_resign_and_draw_and_outcome():
     assert rows[-1]["outcome"] is None  # no draw can be claimed here: the button does nothing
 
 
-@pytest.mark.parametrize("line, message", [
-    ('{"t": 2.0, "on": "z9"}', "line 3: on: unknown point 'z9'"),
-    ('{"t": 2.0, "snapshot": ["d6", "q1"]}', "line 3: snapshot: unknown point 'q1'"),
-    ('{"t": 2.0, "on": "d6"', "line 3: not valid JSON"),
-    ('[1, 2]', "line 3: each line must be a JSON object"),
-    ('{"t": 0.5, "on": "d6"}', "line 3: time goes backwards: t=0.5 after t=1.0"),
-    ('{"t": 2.0, "button": "explode"}', "line 3: unknown button 'explode'"),
-    ('{"t": 2.0, "on": "d6", "off": "a1"}', "line 3: one event per line"),
-    ('{"t": "soon", "on": "d6"}', "line 3: t must be a number"),
-    ('{"on": "d6"}', "line 3: an event needs its time"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('{"t": 2.0, "on": "z9"}', "line 3: on: unknown point 'z9'"),
+        ('{"t": 2.0, "snapshot": ["d6", "q1"]}', "line 3: snapshot: unknown point 'q1'"),
+        ('{"t": 2.0, "on": "d6"', "line 3: not valid JSON"),
+        ("[1, 2]", "line 3: each line must be a JSON object"),
+        ('{"t": 0.5, "on": "d6"}', "line 3: time goes backwards: t=0.5 after t=1.0"),
+        ('{"t": 2.0, "button": "explode"}', "line 3: unknown button 'explode'"),
+        ('{"t": 2.0, "on": "d6", "off": "a1"}', "line 3: one event per line"),
+        ('{"t": "soon", "on": "d6"}', "line 3: t must be a number"),
+        ('{"on": "d6"}', "line 3: an event needs its time"),
+    ],
+)
 def test_bad_input_names_the_line_and_nothing_of_it_is_recorded(line, message):
     code, rows, err = run(['{"profile": "standard"}', '{"t": 1.0}', line, '{"t": 3.0, "on": "a1"}', '{"t": 4.0}'])
     assert code == 1
@@ -104,8 +121,14 @@ def test_a_long_game_replays_stepping_only_at_events_and_deadlines():
 
 def test_text_output_tells_the_story(tmp_path, capsys):
     trace = tmp_path / "game.jsonl"
-    lines = [{"profile": "standard", "black": "computer"}, {"t": 1.0, "on": "d6"}, {"t": 2.0, "on": "d7"},
-             {"t": 3.0, "off": "d7"}, {"t": 3.5, "on": "a7"}, {"t": 5.0}]
+    lines = [
+        {"profile": "standard", "black": "computer"},
+        {"t": 1.0, "on": "d6"},
+        {"t": 2.0, "on": "d7"},
+        {"t": 3.0, "off": "d7"},
+        {"t": 3.5, "on": "a7"},
+        {"t": 5.0},
+    ]
     trace.write_text("".join(json.dumps(x) + "\n" for x in lines))
     assert main(["replay", str(trace)]) == 0
     out = capsys.readouterr().out
@@ -121,7 +144,11 @@ def test_a_missing_trace_file_is_reported(tmp_path):
 def test_stdin_is_read_as_events_arrive_and_every_line_is_flushed():
     proc = subprocess.Popen(
         [sys.executable, "-m", "morris_pi.cli", "replay", "-", "--json"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
     )
     lines: list[dict] = []
 
@@ -176,8 +203,11 @@ def test_clean_traces_of_every_profile_end_with_the_game_record():
 def test_a_level_in_the_header_brings_the_engine_and_replays_the_same_every_time():
     from morris_pi.rules import Game
 
-    lines = [{"profile": "standard", "white": "human", "black": "computer", "level": 2, "seed": 5},
-             {"t": 1.0, "on": "d6"}, {"t": 2.0}]
+    lines = [
+        {"profile": "standard", "white": "human", "black": "computer", "level": 2, "seed": 5},
+        {"t": 1.0, "on": "d6"},
+        {"t": 2.0},
+    ]
     first = run(lines)[1]
     assert first == run(lines)[1]
     prompt = first[-1]["computer"]

@@ -27,8 +27,13 @@ class Rig:
         self.strip = RecordingStrip()
         self.storage = storage if storage is not None else Storage(tmp_path / "state")
         self.session = Session(
-            sensors=self.sensors, leds=self.strip, clock=self.clock, buttons=self.buttons,
-            storage=self.storage, defaults=defaults or GameSettings(mode="two-player"), menu=menu,
+            sensors=self.sensors,
+            leds=self.strip,
+            clock=self.clock,
+            buttons=self.buttons,
+            storage=self.storage,
+            defaults=defaults or GameSettings(mode="two-player"),
+            menu=menu,
             opponent_factory=factory,
         )
         self.started = self.session.start()
@@ -84,7 +89,7 @@ def test_menu_first_then_a_game_with_the_chosen_settings(tmp_path):
     rig = Rig(tmp_path, defaults=GameSettings(mode="two-player"))
     assert rig.started == "menu" and rig.session.state == "menu"
     assert rig.strip.points  # the menu is lit
-    rig.tap(PROFILE_POINTS[2])       # club rules
+    rig.tap(PROFILE_POINTS[2])  # club rules
     rig.tap(START_POINT)
     assert rig.session.state == "game"
     assert rig.snap.profile == "club" and rig.snap.computer_side is None
@@ -93,7 +98,7 @@ def test_menu_first_then_a_game_with_the_chosen_settings(tmp_path):
 
 def test_men_left_on_the_board_are_corrections_before_the_first_turn(tmp_path):
     rig = Rig(tmp_path, board={"a1", "g7"})
-    rig.press("new")                  # start straight away from the menu
+    rig.press("new")  # start straight away from the menu
     assert rig.snap.leds == {"a1": "extra", "g7": "extra"}
     rig.take("a1")
     rig.take("g7")
@@ -111,7 +116,7 @@ def test_every_turn_is_saved_with_the_settings_and_the_game_id(tmp_path):
     assert meta["mode"] == "two-player" and meta["profile"] == "standard" and meta["id"]
     rig.play("a1")
     assert rig.saved()[0].record == "d6 a1"
-    rig.press("undo")                 # takeback by button: the save follows
+    rig.press("undo")  # takeback by button: the save follows
     assert rig.saved()[0].record == "d6"
     assert rig.saved()[1]["id"] == meta["id"]
 
@@ -138,14 +143,14 @@ def test_a_finished_game_is_archived_once_and_the_next_game_gets_a_new_id(tmp_pa
     rig = Rig(tmp_path, menu=False)
     rig.play("d6")
     first_id = rig.session.meta["id"]
-    rig.press("menu")                 # during a game: arms resignation ...
+    rig.press("menu")  # during a game: arms resignation ...
     assert "confirm" in rig.snap.status.values()
-    rig.press("menu")                 # ... and the second press resigns
+    rig.press("menu")  # ... and the second press resigns
     assert rig.snap.outcome is not None
     records = rig.storage.list_records()
     assert [r.id for r in records] == [first_id] and records[0].tags["Reason"] == "resignation"
     assert rig.saved() is None
-    rig.take("d6")                    # clearing the board starts the next game
+    rig.take("d6")  # clearing the board starts the next game
     assert rig.record == "" and rig.snap.outcome is None
     rig.play("a7")
     assert rig.session.meta["id"] != first_id
@@ -168,7 +173,7 @@ def test_a_saved_game_that_had_ended_is_archived_again_not_twice(tmp_path):
     meta = {"id": store.new_game_id(), **GameSettings(mode="two-player").meta()}
     store.save_current(game, meta)
     store.finish(game, meta)
-    store.save_current(game, meta)    # as if the power failed before the save was cleared
+    store.save_current(game, meta)  # as if the power failed before the save was cleared
     rig = Rig(tmp_path, menu=False)
     assert rig.started == "new"
     assert [r.id for r in rig.storage.list_records()] == [meta["id"]]
@@ -180,12 +185,12 @@ def test_menu_button_opens_the_menu_only_before_the_first_turn_or_after_the_end(
     rig.press("menu")
     assert rig.session.state == "menu"
     rig.tap(MODE_POINTS["computer"])  # against the computer ...
-    rig.tap(LEVEL_POINTS[6])          # ... at level 7
-    rig.press("menu")                 # the menu button starts, too
+    rig.tap(LEVEL_POINTS[6])  # ... at level 7
+    rig.press("menu")  # the menu button starts, too
     assert rig.session.state == "game"
     assert rig.session.settings == GameSettings(mode="computer", level=7)
     rig.play("d6")
-    assert rig.snap.computer          # the computer's reply is prompted
+    assert rig.snap.computer  # the computer's reply is prompted
     rig.press("menu")
     assert rig.session.state == "game"  # mid-game: the button arms resignation instead
 
@@ -195,6 +200,7 @@ def test_computer_game_with_an_opponent_factory_per_level(tmp_path):
 
     def factory(level):
         from morris_pi.board.ports import FirstLegalOpponent
+
         made.append(level)
         return FirstLegalOpponent()
 
@@ -211,12 +217,12 @@ def test_computer_game_with_an_opponent_factory_per_level(tmp_path):
 def test_error_patterns_show_over_the_board(tmp_path):
     rig = Rig(tmp_path, menu=False, board=set())
     rig.play("d6")
-    rig.clock.set(120.0)              # the lit half of the double blink
+    rig.clock.set(120.0)  # the lit half of the double blink
     rig.session.set_fault("sensors", "MCP23017 at 0x20: no answer")
     rig.session.refresh()
     assert rig.strip.points == {p: ERROR for p in ERROR_PATTERNS["sensors"]}
     assert rig.strip.status == {"error": ERROR}
-    rig.clock.set(120.2)              # the dark half: the pattern blinks off
+    rig.clock.set(120.2)  # the dark half: the pattern blinks off
     rig.session.refresh()
     assert rig.strip.points == {}
     rig.session.clear_fault("sensors")
@@ -225,7 +231,7 @@ def test_error_patterns_show_over_the_board(tmp_path):
     rig.session.step()
     lit = {p for p, c in rig.strip.points.items() if c == ERROR}
     assert lit == set(ERROR_PATTERNS["leds"])
-    assert "d6" in rig.strip.points   # the game's own frame still shows elsewhere
+    assert "d6" in rig.strip.points  # the game's own frame still shows elsewhere
     assert "fault: SPI write failed" in rig.session.status()
 
 
@@ -242,8 +248,9 @@ def test_a_failing_computer_player_shows_the_engine_pattern(tmp_path):
         def cancel(self):
             pass
 
-    rig = Rig(tmp_path, menu=False, defaults=GameSettings(mode="computer", human="white"),
-              factory=lambda level: Broken())
+    rig = Rig(
+        tmp_path, menu=False, defaults=GameSettings(mode="computer", human="white"), factory=lambda level: Broken()
+    )
     rig.play("d6")
     rig.clock.set(144.0)
     rig.session.step()
@@ -281,7 +288,7 @@ def test_menu_button_after_the_game_has_ended_opens_the_menu(tmp_path):
     rig = Rig(tmp_path, menu=False)
     rig.play("d6")
     rig.press("menu")
-    rig.press("menu")                 # resigned
+    rig.press("menu")  # resigned
     assert rig.snap.outcome is not None
     rig.press("menu")
     assert rig.session.state == "menu"

@@ -10,8 +10,9 @@ confirmed as soon as the board is firm; a trace reports changes one by one and m
 
 from __future__ import annotations
 
-from morris_pi.board.ports import FirstLegalOpponent
 from tracker_kit import MOVING, QUIET, ScriptedOpponent, Table
+
+from morris_pi.board.ports import FirstLegalOpponent
 
 
 def test_on_a_board_that_scans_every_switch_a_turn_is_recorded_as_soon_as_it_is_firm():

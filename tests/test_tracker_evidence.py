@@ -19,10 +19,10 @@ man's point nets out to the same board, but that point never changed.
 from __future__ import annotations
 
 import pytest
+from tracker_kit import ScriptedOpponent, Table
 
 from morris_pi.board.ports import FirstLegalOpponent
 from morris_pi.rules import Game, Turn
-from tracker_kit import ScriptedOpponent, Table
 
 # Standard, club, move-this and no-flying share this moving position (white to move).
 OPENING = "f2 b2 d7 d6 e3 e4 c5 f4 c4 b6 a4 f6xc4 g4 b4xf2 g1 a1 d3 e5"
@@ -44,10 +44,14 @@ CASE_1 = {
         "d2-b2 c4-b4 g1-d1 b4-c4xa4 d1-d2xa7 f4-f6 d2-d3 c5-d5 g7-d7 e4-e3 g4-g1 b6-b4 d3-d2xb4 c4-c5 d6-b6 a1-a4 "
         "b6-d6 c3-d3 d2-d1 d3-c3 b2-d2 f6-f4 d6-b6 f4-f6 d2-d3 d5-e5 f2-d2xe5 a4-a7 d2-b2 f6-d6 d3-d2 e3-d3 b6-b4 "
         "d6-f6 b4-a4 d3-e3 d2-d3 c3-c4 b2-d2xa7 f6-d6 a4-a1xe3 c4-e4 d7-g7 d6-d5 d3-e3",
-        "e4-e5xd2", "d1",
+        "e4-e5xd2",
+        "d1",
     ),
-    "twelve": ("f2 b2 d7 d6 e3 e4 d2 f4 e5 b6 g1xb2 c3 a1 f6xa1 g4 g7 c5 b2 d5xe4 c4 e4xc4 a1xd7 d1 d7",
-               "e3-d3xd7", "d6"),
+    "twelve": (
+        "f2 b2 d7 d6 e3 e4 d2 f4 e5 b6 g1xb2 c3 a1 f6xa1 g4 g7 c5 b2 d5xe4 c4 e4xc4 a1xd7 d1 d7",
+        "e3-d3xd7",
+        "d6",
+    ),
 }
 
 #: profile -> (record, the turn (the mover flies where the profile allows it), the point the wrong chain uses)
@@ -58,14 +62,16 @@ CASE_2 = {
         "a4 e4 e5 g1 d2 e3 g7 a7 c4 b6 c3 a1 f2 d5 b4xd5 d3 c5xe4 f6 b4-b2xg1 f6-f4 c4-b4 a1-d1 b4-c4xe3 d1-a1 "
         "b2-b4xd3 f4-g4 e5-e4 a7-d7 e4-f4 d7-a7 f4-e4 b6-d6 g7-d7 g4-f4 c3-d3 a1-d1 c5-d5 d6-f6 e4-e5 f4-g4 e5-e4 "
         "f6-d6 d3-e3 g4-g1 d5-e5xa7",
-        "d6-a1xd2", "d1",
+        "d6-a1xd2",
+        "d1",
     ),
     "no-flying": (OPENING, "d7-g7xf4", "g4"),
     "lasker": (
         "a4 f6 g4 b4 e4 d1 g7 g1 a7 c5 d2 c5-c4 d7xb4 f2 e5 d3 e3xc4 b2 e4-f4 a1xe3 c5 e4 a4-b4 a1-a4 e5-d5 "
         "a4-a1xb4 c5-c4 f6-d6 f4-f6 e4-f4 d5-e5 d3-e3 c4-c3 e3-e4 e5-d5 a1-a4 c3-c4 a4-a1xc4 d5-e5 e4-e3 d2-d3 "
         "d1-d2xe5 a7-a4 d2-d1xg4 a4-a7xf2 d1-d2 d3-c3 f4-e4 a7-a4 d2-d1xc3 a4-a7xe4 e3-d3 a7-a4 b2-d2xa4",
-        "f6-a7xd6", "d7",
+        "f6-a7xd6",
+        "d7",
     ),
     "twelve": (
         "d7 g4 g1 b2 b6 d2 f2 f6 g7 e5 c4 a1 e4 c3xg1 e3 d5 a4 c5xa4 a4 f4 g1xg4 a7 g4xa7 d6 b6-b4xd2 b2-d2 "
@@ -73,7 +79,8 @@ CASE_2 = {
         "b4-b2xc4 b6-c5 c3-c4 f2-d2 c4-c3xc5 d2-f2xd5 c3-d3 f2-d2 d3-c3xd2 e3-f2 b2-d2 e4-e3xe5 f6-d6 e3-d3 "
         "d2-b2xd3 f2-e3 b2-b4 e3-e4 f4-f6 e4-f4 d6-b6 f4-e4 c3-c4 e4-e5 c4-c3 g1-f2 b4-c4 f2-g1xc4 b6-b4 g1-f2 "
         "c3-b2 f2-f4 a1-a4 e5-e4xa4 f6-d6 e4-e5 d6-b6xe5",
-        "f4-g1xd7", "g7",
+        "f4-g1xd7",
+        "g7",
     ),
 }
 

@@ -39,7 +39,7 @@ class Table:
         profile: str = "standard",
         computer: str | None = None,
         opponent: Opponent | None = None,
-        board: "set[str] | None" = None,
+        board: set[str] | None = None,
         start: float = 0.0,
         scans: bool = True,
     ) -> None:
@@ -55,9 +55,16 @@ class Table:
         self.games: list[str] = []
         self.changes: list[Snapshot] = []
         self.controller = Controller(
-            sensors=self.sensors, leds=self.strip, clock=self.clock, buttons=self.buttons,
-            profile=profile, computer=computer, opponent=opponent, game=game,
-            on_turn=lambda g: self.games.append(g.record), on_change=self.changes.append,
+            sensors=self.sensors,
+            leds=self.strip,
+            clock=self.clock,
+            buttons=self.buttons,
+            profile=profile,
+            computer=computer,
+            opponent=opponent,
+            game=game,
+            on_turn=lambda g: self.games.append(g.record),
+            on_change=self.changes.append,
         )
         self.snap = self.controller.step()
 
@@ -97,7 +104,7 @@ class Table:
             self.lift(removal)
         return self.snap
 
-    def snapshot(self, points: "set[str]") -> Snapshot:
+    def snapshot(self, points: set[str]) -> Snapshot:
         """A scan of every switch at once (heals a lost change)."""
         self.sensors.set(points)
         return self.step()
@@ -138,7 +145,7 @@ class Table:
 class ScriptedOpponent:
     """A computer player that plays the turns it is given, in order, and records what it was asked."""
 
-    def __init__(self, turns: "list[str]", *, ready: bool = True) -> None:
+    def __init__(self, turns: list[str], *, ready: bool = True) -> None:
         self.turns = list(turns)
         self.ready = ready
         self.asked: list[tuple[str, bool]] = []

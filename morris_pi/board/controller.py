@@ -28,8 +28,8 @@ from dataclasses import dataclass, field, replace
 from morris_pi.rules import Game, Outcome
 from morris_pi.tracker import guidance
 from morris_pi.tracker.reconcile import Problem
-from morris_pi.tracker.settle import DEFAULT_SETTLE_S
-from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, DEFAULT_HOLD_S, Tracker, TrackerState
+from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
+from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, Tracker, TrackerState
 
 from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource, SettableClock
 
@@ -127,7 +127,12 @@ class Controller:
         self.on_turn = on_turn
         self.on_change = on_change
         self.tracker = Tracker(
-            game, profile=profile, computer=computer, settle_s=settle_s, hold_s=hold_s, confirm_s=confirm_s,
+            game,
+            profile=profile,
+            computer=computer,
+            settle_s=settle_s,
+            hold_s=hold_s,
+            confirm_s=confirm_s,
         )
         #: What the opponent was asked for: ("turn" | "hint", game version), or None.
         self._asked: tuple[str, int] | None = None
@@ -227,8 +232,9 @@ class Controller:
         """
         clock = self.clock
         if not isinstance(clock, SettableClock):
-            raise TypeError(f"run_until needs a clock that can be set (such as ManualClock), "
-                            f"not {type(clock).__name__}")
+            raise TypeError(
+                f"run_until needs a clock that can be set (such as ManualClock), not {type(clock).__name__}"
+            )
         step = step or self.step
         steps = 0
         while (wake := self.next_wakeup(blink=False)) is not None and wake <= t:

@@ -63,9 +63,9 @@ log = logging.getLogger(__name__)
 
 #: Which points show the ``error`` role for each kind of fault (several may show at once).
 ERROR_PATTERNS: dict[str, tuple[str, ...]] = {
-    "sensors": RINGS[0],                 # outer ring: the switches cannot be read
-    "leds": RINGS[1],                    # middle ring: the LED chain could not be written
-    "engine": RINGS[2],                  # inner ring: the computer player failed
+    "sensors": RINGS[0],  # outer ring: the switches cannot be read
+    "leds": RINGS[1],  # middle ring: the LED chain could not be written
+    "engine": RINGS[2],  # inner ring: the computer player failed
     "storage": ("a7", "g7", "g1", "a1"),  # outer corners: the game cannot be saved
 }
 
@@ -214,8 +214,13 @@ class Session:
         if resumed is not None:
             game, settings = resumed
             self._start_game(settings, game=game)
-            log.info("resuming the saved game %s: %d turns, %s to move (%s); put the board back as the lights show",
-                     self.meta["id"], len(game.history), game.turn, self._describe(settings))
+            log.info(
+                "resuming the saved game %s: %d turns, %s to move (%s); put the board back as the lights show",
+                self.meta["id"],
+                len(game.history),
+                game.turn,
+                self._describe(settings),
+            )
             return "resumed"
         if self.menu_at_start:
             self.open_menu(self.defaults)
@@ -475,9 +480,18 @@ class Session:
         opponent = self._opponent_for(settings)
         if self.controller is None:
             self.controller = Controller(
-                sensors=self._reading, leds=self._capture, clock=self.clock, buttons=self._relay,
-                profile=settings.profile, computer=settings.computer, opponent=opponent,
-                palette=self.palette, settle_s=self.settle_s, hold_s=self.hold_s, confirm_s=self.confirm_s, game=game,
+                sensors=self._reading,
+                leds=self._capture,
+                clock=self.clock,
+                buttons=self._relay,
+                profile=settings.profile,
+                computer=settings.computer,
+                opponent=opponent,
+                palette=self.palette,
+                settle_s=self.settle_s,
+                hold_s=self.hold_s,
+                confirm_s=self.confirm_s,
+                game=game,
                 on_turn=lambda g: self.keeper.on_turn(g, self.settings),
             )
             if game is None:

@@ -31,9 +31,14 @@ def pin_claims(config: Config) -> list[tuple[int, KeyPath, str]]:
         held = wiring.SPI_CHIP_SELECTS[leds.spi_bus]
         which = "both chip selects" if len(held) > 1 else "its chip select"
         for i, pin in enumerate(held):
-            claims.append((pin, ("leds", "pin"),
-                           f"SPI{leds.spi_bus} CE{i} (the kernel's SPI driver holds {which} while SPI is on, "
-                           f"though the LEDs use {'neither' if len(held) > 1 else 'none'})"))
+            claims.append(
+                (
+                    pin,
+                    ("leds", "pin"),
+                    f"SPI{leds.spi_bus} CE{i} (the kernel's SPI driver holds {which} while SPI is on, "
+                    f"though the LEDs use {'neither' if len(held) > 1 else 'none'})",
+                )
+            )
     elif leds.backend == "neopixel" and leds.pin is not None:
         claims.append((leds.pin, ("leds", "pin"), "the LED data line"))
     sensors = config.sensors
@@ -72,7 +77,10 @@ def check_pins(r: Reader, config: Config) -> None:
             if other_key == key:
                 continue  # one setting claiming several pins never collides with itself
             default = "" if r.present(key) else " (a default; set this key to change it)"
-            r.report(key, f"GPIO {pin}{default} is wanted for {what} but is already used for "
-                          f"{other_what} by {'.'.join(other_key)}")
+            r.report(
+                key,
+                f"GPIO {pin}{default} is wanted for {what} but is already used for "
+                f"{other_what} by {'.'.join(other_key)}",
+            )
             continue
         owner[pin] = (key, what)

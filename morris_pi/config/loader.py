@@ -231,8 +231,12 @@ def _mcp23017(r: Reader, t: Any) -> Mcp23017Config:
         mapping = bits
     else:
         mapping = wiring.default_mcp23017_map(addresses)
-    return Mcp23017Config(i2c_bus=r.integer(p, t, "i2c_bus", d.i2c_bus, 0, 255),
-                          addresses=addresses, interrupt_pins=pins, map=_frozen(mapping))
+    return Mcp23017Config(
+        i2c_bus=r.integer(p, t, "i2c_bus", d.i2c_bus, 0, 255),
+        addresses=addresses,
+        interrupt_pins=pins,
+        map=_frozen(mapping),
+    )
 
 
 def _gpio_sensors(r: Reader, t: Any) -> GpioSensorsConfig:
@@ -258,8 +262,11 @@ def _matrix(r: Reader, t: Any) -> MatrixConfig:
         r.fail((*p, "columns"), f"{len(rows)} rows x {len(cols)} columns give fewer than {len(wiring.POINTS)} cells")
     if "map" not in t:
         if (len(rows), len(cols)) != (len(d.rows), len(d.columns)):
-            r.fail((*p, "rows"), f"a {len(rows)} x {len(cols)} matrix needs a [sensors.matrix.map]; "
-                                  f"the default map is for {len(d.rows)} x {len(d.columns)}")
+            r.fail(
+                (*p, "rows"),
+                f"a {len(rows)} x {len(cols)} matrix needs a [sensors.matrix.map]; "
+                f"the default map is for {len(d.rows)} x {len(d.columns)}",
+            )
         return MatrixConfig(rows=rows, columns=cols)
     mp = (*p, "map")
     raw = r.point_table(mp, t["map"])
@@ -311,10 +318,13 @@ def _leds(r: Reader, t: Any) -> LedsConfig:
     else:
         pin = r.guard(lambda: r.gpio((*p, "pin"), t["pin"]), None) if "pin" in t else None
     return LedsConfig(
-        backend=backend, count=count, order=order,
+        backend=backend,
+        count=count,
+        order=order,
         brightness=r.number(p, t, "brightness", d.brightness, 0, 1),
         pixel_order=r.choice(p, t, "pixel_order", PIXEL_ORDERS, d.pixel_order),
-        pin=pin, status=_frozen(status),
+        pin=pin,
+        status=_frozen(status),
     )
 
 
@@ -329,8 +339,11 @@ def _palette(r: Reader, t: Any) -> Mapping[str, Look]:
         if r.guard(partial(r.table, rp, entry, SCHEMA[f"palette.{role}"]), None) is None:
             continue
         base = DEFAULT_PALETTE[role]
-        colour = r.guard(partial(r.colour, (*rp, "colour"), entry["colour"]), base.colour) \
-            if "colour" in entry else base.colour
+        colour = (
+            r.guard(partial(r.colour, (*rp, "colour"), entry["colour"]), base.colour)
+            if "colour" in entry
+            else base.colour
+        )
         blink = r.choice(rp, entry, "blink", tuple(BLINKS), base.blink)
         out[role] = Look(colour, blink)
     return _frozen(out)
@@ -373,7 +386,6 @@ def _service(r: Reader, t: Any) -> ServiceConfig:
     )
 
 
-
 def _web(r: Reader, t: Any) -> WebConfig:
     p = ("web",)
     r.table(p, t, SCHEMA["web"])
@@ -389,7 +401,7 @@ def _web(r: Reader, t: Any) -> WebConfig:
         pin = t["pin"]
         # a PIN is typed on a phone: digits only, long enough that guessing it is slow
         if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 12:
-            r.report((*p, "pin"), "must be 4 to 12 digits in quotes, like \"4711\"")
+            r.report((*p, "pin"), 'must be 4 to 12 digits in quotes, like "4711"')
             pin = None
     return WebConfig(
         enabled=r.boolean(p, t, "enabled", d.enabled),

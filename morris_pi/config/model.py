@@ -29,11 +29,11 @@ def _frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
 
 @dataclass(frozen=True)
 class GameConfig:
-    mode: str = "computer"          # "two-player" | "computer"
-    human: str = "white"            # the human's colour against the computer
-    level: int = 3                  # computer strength 1-10
-    profile: str = "standard"       # rule profile name
-    menu: bool = True               # offer the set-up menu on the points at start
+    mode: str = "computer"  # "two-player" | "computer"
+    human: str = "white"  # the human's colour against the computer
+    level: int = 3  # computer strength 1-10
+    profile: str = "standard"  # rule profile name
+    menu: bool = True  # offer the set-up menu on the points at start
 
 
 @dataclass(frozen=True)
@@ -61,11 +61,11 @@ class MatrixConfig:
 
 @dataclass(frozen=True)
 class SensorsConfig:
-    backend: str = "mcp23017"       # "mcp23017" | "gpio" | "matrix"
-    scan_hz: float = 100.0          # how often the service reads the sensors
-    settle_ms: float = 200.0        # debounce window the tracker applies
-    confirm_ms: float = 1000.0      # a turn read stays provisional this long without a full scan
-    resync_ms: float = 500.0        # full re-read interval when events/interrupts are used
+    backend: str = "mcp23017"  # "mcp23017" | "gpio" | "matrix"
+    scan_hz: float = 100.0  # how often the service reads the sensors
+    settle_ms: float = 200.0  # debounce window the tracker applies
+    confirm_ms: float = 1000.0  # a turn read stays provisional this long without a full scan
+    resync_ms: float = 500.0  # full re-read interval when events/interrupts are used
     mcp23017: Mcp23017Config = field(default_factory=Mcp23017Config)
     gpio: GpioSensorsConfig = field(default_factory=GpioSensorsConfig)
     matrix: MatrixConfig = field(default_factory=MatrixConfig)
@@ -73,13 +73,13 @@ class SensorsConfig:
 
 @dataclass(frozen=True)
 class LedsConfig:
-    backend: str = "neopixel-spi"   # "neopixel-spi" | "neopixel" | "none"
-    count: int = 24                 # LEDs in the chain
+    backend: str = "neopixel-spi"  # "neopixel-spi" | "neopixel" | "none"
+    count: int = 24  # LEDs in the chain
     #: chain index -> point, or None for a LED that lights no point
     order: tuple[str | None, ...] = wiring.DEFAULT_LED_ORDER
     brightness: float = 0.3
     pixel_order: str = "GRB"
-    pin: int | None = 10            # data pin (BCM); None when backend is "none"
+    pin: int | None = 10  # data pin (BCM); None when backend is "none"
     #: status LED name -> chain index
     status: Mapping[str, int] = field(default_factory=lambda: _frozen({}))
 
@@ -112,7 +112,7 @@ class ButtonsConfig:
 
 @dataclass(frozen=True)
 class GpioConfig:
-    pin_factory: str = "lgpio"      # "lgpio" | "rpigpio"
+    pin_factory: str = "lgpio"  # "lgpio" | "rpigpio"
 
 
 @dataclass(frozen=True)
@@ -136,11 +136,11 @@ class ServiceConfig:
 @dataclass(frozen=True)
 class WebConfig:
     enabled: bool = False
-    host: str = "0.0.0.0"           # the LAN: anyone may watch, changes need pairing
+    host: str = "0.0.0.0"  # the LAN: anyone may watch, changes need pairing
     port: int = 8080
-    pin: str | None = None          # pairs a browser without the menu button; never logged
+    pin: str | None = None  # pairs a browser without the menu button; never logged
 
-    def __repr__(self) -> str:      # the PIN stays out of logs and tracebacks
+    def __repr__(self) -> str:  # the PIN stays out of logs and tracebacks
         pin = "set" if self.pin else None
         return f"WebConfig(enabled={self.enabled}, host={self.host!r}, port={self.port}, pin={pin})"
 

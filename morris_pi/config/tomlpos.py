@@ -55,7 +55,7 @@ def _scan(text: str) -> tuple[int, int, str]:
         if ch == "#":
             break
         if text.startswith('"""', i) or text.startswith("'''", i):
-            delim = text[i:i + 3]
+            delim = text[i : i + 3]
             end = text.find(delim, i + 3)
             if end < 0:
                 return depth, eq, delim
@@ -87,7 +87,7 @@ def key_lines(text: str) -> dict[Path, int]:
         line = raw.strip()
         if open_string:
             if open_string in line:
-                rest = line[line.index(open_string) + 3:]
+                rest = line[line.index(open_string) + 3 :]
                 open_string = ""
                 depth += _scan(rest)[0]
             continue
@@ -110,7 +110,7 @@ def key_lines(text: str) -> dict[Path, int]:
         keys = _split_keys(line[:eq])
         for cut in range(1, len(keys) + 1):
             out.setdefault(table + keys[:cut], number)
-        value = line[eq + 1:].strip()
+        value = line[eq + 1 :].strip()
         if value.startswith("{") and change == 0:
             _inline_keys(value, table + keys, number, out)
         # a value's own brackets open before the '=' is behind us
@@ -120,7 +120,7 @@ def key_lines(text: str) -> dict[Path, int]:
 
 def _inline_keys(value: str, prefix: Path, number: int, out: dict[Path, int]) -> None:
     """Record the keys of a one-line inline table ``{ a = 1, b.c = { d = 2 } }``."""
-    body = value[1:value.rfind("}")] if "}" in value else value[1:]
+    body = value[1 : value.rfind("}")] if "}" in value else value[1:]
     start, depth, quote = 0, 0, ""
     parts = []
     for i, ch in enumerate(body):
@@ -143,7 +143,7 @@ def _inline_keys(value: str, prefix: Path, number: int, out: dict[Path, int]) ->
         keys = _split_keys(part[:eq])
         for cut in range(1, len(keys) + 1):
             out.setdefault(prefix + keys[:cut], number)
-        inner = part[eq + 1:].strip()
+        inner = part[eq + 1 :].strip()
         if inner.startswith("{"):
             _inline_keys(inner, prefix + keys, number, out)
 

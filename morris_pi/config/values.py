@@ -45,8 +45,9 @@ class ConfigError(ValueError):
     ('x', 2)
     """
 
-    def __init__(self, message: str, *, file: str | None = None, key: str | None = None,
-                 line: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, file: str | None = None, key: str | None = None, line: int | None = None
+    ) -> None:
         self.file = file
         self.key = key
         self.line = line
@@ -76,10 +77,10 @@ class ConfigError(ValueError):
         text = str(exc)
         found = re.search(r"\(at line (\d+), column \d+\)", text)
         if found:
-            return cls(f"not valid TOML: {text[:found.start()].strip()}", file=file, line=int(found.group(1)))
+            return cls(f"not valid TOML: {text[: found.start()].strip()}", file=file, line=int(found.group(1)))
         end = re.search(r"\(at end of document\)", text)
         line = max(1, len(source.splitlines())) if end else None
-        reason = text[:end.start()].strip() if end else text
+        reason = text[: end.start()].strip() if end else text
         return cls(f"not valid TOML: {reason} (at the end of the file)", file=file, line=line)
 
 
@@ -156,8 +157,9 @@ class Reader:
 
     def report(self, path: KeyPath, message: str) -> None:
         """Record an error at ``path`` and go on."""
-        self.errors.append(ConfigError(message, file=self.source, key=".".join(path),
-                                       line=locate(self.lines, self._bare(path))))
+        self.errors.append(
+            ConfigError(message, file=self.source, key=".".join(path), line=locate(self.lines, self._bare(path)))
+        )
         self.bad.add(self._bare(path))
 
     def fail(self, path: KeyPath, message: str) -> NoReturn:
@@ -265,14 +267,26 @@ class Reader:
 
     def colour(self, path: KeyPath, value: Any) -> tuple[int, int, int]:
         if not isinstance(value, str) or not _COLOUR.match(value):
-            self.fail(path, f"must be a colour written \"#rrggbb\", got {value!r}")
+            self.fail(path, f'must be a colour written "#rrggbb", got {value!r}')
         h = value[1:]
         return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
 
     # -- arrays and wiring values ----------------------------------------
     @_or_default
-    def int_list(self, path: KeyPath, t: Table, key: str, default: tuple[int, ...], lo: int, hi: int, *,
-                 min_len: int = 0, max_len: int = 64, unique: bool = False, hexa: bool = False) -> tuple[int, ...]:
+    def int_list(
+        self,
+        path: KeyPath,
+        t: Table,
+        key: str,
+        default: tuple[int, ...],
+        lo: int,
+        hi: int,
+        *,
+        min_len: int = 0,
+        max_len: int = 64,
+        unique: bool = False,
+        hexa: bool = False,
+    ) -> tuple[int, ...]:
         if key not in t:
             return tuple(default)
         value = t[key]
@@ -292,18 +306,24 @@ class Reader:
         """``"0x20:A0"`` (or ``"0x20:GPB2"``) -> (0x20, bit 0..15); GPA7 and GPB7 are refused."""
         found = _MCP_INPUT.match(value) if isinstance(value, str) else None
         if not found:
-            self.fail(path, f"must name an expander input like \"0x20:A0\" or \"0x21:B2\", got {value!r}")
+            self.fail(path, f'must name an expander input like "0x20:A0" or "0x21:B2", got {value!r}')
         address = int(found.group(1), 16)
         port, number = found.group(2).upper(), int(found.group(3))
         if number == 7:
-            self.fail(path, f"GP{port}7 cannot be a switch input: since revision D of the MCP23017 datasheet "
-                            "GPA7 and GPB7 are outputs only (as inputs they can corrupt SDA during a read); "
-                            "use one of GPA0-6 or GPB0-6")
+            self.fail(
+                path,
+                f"GP{port}7 cannot be a switch input: since revision D of the MCP23017 datasheet "
+                "GPA7 and GPB7 are outputs only (as inputs they can corrupt SDA during a read); "
+                "use one of GPA0-6 or GPB0-6",
+            )
         return address, (8 if port == "B" else 0) + number
 
     def cell(self, path: KeyPath, value: Any, rows: int, cols: int) -> tuple[int, int]:
-        if (not isinstance(value, list) or len(value) != 2
-                or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        ):
             self.fail(path, f"must be [row, column] (two integers), got {value!r}")
         r, c = value
         if not 0 <= r < rows:
@@ -322,7 +342,7 @@ class Reader:
         for i, name in enumerate(value):
             ip = (*parent, f"{key}[{i}]")
             if not isinstance(name, str):
-                self.fail(ip, f"must be a point name or \"\", got {_kind(name)}")
+                self.fail(ip, f'must be a point name or "", got {_kind(name)}')
             if name == "":
                 out.append(None)
                 continue

@@ -10,4 +10,4 @@ from .reconcile import Changes, Problem, Reading, board_mask, read_board
 from .settle import Settler
 from .tracker import Tracker, TrackerState
 
-__all__ = ["Changes", "Problem", "Reading", "board_mask", "read_board", "Settler", "Tracker", "TrackerState"]
+__all__ = ["Changes", "Problem", "Reading", "Settler", "Tracker", "TrackerState", "board_mask", "read_board"]

@@ -14,30 +14,34 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the tracker imports this module, so its state type is named only for mypy
+    from .tracker import TrackerState
 
 RGB = tuple[int, int, int]
 
 #: Every role a point can show. Order is priority: when the tracker would
 #: give a point two roles, the earlier one wins.
 ROLES: tuple[str, ...] = (
-    "error",            # hardware or engine fault pattern
-    "missing",          # a man should be here; put one back
-    "extra",            # no man should be here; take it off
-    "protected",        # lifted while a removal waits, but it may not be taken: put it back
-    "lifted",           # the man the player is holding came from here
+    "error",  # hardware or engine fault pattern
+    "missing",  # a man should be here; put one back
+    "extra",  # no man should be here; take it off
+    "protected",  # lifted while a removal waits, but it may not be taken: put it back
+    "lifted",  # the man the player is holding came from here
     "computer-remove",  # computer's turn: take this human man off
-    "computer-from",    # computer's turn: lift the computer's man here
-    "computer-to",      # computer's turn: put a computer man here
-    "hint",             # the engine's suggestion for the human
-    "removable",        # after a mill: the men that may be taken
-    "legal-target",     # where the lifted (or to-be-placed) man may go
-    "mill",             # the mill just closed
-    "winner",           # the winning side's men at game end
-    "last-move",        # the previous turn's target
-    "menu-option",      # set-up menu: a choice offered on this point
-    "menu-choice",      # set-up menu: the current choice
-    "confirm",          # press menu again to resign: that side's men
-    "to-move",          # status LED: this side is to move
+    "computer-from",  # computer's turn: lift the computer's man here
+    "computer-to",  # computer's turn: put a computer man here
+    "hint",  # the engine's suggestion for the human
+    "removable",  # after a mill: the men that may be taken
+    "legal-target",  # where the lifted (or to-be-placed) man may go
+    "mill",  # the mill just closed
+    "winner",  # the winning side's men at game end
+    "last-move",  # the previous turn's target
+    "menu-option",  # set-up menu: a choice offered on this point
+    "menu-choice",  # set-up menu: the current choice
+    "confirm",  # press menu again to resign: that side's men
+    "to-move",  # status LED: this side is to move
 )
 
 #: Blink patterns: name -> period in seconds and the fraction of it spent on.
@@ -47,7 +51,7 @@ BLINKS: dict[str, tuple[float, float]] = {
     "slow": (1.2, 0.5),
     "fast": (0.4, 0.5),
     "double": (1.2, 0.0),  # two short flashes per period, handled in _level
-    "pulse": (2.0, 0.0),   # smooth breathing, handled in _level
+    "pulse": (2.0, 0.0),  # smooth breathing, handled in _level
 }
 
 
@@ -119,7 +123,8 @@ def render(roles: Mapping[str, str], t: float, palette: Mapping[str, Look] = DEF
         look = palette[role]
         level = _level(look.blink, t)
         if level > 0:
-            out[point] = tuple(round(c * level) for c in look.colour)  # type: ignore[misc]
+            red, green, blue = look.colour
+            out[point] = (round(red * level), round(green * level), round(blue * level))
     return out
 
 
@@ -127,10 +132,30 @@ PRIORITY: dict[str, int] = {role: i for i, role in enumerate(ROLES)}
 #: Role groups that can be lit together; within a group, roles sharing a blink
 #: pattern must differ in colour even for a red-green colour-blind eye.
 TOGETHER: tuple[tuple[str, ...], ...] = (
-    ("error", "missing", "extra", "protected", "lifted", "legal-target", "removable", "mill", "hint", "last-move",
-     "confirm"),
-    ("error", "missing", "extra", "protected", "computer-from", "computer-to", "computer-remove", "last-move",
-     "confirm"),
+    (
+        "error",
+        "missing",
+        "extra",
+        "protected",
+        "lifted",
+        "legal-target",
+        "removable",
+        "mill",
+        "hint",
+        "last-move",
+        "confirm",
+    ),
+    (
+        "error",
+        "missing",
+        "extra",
+        "protected",
+        "computer-from",
+        "computer-to",
+        "computer-remove",
+        "last-move",
+        "confirm",
+    ),
     ("error", "winner"),
     ("error", "menu-option", "menu-choice"),
     ("error", "to-move", "winner", "confirm"),
@@ -153,7 +178,7 @@ def _put(roles: dict[str, str], points: Iterable[str], role: str) -> None:
             roles[point] = role
 
 
-def frame(state) -> Frame:
+def frame(state: TrackerState) -> Frame:
     """The roles of every LED for a tracker state (``morris_pi.tracker.TrackerState``).
 
     Pure: the same state always gives the same frame. Earlier roles in
@@ -236,7 +261,9 @@ def next_edge(roles: Iterable[str], t: float, palette: Mapping[str, Look] = DEFA
     return None if best == math.inf else best
 
 
-def show(state, t: float, palette: Mapping[str, Look] = DEFAULT_PALETTE) -> tuple[dict[str, RGB], dict[str, RGB]]:
+def show(
+    state: TrackerState, t: float, palette: Mapping[str, Look] = DEFAULT_PALETTE
+) -> tuple[dict[str, RGB], dict[str, RGB]]:
     """Colours of the point LEDs and the status LEDs for a tracker state at time ``t``."""
     f = frame(state)
     return render(f.points, t, palette), render(f.status, t, palette)

@@ -54,7 +54,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from morris_pi.rules import Game, Turn
+from morris_pi.rules import Game, Position, Turn
 from morris_pi.rules.board import FULL, INDEX, POINTS, bits, point_index
 
 RawTurn = tuple[int, int, int]
@@ -155,9 +155,7 @@ def board_mask(game: Game) -> int:
 
 def diff_problems(expected: int, occupied: int) -> tuple[Problem, ...]:
     """Every disagreeing point in board order, missing men and extra men alike."""
-    return tuple(
-        Problem(POINTS[i], "missing" if expected >> i & 1 else "extra") for i in bits(expected ^ occupied)
-    )
+    return tuple(Problem(POINTS[i], "missing" if expected >> i & 1 else "extra") for i in bits(expected ^ occupied))
 
 
 def allowed_turns(game: Game, prompt: Turn | None = None, computer: str | None = None) -> list[RawTurn]:
@@ -202,9 +200,7 @@ def _partial(before: int, occupied: int, raw: RawTurn, step_done: bool = False) 
     extra = occupied & ~before
     if missing & ~vacate or extra & ~fill:
         return False
-    if extra and o >= 0 and not missing >> o & 1:
-        return False
-    return True
+    return not (extra and o >= 0 and not missing >> o & 1)
 
 
 def read_board(
@@ -261,10 +257,7 @@ def read_board(
             if r >= 0:
                 after = _after(pos_mask, (o, t, -1))
                 lifted = after & ~occupied
-                if (
-                    lifted and not lifted & ~protected_men and not occupied & ~after
-                    and changes.chain(expected ^ after)
-                ):
+                if lifted and not lifted & ~protected_men and not occupied & ~after and changes.chain(expected ^ after):
                     return Reading("turns", (Turn.from_raw((o, t, -1)),))
 
     for raw in allowed:
@@ -284,7 +277,13 @@ def read_board(
 
 
 def _two_turns(
-    pos, expected: int, pos_mask: int, occupied: int, allowed: list[RawTurn], order, changes: Changes,
+    pos: Position,
+    expected: int,
+    pos_mask: int,
+    occupied: int,
+    allowed: list[RawTurn],
+    order: Callable[[int], float] | None,
+    changes: Changes,
     unsure: int = 0,
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun.

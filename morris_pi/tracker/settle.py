@@ -63,12 +63,26 @@ class Settler:
     """Per-point debounce of raw occupancy masks, with the time of every change."""
 
     __slots__ = (
-        "window", "hold", "raw", "settled", "firm", "last_change", "once", "twice", "_since", "_unsettled", "_unfirm",
-        "first", "_bases",
+        "_bases",
+        "_since",
+        "_unfirm",
+        "_unsettled",
+        "firm",
+        "first",
+        "hold",
+        "last_change",
+        "once",
+        "raw",
+        "settled",
+        "twice",
+        "window",
     )
 
     def __init__(
-        self, window: float = DEFAULT_SETTLE_S, hold: float = DEFAULT_HOLD_S, occupied: int = 0,
+        self,
+        window: float = DEFAULT_SETTLE_S,
+        hold: float = DEFAULT_HOLD_S,
+        occupied: int = 0,
         now: float = -math.inf,
     ) -> None:
         if not window >= 0:

@@ -45,6 +45,7 @@ How it decides:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -53,7 +54,14 @@ from morris_pi.rules import SIDES, Game, Outcome, Turn
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
 from .reconcile import (
-    Changes, Problem, Reading, board_mask, diff_problems, read_board, removal_targets, take_back,
+    Changes,
+    Problem,
+    Reading,
+    board_mask,
+    diff_problems,
+    read_board,
+    removal_targets,
+    take_back,
 )
 from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
@@ -173,7 +181,7 @@ class Tracker:
 
     # -- inputs -----------------------------------------------------------------------
 
-    def update(self, occupancy: "Iterable[str] | int", now: float, *, full: bool = False) -> None:
+    def update(self, occupancy: Iterable[str] | int, now: float, *, full: bool = False) -> None:
         """A raw reading of the switches (point names, or a mask) at time ``now``.
 
         ``full``: the reading is a scan of every switch, so no change before it can be unseen
@@ -234,21 +242,20 @@ class Tracker:
             done = self._claim()
         elif name == "resign":
             done = self._resign()
-        elif name == "menu":
-            if game.outcome is None:
-                if self._claim():
-                    done = True
-                elif self.armed is not None and now < self._armed_until:
-                    done = self._resign()
-                else:
-                    self.armed = self._resigner()
-                    self._armed_until = now + RESIGN_CONFIRM_S
-                    self._changed()
-                    done = True
+        elif name == "menu" and game.outcome is None:  # after the end, menu is the session's
+            if self._claim():
+                done = True
+            elif self.armed is not None and now < self._armed_until:
+                done = self._resign()
+            else:
+                self.armed = self._resigner()
+                self._armed_until = now + RESIGN_CONFIRM_S
+                self._changed()
+                done = True
         self._advance(now)
         return done
 
-    def prompt_computer(self, turn: "Turn | str") -> bool:
+    def prompt_computer(self, turn: Turn | str) -> bool:
         """The computer's chosen turn: prompted until the board shows exactly it."""
         turn = Turn.parse(turn) if isinstance(turn, str) else turn
         game = self.game
@@ -263,7 +270,7 @@ class Tracker:
         self._advance(self._now)
         return True
 
-    def show_hint(self, turn: "Turn | str | None") -> None:
+    def show_hint(self, turn: Turn | str | None) -> None:
         """A suggestion for the human to move, shown until the game changes."""
         turn = Turn.parse(turn) if isinstance(turn, str) else turn
         if turn is not None and (self.game.outcome is not None or self.game.turn == self.computer):
@@ -271,7 +278,7 @@ class Tracker:
         self.hint = turn
         self._changed()
 
-    def new_game(self, *, profile: str | None = None, computer: "str | None | bool" = False) -> None:
+    def new_game(self, *, profile: str | None = None, computer: str | bool | None = False) -> None:
         """Start a new game; the board must be cleared before the first turn is read.
 
         ``computer=False`` keeps the current setting; ``None`` makes it a two-player game.
@@ -279,7 +286,7 @@ class Tracker:
         if computer is not False:
             if computer not in (None, *SIDES):
                 raise ValueError(f"computer must be 'white', 'black' or None, got {computer!r}")
-            self.computer = computer  # type: ignore[assignment]
+            self.computer = computer
         self.confirmed = Game(profile or self.game.profile.name)
         self.game = self.confirmed.copy()
         self.provisional = []
@@ -406,7 +413,8 @@ class Tracker:
             # The scan must show the turn's points as the turn left them, and every change up to
             # the scan must be firm (read by now).
             scanned = (
-                scan >= last and not (self._scan_mask ^ after) & points
+                scan >= last
+                and not (self._scan_mask ^ after) & points
                 and not any(settler.changed_at(i) <= scan for i in bits(settler.raw ^ settler.firm))
             )
             if not (scanned or self._now >= last + self.confirm_s):
@@ -454,21 +462,24 @@ class Tracker:
         """Whether the chain's turns landed in the order their targets were first touched."""
         order = self.settler.base_first_at
         times = [order(INDEX[turn.target]) for turn in chain]
-        return all(a <= b for a, b in zip(times, times[1:]))
+        return all(a <= b for a, b in itertools.pairwise(times))
 
     def _read_confirmed(self, occ: int, unsteady: int) -> Reading:
         """The board read from the confirmed position, with every change seen since."""
         settler = self.settler
         once, twice = settler.base_counts()
         return read_board(
-            self.confirmed, occ, order=settler.base_first_at, prompt=self._base_prompt,
+            self.confirmed,
+            occ,
+            order=settler.base_first_at,
+            prompt=self._base_prompt,
             computer=self.computer,
-            changes=Changes(once, twice, unsteady), unsure=self._healed,
+            changes=Changes(once, twice, unsteady),
+            unsure=self._healed,
         )
 
     def _advance(self, now: float) -> None:
-        if now > self._now:
-            self._now = now
+        self._now = max(self._now, now)
         settled, firmed = self.settler.advance(now)
         if firmed:
             self._dirty = True
@@ -513,10 +524,13 @@ class Tracker:
                 return False
             # A man where the game has none: not the board being cleared. If the turn that ended
             # the game is provisional, a scan may have shown it was not played.
-            if self.provisional and occ & ~board_mask(game):
-                if self._explained_by_confirmed(occ, self.settler.settled ^ occ):
-                    self._rollback()
-                    return True
+            if (
+                self.provisional
+                and occ & ~board_mask(game)
+                and self._explained_by_confirmed(occ, self.settler.settled ^ occ)
+            ):
+                self._rollback()
+                return True
             self.protected = 0
             self._set_problems(())
             return False
@@ -542,9 +556,13 @@ class Tracker:
         # turn of its side is then a turn in progress, not a contradiction.
         awaiting = self.provisional and self.prompt is None and game.turn == self.computer
         reading = read_board(
-            game, occ, order=settler.first_at, prompt=self.prompt,
+            game,
+            occ,
+            order=settler.first_at,
+            prompt=self.prompt,
             computer=None if awaiting else self.computer,
-            changes=Changes(settler.once, settler.twice, unsteady), protected=self.protected,
+            changes=Changes(settler.once, settler.twice, unsteady),
+            protected=self.protected,
             unsure=self._healed,
         )
         kind = reading.kind
@@ -560,9 +578,10 @@ class Tracker:
             # hand after the turn was read is a problem to put right, not a reason to drop it.
             whole = self._read_confirmed(occ, unsteady)
             chain = tuple(turn for turn, *_ in self.provisional)
-            if whole.kind == "match" or (contradicted and (
-                whole.kind == "progress" or (whole.kind == "turns" and whole.turns[:len(chain)] != chain)
-            )):
+            if whole.kind == "match" or (
+                contradicted
+                and (whole.kind == "progress" or (whole.kind == "turns" and whole.turns[: len(chain)] != chain))
+            ):
                 self._rollback()
                 return True
             if kind == "takeback":
@@ -578,8 +597,11 @@ class Tracker:
             whole = self._read_confirmed(occ, unsteady)
             chain = (*(turn for turn, *_ in self.provisional), *reading.turns)
             if (
-                whole.kind == "turns" and len(whole.turns) == len(chain) and whole.turns != chain
-                and not self._touched_in_order(chain) and self._touched_in_order(whole.turns)
+                whole.kind == "turns"
+                and len(whole.turns) == len(chain)
+                and whole.turns != chain
+                and not self._touched_in_order(chain)
+                and self._touched_in_order(whole.turns)
             ):
                 self._rollback()
                 return True
@@ -633,11 +655,15 @@ class Tracker:
         problems = found
         protected = self.protected
         if protected:
-            problems = tuple(sorted(
-                (*(p for p in found if not protected >> INDEX[p.point] & 1),
-                 *(Problem(POINTS[i], "protected") for i in bits(protected))),
-                key=lambda p: INDEX[p.point],
-            ))
+            problems = tuple(
+                sorted(
+                    (
+                        *(p for p in found if not protected >> INDEX[p.point] & 1),
+                        *(Problem(POINTS[i], "protected") for i in bits(protected)),
+                    ),
+                    key=lambda p: INDEX[p.point],
+                )
+            )
         if problems != self.problems:
             self.problems = problems
             self._changed()
@@ -677,7 +703,8 @@ class Tracker:
 
     def _relift(self) -> None:
         """The man in the player's hand, from the raw switches (no waiting for settle)."""
-        lifted, targets = None, ()
+        lifted: str | None = None
+        targets: tuple[str, ...] = ()
         game = self.game
         if not self.resync and game.outcome is None and game.pending is None and game.turn != self.computer:
             gone = board_mask(game) & ~self.settler.raw & ~self.protected
@@ -738,6 +765,8 @@ def _mask(points: Iterable[str]) -> int:
 def _mill_of(game: Game) -> tuple[str, ...]:
     """The points of the mill(s) the pending step closed."""
     pending = game.pending
+    if pending is None:
+        return ()
     board = game.board
     side = game.turn
     points: set[str] = set()
