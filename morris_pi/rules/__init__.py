@@ -17,7 +17,7 @@ from .errors import (
 )
 from .game import REASONS, Game, Outcome
 from .notation import Turn, split_record
-from .position import SIDES, Position, perft
+from .position import SIDES, Position, Side, other_side, perft
 from .profiles import PROFILES, Profile, get_profile
 
 __all__ = [
@@ -36,10 +36,12 @@ __all__ = [
     "Position",
     "Profile",
     "RulesError",
+    "Side",
     "Turn",
     "UnknownProfileError",
     "coordinates",
     "get_profile",
+    "other_side",
     "perft",
     "point_index",
     "split_record",

@@ -50,7 +50,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from morris_pi.rules import SIDES, Game, Outcome, Turn
+from morris_pi.rules import SIDES, Game, Outcome, Side, Turn, other_side
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
 from .reconcile import (
@@ -84,10 +84,6 @@ TOUCH_HOLD_S = 2.0
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 
 
-def _other(side: str) -> str:
-    return "black" if side == "white" else "white"
-
-
 @dataclass(frozen=True)
 class TrackerState:
     """What the tracker knows, for the guidance frame and the controller's snapshot.
@@ -96,9 +92,9 @@ class TrackerState:
     """
 
     game: Game
-    turn: str
+    turn: Side
     outcome: Outcome | None
-    computer: str | None
+    computer: Side | None
     board: dict[str, str]
     raw: frozenset[str]
     lifted: str | None = None
@@ -124,7 +120,7 @@ class Tracker:
         game: Game | None = None,
         *,
         profile: str = "standard",
-        computer: str | None = None,
+        computer: Side | None = None,
         settle_s: float = DEFAULT_SETTLE_S,
         hold_s: float = DEFAULT_HOLD_S,
         confirm_s: float = DEFAULT_CONFIRM_S,
@@ -736,10 +732,10 @@ class Tracker:
         self._game_changed()
         return True
 
-    def _resigner(self) -> str:
+    def _resigner(self) -> Side:
         """Who resigns: the human against the computer, else the side to move."""
         if self.computer is not None:
-            return _other(self.computer)
+            return other_side(self.computer)
         return self.confirmed.turn
 
     def _resign(self) -> bool:
