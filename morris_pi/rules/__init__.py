@@ -15,7 +15,7 @@ from .errors import (
     RulesError,
     UnknownProfileError,
 )
-from .game import REASONS, Game, Outcome
+from .game import REASONS, Game, Outcome, Reason
 from .notation import Turn, split_record
 from .position import SIDES, Position, Side, other_side, perft
 from .profiles import PROFILES, Profile, get_profile
@@ -35,6 +35,7 @@ __all__ = [
     "Outcome",
     "Position",
     "Profile",
+    "Reason",
     "RulesError",
     "Side",
     "Turn",

@@ -21,6 +21,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from .board import POINTS, names_of, point_index
 from .errors import GameOverError, GameTextError, IllegalTurnError, RulesError
@@ -29,7 +30,11 @@ from .position import SIDES, Position, PositionKey, Side, other_side, tables_for
 from .profiles import Profile, get_profile
 
 TEXT_FORMAT = "morris-pi/game-1"
-REASONS = ("fewer-than-three", "blocked", "threefold-repetition", "n-move-rule", "resignation", "agreement")
+#: Why a game ended, spelled as saves and JSON spell it (a Literal, so the saved form is the value itself).
+Reason = Literal["fewer-than-three", "blocked", "threefold-repetition", "n-move-rule", "resignation", "agreement"]
+REASONS: tuple[Reason, ...] = get_args(Reason)
+#: The draws a player may claim where a profile makes them claimed.
+DrawClaim = Literal["threefold-repetition", "n-move-rule"]
 
 
 @dataclass(frozen=True)
@@ -37,7 +42,7 @@ class Outcome:
     """How a game ended. ``winner`` is ``"white"``, ``"black"`` or ``None`` for a draw."""
 
     winner: Side | None
-    reason: str
+    reason: Reason
 
     def to_dict(self) -> dict[str, str | None]:
         return {"winner": self.winner, "reason": self.reason}
@@ -419,7 +424,7 @@ class Game:
             return Outcome(None, "n-move-rule")
         return None
 
-    def claimable_draw(self) -> str | None:
+    def claimable_draw(self) -> DrawClaim | None:
         """The reason a draw may be claimed now (profiles whose draws are claimed), else ``None``."""
         if self.outcome or self._pending:
             return None
