@@ -53,12 +53,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from morris_pi.rules import Game, Position, Side, Turn, other_side
 from morris_pi.rules.board import FULL, INDEX, POINTS, bits, point_index
 
 RawTurn = tuple[int, int, int]
-KINDS = ("match", "turns", "progress", "takeback", "problems")
+#: What a reading found; the module text says what each means.
+ReadingKind = Literal["match", "turns", "progress", "takeback", "problems"]
+KINDS: tuple[ReadingKind, ...] = get_args(ReadingKind)
+#: How a point disagrees with the game (``protected``: a man that may not be taken was lifted).
+ProblemKind = Literal["missing", "extra", "protected"]
 
 _TEXTS = {
     "missing": "put a man back on {point}",
@@ -114,7 +119,7 @@ class Problem:
     """
 
     point: str
-    kind: str
+    kind: ProblemKind
 
     @property
     def text(self) -> str:
@@ -131,7 +136,7 @@ class Problem:
 class Reading:
     """The answer of ``read_board``; see the module text for the kinds."""
 
-    kind: str
+    kind: ReadingKind
     turns: tuple[Turn, ...] = ()
     back: int = 0
     problems: tuple[Problem, ...] = ()

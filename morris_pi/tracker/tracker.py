@@ -49,6 +49,7 @@ import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from morris_pi.rules import SIDES, Game, Outcome, Side, Turn, other_side
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
@@ -82,6 +83,14 @@ DEFAULT_CONFIRM_S = 1.0
 TOUCH_HOLD_S = 2.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
+#: What ``Tracker.drain`` returns, one per change of the recorded game: a turn recorded, steps
+#: taken back (how many), a new game, the game over (its outcome), the board back in step.
+TrackerEvent = (
+    tuple[Literal["turn"], Turn]
+    | tuple[Literal["takeback"], int]
+    | tuple[Literal["new", "synced"], None]
+    | tuple[Literal["over"], Outcome | None]
+)
 
 
 @dataclass(frozen=True)
@@ -165,7 +174,7 @@ class Tracker:
         self._now = -math.inf
         self._state: TrackerState | None = None
         self._over_board: int | None = None
-        self._events: list[tuple[str, object]] = []
+        self._events: list[TrackerEvent] = []
         self._recheck = False
         self._takeback_at = math.inf
         #: Time of the latest reading of every switch at once (a scan), and the prompt to restore
@@ -290,7 +299,7 @@ class Tracker:
         self._game_changed(resync=True)
         self._advance(self._now)
 
-    def drain(self) -> list[tuple[str, object]]:
+    def drain(self) -> list[TrackerEvent]:
         """Events since the last call: ``turn``, ``takeback``, ``new``, ``over``, ``synced``."""
         events, self._events = self._events, []
         return events
