@@ -40,7 +40,7 @@ from typing import IO, BinaryIO
 from morris_pi.board.controller import Controller, Snapshot
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
-from morris_pi.rules import POINTS, SIDES, get_profile
+from morris_pi.rules import POINTS, SIDES, Side, get_profile
 
 HEADER_KEYS = ("profile", "white", "black", "level", "seed")
 EVENT_KEYS = ("on", "off", "snapshot", "button")
@@ -90,7 +90,7 @@ def _keys(keys: Iterable[object]) -> str:
 @dataclass(frozen=True)
 class Header:
     profile: str = "standard"
-    computer: str | None = None
+    computer: Side | None = None
     level: int | None = None
     seed: int | None = None
 

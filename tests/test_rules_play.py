@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 from rules_support import PROFILE_NAMES, random_game
 
-from morris_pi.rules import POINTS, STANDARD, Game, IllegalTurnError, InvalidTurnError, get_profile
+from morris_pi.rules import POINTS, STANDARD, Game, IllegalTurnError, InvalidTurnError, get_profile, other_side
 
 # Placement of 18 men without a mill; white then moves (from a threefold-repetition game).
 PLACED = "f2 f4 c4 e5 f6 e3 b2 g7 a4 a1 g4 b4 d3 d5 a7 g1 d7 d6"
@@ -236,7 +236,7 @@ def test_removed_men_never_return(profile, seed):
         mover = replay.turn
         replay.play(turn)
         if turn.removal:
-            removed["black" if mover == "white" else "white"] += 1
+            removed[other_side(mover)] += 1
         for side in ("white", "black"):
             on_board = sum(c == side for c in replay.board.values())
             assert on_board + replay.in_hand[side] + removed[side] == men

@@ -22,7 +22,7 @@ import pytest
 from tracker_kit import ScriptedOpponent, Table
 
 from morris_pi.board.ports import FirstLegalOpponent
-from morris_pi.rules import Game, Turn
+from morris_pi.rules import Game, Turn, other_side
 
 # Standard, club, move-this and no-flying share this moving position (white to move).
 OPENING = "f2 b2 d7 d6 e3 e4 c5 f4 c4 b6 a4 f6xc4 g4 b4xf2 g1 a1 d3 e5"
@@ -95,7 +95,7 @@ def _table(record: str, turn: str, profile: str, mode: str, scans: bool = True) 
     ``scans=False``: the switches report changes one by one, and one may be lost (as in a trace).
     """
     mover = Game.from_record(record, profile).turn
-    other = "black" if mover == "white" else "white"
+    other = other_side(mover)
     if mode == "two-player":
         return Table(record, profile=profile, scans=scans)
     if mode == "computer-moves":

@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from morris_pi.rules import Game, Outcome
+from morris_pi.rules import Game, Outcome, Side
 from morris_pi.tracker import guidance
 from morris_pi.tracker.reconcile import Problem
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
@@ -103,7 +103,7 @@ class Controller:
         clock: Clock,
         buttons: Buttons | None = None,
         profile: str = "standard",
-        computer: str | None = None,
+        computer: Side | None = None,
         opponent: Opponent | None = None,
         palette: Mapping[str, guidance.Look] | None = None,
         settle_s: float = DEFAULT_SETTLE_S,

@@ -54,7 +54,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from morris_pi.rules import PROFILES, SIDES
+from morris_pi.rules import PROFILES, SIDES, Side, other_side
 from morris_pi.tracker.guidance import Frame
 
 MODES: tuple[str, ...] = ("two-player", "computer")
@@ -64,7 +64,7 @@ LEVEL_POINTS: tuple[str, ...] = ("a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5",
 #: Profiles in ``PROFILES`` order on the middle row.
 PROFILE_POINTS: tuple[str, ...] = ("a4", "b4", "c4", "e4", "f4", "g4")
 MODE_POINTS: dict[str, str] = {"two-player": "b2", "computer": "f2"}
-COLOUR_POINTS: dict[str, str] = {"white": "a1", "black": "g1"}
+COLOUR_POINTS: dict[Side, str] = {"white": "a1", "black": "g1"}
 START_POINT = "d1"
 
 #: Seconds a man must stand on a point before taking it off chooses (the
@@ -83,7 +83,7 @@ class GameSettings:
     """
 
     mode: str = "computer"
-    human: str = "white"
+    human: Side = "white"
     level: int = 3
     profile: str = "standard"
 
@@ -98,11 +98,11 @@ class GameSettings:
             raise ValueError(f"unknown rule profile {self.profile!r}: choose one of {', '.join(PROFILES)}")
 
     @property
-    def computer(self) -> str | None:
+    def computer(self) -> Side | None:
         """The computer's side, or ``None`` in a two-player game."""
         if self.mode != "computer":
             return None
-        return "black" if self.human == "white" else "white"
+        return other_side(self.human)
 
     def meta(self) -> dict[str, Any]:
         """The settings as the save's meta data (and the record's tags)."""

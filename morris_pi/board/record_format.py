@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from morris_pi.rules import Side, other_side
+
 #: Tags written first, in this order; any further tags follow alphabetically.
 RECORD_TAGS: tuple[str, ...] = (
     "Event",
@@ -160,8 +162,9 @@ def player_names(meta: Mapping[str, Any]) -> tuple[str, str]:
     """
     names = {"white": "Player", "black": "Player"}
     if meta.get("mode") == "computer":
-        human = str(meta.get("human", "white"))
-        computer = "black" if human == "white" else "white"
+        # meta comes from a file: anything but "white" has always counted as black
+        human: Side = "white" if meta.get("human", "white") == "white" else "black"
+        computer = other_side(human)
         level = meta.get("level")
         names[computer] = f"Computer (level {level})" if level is not None else "Computer"
     for side in names:

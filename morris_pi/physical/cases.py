@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from morris_pi.rules import POINTS, Game, Turn, get_profile
+from morris_pi.rules import POINTS, Game, Turn, get_profile, other_side
 from morris_pi.rules.board import RINGS
 
 from .computer import FirstLegal
@@ -291,7 +291,7 @@ def find_case1_two_player(profile: str, seed: int = 0, tries: int = 20000, exact
         ok = True
         while any(game.in_hand.values()):
             side = game.turn
-            other = "black" if side == "white" else "white"
+            other = other_side(side)
             board = game.board
             mine = [p for p in sorted(need[side]) if p not in board]
             spare = [

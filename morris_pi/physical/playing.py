@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from morris_pi.rules import Game, Turn, get_profile
+from morris_pi.rules import Game, Turn, get_profile, other_side
 
 from .computer import Computer, FirstLegal
 from .hands import Hands, illegal_step
@@ -213,7 +213,7 @@ def perform(
             hands.counts["both_reach"] += 1
             hands.land(turn.target, mover, plain=True)
             hands.t += rng.uniform(0.005, 0.06)
-            hands.land(turns[i + 1].target, "black" if mover == "white" else "white", plain=True)
+            hands.land(turns[i + 1].target, other_side(mover), plain=True)
             skip = True
         else:
             carry_out(hands, game, turn, computer_turn=mover == side)

@@ -15,9 +15,9 @@ from .errors import (
     RulesError,
     UnknownProfileError,
 )
-from .game import REASONS, Game, Outcome
+from .game import REASONS, Game, Outcome, Reason
 from .notation import Turn, split_record
-from .position import SIDES, Position, perft
+from .position import SIDES, Position, Side, other_side, perft
 from .profiles import PROFILES, Profile, get_profile
 
 __all__ = [
@@ -35,11 +35,14 @@ __all__ = [
     "Outcome",
     "Position",
     "Profile",
+    "Reason",
     "RulesError",
+    "Side",
     "Turn",
     "UnknownProfileError",
     "coordinates",
     "get_profile",
+    "other_side",
     "perft",
     "point_index",
     "split_record",

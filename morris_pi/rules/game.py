@@ -21,23 +21,28 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from .board import POINTS, names_of, point_index
 from .errors import GameOverError, GameTextError, IllegalTurnError, RulesError
 from .notation import Turn, parse_removal, sanmill_form, split_record
-from .position import SIDES, Position, PositionKey, tables_for
+from .position import SIDES, Position, PositionKey, Side, other_side, tables_for
 from .profiles import Profile, get_profile
 
 TEXT_FORMAT = "morris-pi/game-1"
-REASONS = ("fewer-than-three", "blocked", "threefold-repetition", "n-move-rule", "resignation", "agreement")
+#: Why a game ended, spelled as saves and JSON spell it (a Literal, so the saved form is the value itself).
+Reason = Literal["fewer-than-three", "blocked", "threefold-repetition", "n-move-rule", "resignation", "agreement"]
+REASONS: tuple[Reason, ...] = get_args(Reason)
+#: The draws a player may claim where a profile makes them claimed.
+DrawClaim = Literal["threefold-repetition", "n-move-rule"]
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended. ``winner`` is ``"white"``, ``"black"`` or ``None`` for a draw."""
 
-    winner: str | None
-    reason: str
+    winner: Side | None
+    reason: Reason
 
     def to_dict(self) -> dict[str, str | None]:
         return {"winner": self.winner, "reason": self.reason}
@@ -179,7 +184,7 @@ class Game:
         return tuple(self._positions)
 
     @property
-    def turn(self) -> str:
+    def turn(self) -> Side:
         """The side to move: ``"white"`` or ``"black"``."""
         return SIDES[self.position.side]
 
@@ -227,12 +232,12 @@ class Game:
     @property
     def in_hand(self) -> dict[str, int]:
         """Men each side still has to place (a pending placement already counted)."""
-        hand = dict(zip(SIDES, self.position.hand, strict=True))
+        hand: dict[str, int] = dict(zip(SIDES, self.position.hand, strict=True))
         if self._pending and self._pending.is_placement:
             hand[self.turn] -= 1
         return hand
 
-    def flies(self, side: str | None = None) -> bool:
+    def flies(self, side: Side | None = None) -> bool:
         """Whether a side (default: the side to move) may fly to any empty point."""
         return self.position.flies(_side_index(side or self.turn))
 
@@ -291,7 +296,7 @@ class Game:
         if self._pending:
             if turn.step != self._pending or turn.removal is None:
                 raise IllegalTurnError(
-                    text, side, f"{self._pending} closed a mill; remove a {SIDES[pos.side ^ 1]} man first"
+                    text, side, f"{self._pending} closed a mill; remove a {other_side(side)} man first"
                 )
             return self.remove(turn.removal)
         origin, target, _ = turn.to_raw()
@@ -368,7 +373,7 @@ class Game:
     def _check_removal(self, turn: Turn, point: str) -> None:
         pos = self.position
         side = self.turn
-        other = SIDES[pos.side ^ 1]
+        other = other_side(side)
         owner = self.board.get(point)
         if owner != other:
             what = "empty" if owner is None else f"{side}'s own man"
@@ -407,7 +412,7 @@ class Game:
     def _adjudicate(self) -> Outcome | None:
         # RULES.md order: loss of the side to move, then repetition, then the N-move rule.
         pos = self.position
-        winner = SIDES[pos.side ^ 1]
+        winner = other_side(self.turn)
         if pos.count(pos.side) < 3:
             return Outcome(winner, "fewer-than-three")
         if not pos.steps():
@@ -419,7 +424,7 @@ class Game:
             return Outcome(None, "n-move-rule")
         return None
 
-    def claimable_draw(self) -> str | None:
+    def claimable_draw(self) -> DrawClaim | None:
         """The reason a draw may be claimed now (profiles whose draws are claimed), else ``None``."""
         if self.outcome or self._pending:
             return None
@@ -441,10 +446,10 @@ class Game:
         self._declared = Outcome(None, reason)
         return self._declared
 
-    def resign(self, side: str) -> Outcome:
-        index = _side_index(side)
+    def resign(self, side: Side) -> Outcome:
+        _side_index(side)  # a side from outside (a button, a saved file) is checked before anything changes
         self._refuse_if_over(f"{side} resigns")
-        self._declared = Outcome(SIDES[index ^ 1], "resignation")
+        self._declared = Outcome(other_side(side), "resignation")
         return self._declared
 
     def agree_draw(self) -> Outcome:

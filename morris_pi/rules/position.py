@@ -17,6 +17,7 @@ engine searches it directly.
 from __future__ import annotations
 
 from functools import cache
+from typing import Literal
 
 from .board import FULL, POINTS, bits
 from .profiles import Profile, get_profile
@@ -25,7 +26,18 @@ RawTurn = tuple[int, int, int]
 # What threefold repetition compares: men, men in hand, side to move.
 PositionKey = tuple[tuple[int, int], tuple[int, int], int]
 WHITE, BLACK = 0, 1
-SIDES = ("white", "black")
+#: A side by name, as games, saves and records spell it.
+Side = Literal["white", "black"]
+SIDES: tuple[Side, Side] = ("white", "black")
+
+
+def other_side(side: Side) -> Side:
+    """The side that is not ``side``: whom a side plays against.
+
+    >>> other_side("white"), other_side("black")
+    ('black', 'white')
+    """
+    return "black" if side == "white" else "white"
 
 
 class Tables:

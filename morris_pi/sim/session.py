@@ -39,7 +39,7 @@ from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.session import Session
-from morris_pi.rules import Geometry, get_profile
+from morris_pi.rules import Geometry, Side, get_profile
 from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 from morris_pi.web.seam import BoardSeam
 
@@ -56,7 +56,7 @@ class SimSettings:
     whether the set-up menu opens first and where games are saved (``None``: nowhere)."""
 
     mode: str = "computer"
-    human: str = "white"
+    human: Side = "white"
     level: int = 3
     profile: str = "standard"
     seed: int | None = None

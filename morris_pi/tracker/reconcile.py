@@ -53,12 +53,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, get_args
 
-from morris_pi.rules import Game, Position, Turn
+from morris_pi.rules import Game, Position, Side, Turn, other_side
 from morris_pi.rules.board import FULL, INDEX, POINTS, bits, point_index
 
 RawTurn = tuple[int, int, int]
-KINDS = ("match", "turns", "progress", "takeback", "problems")
+#: What a reading found; the module text says what each means.
+ReadingKind = Literal["match", "turns", "progress", "takeback", "problems"]
+KINDS: tuple[ReadingKind, ...] = get_args(ReadingKind)
+#: How a point disagrees with the game (``protected``: a man that may not be taken was lifted).
+ProblemKind = Literal["missing", "extra", "protected"]
 
 _TEXTS = {
     "missing": "put a man back on {point}",
@@ -114,7 +119,7 @@ class Problem:
     """
 
     point: str
-    kind: str
+    kind: ProblemKind
 
     @property
     def text(self) -> str:
@@ -131,7 +136,7 @@ class Problem:
 class Reading:
     """The answer of ``read_board``; see the module text for the kinds."""
 
-    kind: str
+    kind: ReadingKind
     turns: tuple[Turn, ...] = ()
     back: int = 0
     problems: tuple[Problem, ...] = ()
@@ -158,7 +163,7 @@ def diff_problems(expected: int, occupied: int) -> tuple[Problem, ...]:
     return tuple(Problem(POINTS[i], "missing" if expected >> i & 1 else "extra") for i in bits(expected ^ occupied))
 
 
-def allowed_turns(game: Game, prompt: Turn | None = None, computer: str | None = None) -> list[RawTurn]:
+def allowed_turns(game: Game, prompt: Turn | None = None, computer: Side | None = None) -> list[RawTurn]:
     """Raw turns the board may show now: the prompt on the computer's turn, else every legal turn."""
     if game.outcome is not None:
         return []
@@ -209,7 +214,7 @@ def read_board(
     *,
     order: Callable[[int], float] | None = None,
     prompt: Turn | None = None,
-    computer: str | None = None,
+    computer: Side | None = None,
     changes: Changes = ANYTHING,
     protected: int = 0,
     unsure: int = 0,
@@ -264,7 +269,7 @@ def read_board(
         if _partial(expected, occupied, raw, step_done=pending):
             return PROGRESS
 
-    nxt = "black" if game.turn == "white" else "white"
+    nxt = other_side(game.turn)
     if computer != nxt:
         found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure)
         if found is not None:
@@ -342,7 +347,7 @@ def _in_order(first: RawTurn, second: RawTurn, order: Callable[[int], float], un
     return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) > order(o1)
 
 
-def takeback_count(game: Game, computer: str | None) -> int:
+def takeback_count(game: Game, computer: Side | None) -> int:
     """How many turns a takeback undoes: one, or against the computer back to the human's turn.
 
     A pending step counts as a turn. Against the computer, turns are undone
@@ -351,14 +356,14 @@ def takeback_count(game: Game, computer: str | None) -> int:
     return take_back(game.copy(), computer)
 
 
-def take_back(game: Game, computer: str | None) -> int:
+def take_back(game: Game, computer: Side | None) -> int:
     """Undo on ``game`` itself what a takeback undoes; returns how many steps were undone.
 
     A declared result (resignation, claimed draw) is withdrawn first, alone.
     """
     n = 0
     while game.pending is not None or game.history or game.outcome is not None:
-        mover = game.turn if game.pending is not None else ("black" if game.turn == "white" else "white")
+        mover = game.turn if game.pending is not None else other_side(game.turn)
         try:
             step = game.undo()
         except ValueError:
@@ -381,7 +386,7 @@ def colour_masks(game: Game) -> tuple[int, int]:
     return men[0], men[1]
 
 
-def _takeback(game: Game, occupied: int, computer: str | None, changes: Changes = ANYTHING) -> int:
+def _takeback(game: Game, occupied: int, computer: Side | None, changes: Changes = ANYTHING) -> int:
     if game.outcome is not None:
         return 0
     g = game.copy()

@@ -49,8 +49,9 @@ import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
-from morris_pi.rules import SIDES, Game, Outcome, Turn
+from morris_pi.rules import SIDES, Game, Outcome, Side, Turn, other_side
 from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
 from .reconcile import (
@@ -82,10 +83,14 @@ DEFAULT_CONFIRM_S = 1.0
 TOUCH_HOLD_S = 2.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
-
-
-def _other(side: str) -> str:
-    return "black" if side == "white" else "white"
+#: What ``Tracker.drain`` returns, one per change of the recorded game: a turn recorded, steps
+#: taken back (how many), a new game, the game over (its outcome), the board back in step.
+TrackerEvent = (
+    tuple[Literal["turn"], Turn]
+    | tuple[Literal["takeback"], int]
+    | tuple[Literal["new", "synced"], None]
+    | tuple[Literal["over"], Outcome | None]
+)
 
 
 @dataclass(frozen=True)
@@ -96,9 +101,9 @@ class TrackerState:
     """
 
     game: Game
-    turn: str
+    turn: Side
     outcome: Outcome | None
-    computer: str | None
+    computer: Side | None
     board: dict[str, str]
     raw: frozenset[str]
     lifted: str | None = None
@@ -124,7 +129,7 @@ class Tracker:
         game: Game | None = None,
         *,
         profile: str = "standard",
-        computer: str | None = None,
+        computer: Side | None = None,
         settle_s: float = DEFAULT_SETTLE_S,
         hold_s: float = DEFAULT_HOLD_S,
         confirm_s: float = DEFAULT_CONFIRM_S,
@@ -169,7 +174,7 @@ class Tracker:
         self._now = -math.inf
         self._state: TrackerState | None = None
         self._over_board: int | None = None
-        self._events: list[tuple[str, object]] = []
+        self._events: list[TrackerEvent] = []
         self._recheck = False
         self._takeback_at = math.inf
         #: Time of the latest reading of every switch at once (a scan), and the prompt to restore
@@ -294,7 +299,7 @@ class Tracker:
         self._game_changed(resync=True)
         self._advance(self._now)
 
-    def drain(self) -> list[tuple[str, object]]:
+    def drain(self) -> list[TrackerEvent]:
         """Events since the last call: ``turn``, ``takeback``, ``new``, ``over``, ``synced``."""
         events, self._events = self._events, []
         return events
@@ -736,10 +741,10 @@ class Tracker:
         self._game_changed()
         return True
 
-    def _resigner(self) -> str:
+    def _resigner(self) -> Side:
         """Who resigns: the human against the computer, else the side to move."""
         if self.computer is not None:
-            return _other(self.computer)
+            return other_side(self.computer)
         return self.confirmed.turn
 
     def _resign(self) -> bool:
