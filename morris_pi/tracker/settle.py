@@ -111,13 +111,17 @@ class Settler:
         self._unsettled = 0  # points whose raw state differs from the settled one
         self._unfirm = 0  # points whose raw state differs from the firm one
 
-    def feed(self, raw: int, now: float) -> int:
-        """Take a raw reading; returns the mask of points whose raw state changed."""
+    def feed(self, raw: int, now: float, held: int = 0) -> int:
+        """Take a raw reading; returns the mask of points whose raw state changed.
+
+        ``held``: points whose change is known to be older than the settle window (a scan of
+        every switch showed a change never reported): they settle at once.
+        """
         changed = raw ^ self.raw
         if changed:
             since = self._since
             for i in bits(changed):
-                since[i] = now
+                since[i] = now - self.window if held >> i & 1 else now
             self.raw = raw
             self.last_change = now
             self._unsettled = raw ^ self.settled

@@ -182,6 +182,9 @@ class Tracker:
         self._scan_at = -math.inf
         self._healed = 0
         self._scan_mask = 0
+        #: Whether the source reports changes one by one (a trace's events, an expander's
+        #: interrupts) rather than reading every switch each time.
+        self._reports = False
         self._base_prompt: Turn | None = None
 
     # -- inputs -----------------------------------------------------------------------
@@ -193,6 +196,14 @@ class Tracker:
         (the service's scans; a trace's snapshot). It confirms the turns read before it.
         """
         mask = occupancy if isinstance(occupancy, int) else _mask(occupancy)
+        held = 0
+        if not full:
+            self._reports = True
+        elif self._started and self._reports:
+            # The source reports changes one by one, and this scan shows one it never reported:
+            # it happened at some unknown time since the point's last report, so it counts as
+            # settled now (the next turn may undo it before a settle window has passed).
+            held = mask ^ self.settler.raw
         if full:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = mask
@@ -206,7 +217,7 @@ class Tracker:
             self.settler.rebase(board_mask(self.game))
             self._dirty = True
             self._relift()
-        elif self.settler.feed(mask, now):
+        elif self.settler.feed(mask, now, held):
             self._changed()  # the prompt's roles follow the raw switches
             self._protect()
             self._relift()
@@ -463,6 +474,13 @@ class Tracker:
         """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
         return self._read_confirmed(occ, unsteady).kind in ("match", "progress", "turns")
 
+    def _watched(self) -> int:
+        """Empty points touched before a provisional placement whose man may yet land there."""
+        watch = 0
+        for _turn, _points, _after, touched, _last in self.provisional:
+            watch |= touched
+        return watch
+
     def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
         """Whether the chain's turns landed in the order their targets were first touched."""
         order = self.settler.base_first_at
@@ -583,9 +601,15 @@ class Tracker:
             # hand after the turn was read is a problem to put right, not a reason to drop it.
             whole = self._read_confirmed(occ, unsteady)
             chain = tuple(turn for turn, *_ in self.provisional)
-            if whole.kind == "match" or (
-                contradicted
-                and (whole.kind == "progress" or (whole.kind == "turns" and whole.turns[: len(chain)] != chain))
+            # A man landed on a point touched before a provisional placement: the placements are
+            # read again together, in order of first touch, also when the first reading left no
+            # legal turn for it (it closed a mill, so the board now shows a problem).
+            landed = occ & (expected ^ occ) & self._watched()
+            other = whole.kind == "turns" and whole.turns[: len(chain)] != chain
+            if (
+                whole.kind == "match"
+                or (contradicted and (whole.kind == "progress" or other))
+                or (landed and other and self._touched_in_order(whole.turns))
             ):
                 self._rollback()
                 return True
