@@ -110,7 +110,8 @@ ANYTHING = Changes()
 class Problem:
     """A point that disagrees with the game, and how to fix it.
 
-    ``kind`` is ``missing`` (a man should be here) or ``extra`` (no man should be here).
+    ``kind`` is ``missing`` (a man should be here), ``extra`` (no man should be here) or
+    ``protected`` (a man that may not be taken was lifted during a removal: put it back).
 
     >>> str(Problem("c4", "missing"))
     'put a man back on c4'
