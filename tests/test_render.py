@@ -19,32 +19,7 @@ def test_every_position_of_a_real_game_shows_exactly_its_men(profile):
         assert root.get("viewBox") == "0 0 492 492"
         assert men(root) == game.board, game.record
         points = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "point" in classes(g)]
-        ring_order = [
-            "a7",
-            "d7",
-            "g7",
-            "g4",
-            "g1",
-            "d1",
-            "a1",
-            "a4",
-            "b6",
-            "d6",
-            "f6",
-            "f4",
-            "f2",
-            "d2",
-            "b2",
-            "b4",
-            "c5",
-            "d5",
-            "e5",
-            "e4",
-            "e3",
-            "d3",
-            "c3",
-            "c4",
-        ]
+        ring_order = "a7 d7 g7 g4 g1 d1 a1 a4 b6 d6 f6 f4 f2 d2 b2 b4 c5 d5 e5 e4 e3 d3 c3 c4".split()
         assert [g.get("id") for g in points] == [f"point-{p}" for p in ring_order]
         for g in points:
             side = game.board.get(g.get("data-point"), "empty")

@@ -46,32 +46,7 @@ from .position import BLACK, WHITE, Position, tables_for
 from .profiles import Profile, get_profile
 
 #: The points in FEN order: Sanmill's squares 8-31 (inner, middle, outer ring).
-FEN_POINTS: tuple[str, ...] = (
-    "d5",
-    "e5",
-    "e4",
-    "e3",
-    "d3",
-    "c3",
-    "c4",
-    "c5",
-    "d6",
-    "f6",
-    "f4",
-    "f2",
-    "d2",
-    "b2",
-    "b4",
-    "b6",
-    "d7",
-    "g7",
-    "g4",
-    "g1",
-    "d1",
-    "a1",
-    "a4",
-    "a7",
-)
+FEN_POINTS: tuple[str, ...] = tuple("d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split())
 _FEN_INDEX = tuple(INDEX[p] for p in FEN_POINTS)
 _COUNT_FIELDS = (
     "white men on the board",
