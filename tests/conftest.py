@@ -30,3 +30,22 @@ def mock_factory():
     finally:
         Device.pin_factory.reset()
         Device.pin_factory = saved
+
+
+@pytest.fixture
+def boards():
+    """Start emulated boards running the real service (``service_harness.FakeBoard``); each is
+    stopped at the end of the test if the test did not stop it."""
+    from service_harness import FakeBoard
+
+    started = []
+
+    def make(text, **kw):
+        board = FakeBoard(text, **kw).start()
+        started.append(board)
+        return board
+
+    yield make
+    for board in started:
+        if not board._finished:
+            board.stop()

@@ -47,21 +47,6 @@ seed = 1
 """
 
 
-@pytest.fixture
-def boards():
-    started = []
-
-    def make(text, **kw):
-        board = FakeBoard(text, **kw).start()
-        started.append(board)
-        return board
-
-    yield make
-    for board in started:
-        if not board._finished:
-            board.stop()
-
-
 def error_points(board) -> set[str]:
     """Points that showed the error colour during one blink period."""
     return {p for p, colours in board.seen(1.3).items() if ERROR in colours}

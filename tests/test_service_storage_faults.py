@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 
 import pytest
-from service_harness import FakeBoard
 from test_service import config, error_points
 
 from morris_pi.board.session import ERROR_PATTERNS
@@ -20,21 +19,6 @@ from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 ERROR = DEFAULT_PALETTE["error"].colour
 CORNERS = set(ERROR_PATTERNS["storage"])
-
-
-@pytest.fixture
-def boards():
-    started = []
-
-    def make(text, **kw):
-        board = FakeBoard(text, **kw).start()
-        started.append(board)
-        return board
-
-    yield make
-    for board in started:
-        if not board._finished:
-            board.stop()
 
 
 def two_player(tmp_path) -> str:
