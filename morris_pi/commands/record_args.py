@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from morris_pi.rules import PROFILES, Game, IllegalTurnError, RulesError, split_record
+from morris_pi.rules import PROFILES, Game, IllegalTurnError
 
 from .streams import read_stdin_capped
 
@@ -39,13 +39,7 @@ def game_from_args(args: argparse.Namespace, command: str) -> Game | None:
                 game.play(tokens.pop(0))
             except IllegalTurnError as exc:
                 raise IllegalTurnError(exc.turn, exc.side, exc.reason, where="turn 1 after the FEN") from None
-        for number, token in enumerate(split_record(" ".join(tokens)), start=len(game.history) + 1):
-            try:
-                game.play(token)
-            except IllegalTurnError as exc:
-                raise IllegalTurnError(exc.turn, exc.side, exc.reason, where=f"turn {number} after the FEN") from None
-            except RulesError as exc:
-                raise type(exc)(f"turn {number} after the FEN: {exc}") from None
+        game.play_record(tokens, first=len(game.history) + 1, after=" after the FEN")
         return game
     except ValueError as exc:
         message = str(exc)

@@ -116,16 +116,30 @@ class Game:
 
         A trailing step whose removal is still to come is left pending.
         """
-        text = record if isinstance(record, str) else " ".join(record)
         game = cls(profile)
-        for number, token in enumerate(split_record(text), start=1):
-            try:
-                game.play(token)
-            except IllegalTurnError as exc:
-                raise IllegalTurnError(exc.turn, exc.side, exc.reason, where=f"turn {number}") from None
-            except RulesError as exc:
-                raise type(exc)(f"turn {number}: {exc}") from None
+        game.play_record(record)
         return game
+
+    def play_record(self, record: str | Iterable[str], *, first: int = 1, after: str = "") -> None:
+        """Play the turns of a record in order; an error names the turn: ``turn 3`` (counted from
+        ``first``), followed by ``after`` (" after the FEN", say).
+
+        >>> game = Game()
+        >>> game.play_record("d6 a1")
+        >>> game.play_record("d6", first=3)
+        Traceback (most recent call last):
+        ...
+        morris_pi.rules.errors.IllegalTurnError: turn 3: d6: d6 is occupied (white to move)
+        """
+        text = record if isinstance(record, str) else " ".join(record)
+        for number, token in enumerate(split_record(text), start=first):
+            where = f"turn {number}{after}"
+            try:
+                self.play(token)
+            except IllegalTurnError as exc:
+                raise IllegalTurnError(exc.turn, exc.side, exc.reason, where=where) from None
+            except RulesError as exc:
+                raise type(exc)(f"{where}: {exc}") from None
 
     @classmethod
     def from_position(cls, position: Position, pending: Turn | str | None = None, first_ply: int = 0) -> Game:
@@ -505,11 +519,10 @@ class Game:
             else:
                 game = cls.from_fen(start, profile)
                 game.first_ply = max(data.get("start_ply", game.first_ply), 0)
-                for number, token in enumerate(split_record(record), start=1):
-                    try:
-                        game.play(token)
-                    except RulesError as exc:
-                        raise GameTextError(f"saved game: turn {number} after the start FEN: {exc}") from None
+                try:
+                    game.play_record(record, after=" after the start FEN")
+                except RulesError as exc:
+                    raise GameTextError(f"saved game: {exc}") from None
             if game.pending:
                 raise GameTextError(
                     f"saved game: the record ends with {game.pending}, which waits for its removal; "
