@@ -214,6 +214,7 @@ def read_board(
     occupied: int,
     *,
     order: Callable[[int], float] | None = None,
+    arrived: Callable[[int, int], bool] | None = None,
     prompt: Turn | None = None,
     computer: Side | None = None,
     changes: Changes = ANYTHING,
@@ -224,7 +225,9 @@ def read_board(
 
     ``prompt`` is the computer's chosen turn, the only one the board may show on
     the computer's turn (``computer`` names its side). ``order`` gives the raw
-    time of a point's last change, for the placing tie-break. ``changes`` is
+    time of a point's first change, to check that a chain's men were lifted before
+    they landed; ``arrived(i, j)`` whether the man on point ``i`` came before the
+    man on point ``j``, to order two men put down at once. ``changes`` is
     what the sensors saw since the game's position; ``protected`` the men
     lifted during a pending removal that may not be taken. ``unsure``: points
     whose last change only a scan of every switch showed, so when it happened is
@@ -272,7 +275,7 @@ def read_board(
 
     nxt = other_side(game.turn)
     if computer != nxt:
-        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure)
+        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure, arrived)
         if found is not None:
             return found
 
@@ -291,6 +294,7 @@ def _two_turns(
     order: Callable[[int], float] | None,
     changes: Changes,
     unsure: int = 0,
+    arrived: Callable[[int, int], bool] | None = None,
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun.
 
@@ -318,7 +322,9 @@ def _two_turns(
     if whole and order is not None:
         whole = [pair for pair in whole if _in_order(*pair, order, unsure)]
     if whole:
-        if len(whole) > 1 and order is not None:
+        if len(whole) > 1 and arrived is not None:
+            whole = [(a, b) for a, b in whole if arrived(a[1], b[1])] or whole
+        elif len(whole) > 1 and order is not None:
             whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
         if len(whole) == 1:
             a, b = whole[0]

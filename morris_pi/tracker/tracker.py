@@ -64,7 +64,7 @@ from .reconcile import (
     removal_targets,
     take_back,
 )
-from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
+from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, REST_GAP_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
 RESIGN_CONFIRM_S = 3.0
@@ -73,14 +73,14 @@ RESIGN_CONFIRM_S = 3.0
 #: really moved lost, shows the same board until a scan of every switch (within a second)
 #: completes the picture; a takeback is never urgent.
 TAKEBACK_HOLD_S = 1.0
+#: Seconds a placement stays provisional after a man was lifted off another point that held it
+#: when this one landed: two men put down at once, the first knocked off and put back; whose
+#: man is whose rests on which point held its man first.
+KNOCK_HOLD_S = 2.5
 #: Seconds a turn read stays provisional while no point it changes changes (without a newer scan
 #: of every switch that agrees). A lost switch change is healed by a scan well within it, and the
 #: turn after can begin meanwhile; the LEDs follow the provisional reading at once.
 DEFAULT_CONFIRM_S = 1.0
-#: Seconds a placement stays provisional after a man touched another empty point before it and
-#: left (hovering, or put down between points): whose man is whose rests on which landed first,
-#: and a man put down off-centre is usually pushed onto its point within a second or so.
-TOUCH_HOLD_S = 2.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 #: What ``Tracker.drain`` returns, one per change of the recorded game: a turn recorded, steps
@@ -392,16 +392,27 @@ class Tracker:
         """When the oldest provisional turn is confirmed by time, if nothing changes it."""
         if not self.provisional:
             return None
-        _, points, _, watch, last = self.provisional[0]
-        return max(self._held_until(points, watch), last + self.confirm_s)
+        turn, _, _, watch, last = self.provisional[0]
+        return max(self._held_until(turn, watch), last + self.confirm_s)
 
     def _last_change(self, points: int) -> float:
         since = self.settler.changed_at
         return max((since(i) for i in bits(points)), default=self._now)
 
-    def _held_until(self, points: int, watch: int) -> float:
-        """Until when a touch before a placement keeps it provisional, scan or no scan."""
-        return self._last_change(watch) + TOUCH_HOLD_S if watch else -math.inf
+    def _held_until(self, turn: Turn, watch: int) -> float:
+        """Until when another man's claim to have come first keeps a placement provisional.
+
+        A watched point that held a man when this one came to rest may get it back (a man
+        knocked off and put back): ``KNOCK_HOLD_S`` after its last change. One touched just
+        before (a man hovering) may yet land: ``REST_GAP_S``.
+        """
+        settler = self.settler
+        landed = settler.landed_at(INDEX[turn.target])
+        until = -math.inf
+        for i in bits(watch):
+            hold = KNOCK_HOLD_S if settler.closed_since(i, landed) is not None else REST_GAP_S
+            until = max(until, settler.changed_at(i) + hold)
+        return until
 
     def _confirm(self) -> None:
         """Confirm the provisional turns whose evidence has held, oldest first.
@@ -417,10 +428,10 @@ class Tracker:
         if self._healed & (settler.raw ^ settler.firm):
             return
         while self.provisional and not self.resync:
-            _, points, after, watch, last = self.provisional[0]
+            turn, points, after, watch, last = self.provisional[0]
             if found & (points | watch):
                 break
-            if self._now < self._held_until(points, watch):
+            if self._now < self._held_until(turn, watch):
                 break
             # The timer runs from the evidence the turn was read from: a later change of its
             # points is the next turn's (a removal of the man just placed), or contradicts it
@@ -482,10 +493,11 @@ class Tracker:
         return watch
 
     def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
-        """Whether the chain's turns landed in the order their targets were first touched."""
-        order = self.settler.base_first_at
-        times = [order(INDEX[turn.target]) for turn in chain]
-        return all(a <= b for a, b in itertools.pairwise(times))
+        """Whether the chain's men arrived on their targets in the chain's order."""
+        arrived = self.settler.arrived_first
+        return all(
+            a.target == b.target or arrived(INDEX[a.target], INDEX[b.target]) for a, b in itertools.pairwise(chain)
+        )
 
     def _read_confirmed(self, occ: int, unsteady: int) -> Reading:
         """The board read from the confirmed position, with every change seen since."""
@@ -495,6 +507,7 @@ class Tracker:
             self.confirmed,
             occ,
             order=settler.base_first_at,
+            arrived=settler.arrived_first,
             prompt=self._base_prompt,
             computer=self.computer,
             changes=Changes(once, twice, unsteady),
@@ -582,6 +595,7 @@ class Tracker:
             game,
             occ,
             order=settler.first_at,
+            arrived=settler.arrived_first,
             prompt=self.prompt,
             computer=None if awaiting else self.computer,
             changes=Changes(settler.once, settler.twice, unsteady),
@@ -647,12 +661,14 @@ class Tracker:
                 after = board_mask(game)
                 watch = 0
                 if turn.is_placement and self.computer is None:
-                    # Whose man this is rests on which point was touched first: an empty point
-                    # touched before it (a man hovering or put down off-centre) may yet fill.
-                    # (Against the computer only one hand places at a time: no such doubt.)
-                    first = settler.first_at(INDEX[turn.target])
-                    for i in bits(settler.once & ~occ & ~after & ~before):
-                        if settler.first_at(i) < first:
+                    # Whose man this is rests on which came first: an empty point that held a
+                    # man when this one came to rest (knocked off since) may get it back, and one
+                    # touched just before (a man hovering) may yet fill. (Against the computer
+                    # only one hand places at a time: no such doubt.)
+                    rested = settler.landed_at(INDEX[turn.target])
+                    since_confirmed, _ = settler.base_counts()
+                    for i in bits(since_confirmed & ~occ & ~after & ~before):
+                        if settler.closed_since(i, rested) is not None or settler.changed_at(i) >= rested - REST_GAP_S:
                             watch |= 1 << i
                 points = before ^ after
                 self.provisional.append((turn, points, after, watch, self._last_change(points)))
