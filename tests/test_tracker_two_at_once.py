@@ -77,3 +77,25 @@ def test_a_touch_whose_opening_only_a_scan_showed_claims_nothing() -> None:
     table.wait(3.0)
     assert table.record == "a7 d2 d5 d3"
     assert all(record in ("a7 d2 d5", "a7 d2 d5 d3") for record in table.games)
+
+
+@pytest.mark.parametrize("scans", [True, False])
+def test_four_men_in_quick_succession_one_knocked_off_and_put_back(scans: bool) -> None:
+    """Both players place twice within 130 ms; Black's first man is knocked off, pushed back
+    across b4 and set on b2 again 1.7 s later. The record takes the four in the order they came."""
+    table = Table(scans=scans)
+    for t, change, point in (
+        (10.666, "on", "c5"),
+        (10.692, "on", "b2"),
+        (10.765, "on", "f4"),
+        (10.794, "on", "f6"),
+        (10.849, "off", "b2"),
+        (12.392, "on", "b4"),
+        (12.533, "off", "b4"),
+        (12.567, "on", "b2"),
+    ):
+        _at(table, t)
+        getattr(table, change)(point)
+    table.wait(3.0)
+    assert table.record == "c5 b2 f4 f6"
+    assert all("c5 b2 f4 f6".startswith(record) for record in table.games)

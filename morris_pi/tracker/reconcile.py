@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cmp_to_key
 from typing import Literal, get_args
 
 from morris_pi.rules import Game, Position, Side, Turn, other_side
@@ -276,6 +277,8 @@ def read_board(
     nxt = other_side(game.turn)
     if computer != nxt:
         found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure, arrived)
+        if found is None and computer is None and arrived is not None:
+            found = _placements(pos, expected, occupied, changes, arrived)
         if found is not None:
             return found
 
@@ -338,6 +341,32 @@ def _two_turns(
         if len(begun) == 1:
             return Reading("turns", (Turn.from_raw(next(iter(begun))),))
     return None
+
+
+def _placements(
+    pos: Position, expected: int, occupied: int, changes: Changes, arrived: Callable[[int, int], bool]
+) -> Reading | None:
+    """Three or more men put down in quick succession while placing, taken in the order they came.
+
+    Only men added, every one seen by its switch, and none closing a mill before the last
+    (its removal would show).
+    """
+    extra = occupied & ~expected
+    if expected & ~occupied or extra.bit_count() < 3 or not changes.show(extra):
+        return None
+
+    def earlier(a: int, b: int) -> int:
+        return -1 if arrived(a, b) else 1
+
+    order = sorted(bits(extra), key=cmp_to_key(earlier))
+    turns: list[Turn] = []
+    for point in order:
+        raw = next((r for r in pos.turns() if r[0] < 0 and r[1] == point and r[2] < 0), None)
+        if raw is None:
+            return None
+        pos = pos.play(raw)
+        turns.append(Turn.from_raw(raw))
+    return Reading("turns", tuple(turns))
 
 
 def _in_order(first: RawTurn, second: RawTurn, order: Callable[[int], float], unsure: int = 0) -> bool:

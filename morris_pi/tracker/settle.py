@@ -57,8 +57,8 @@ from morris_pi.rules.board import POINTS, bits
 
 DEFAULT_SETTLE_S = 0.08
 DEFAULT_HOLD_S = 0.12
-#: A point open for no longer than this between two closings held the same man: a man
-#: nudged off its switch and sliding back, a hovering man, or one set down off-centre.
+#: A point that held a man until firm, then was open for no longer than this, still holds the
+#: same man: it was nudged off its switch and slid back.
 REST_GAP_S = 0.3
 #: The shortest closing a man makes: a magnet carried across a switch at hand speed.
 SHORTEST_CLOSING_S = 0.02
@@ -118,7 +118,7 @@ class Settler:
         self._bases: list[list[Any]] = []
         self._since = [now] * len(POINTS)
         #: Per point, the raw time its man came to rest: the closing after which the point
-        #: was never open for longer than ``REST_GAP_S``.
+        #: was open only for nudges (see ``REST_GAP_S``).
         self._rest = [now] * len(POINTS)
         #: Per point, its latest raw transitions ``(time, closed, seen)``, oldest first; ``seen``
         #: is false for a change only a scan showed (it happened some time before).
@@ -135,11 +135,13 @@ class Settler:
         changed = raw ^ self.raw
         if changed:
             since, rest, log = self._since, self._rest, self._log
+            firm = self.window + self.hold
             for i in bits(changed):
                 seen = not held >> i & 1
                 t = now if seen else now - self.window
                 closed = bool(raw >> i & 1)
-                if closed and t - since[i] > REST_GAP_S:
+                # Back within the gap after resting there at least until firm: the same man.
+                if closed and (t - since[i] > REST_GAP_S or since[i] - rest[i] < firm):
                     rest[i] = t
                 since[i] = t
                 history = log[i]
@@ -223,6 +225,12 @@ class Settler:
         if self._bases:
             del self._bases[0]
 
+    def counts_at(self, keep: int) -> tuple[int, int]:
+        """``(once, twice)`` since the base ``keep`` readings after the oldest."""
+        if keep < len(self._bases):
+            return self._bases[keep][0], self._bases[keep][1]
+        return self.once, self.twice
+
     def base_counts(self) -> tuple[int, int]:
         """``(once, twice)`` since the oldest base (the confirmed position)."""
         if self._bases:
@@ -236,11 +244,12 @@ class Settler:
             return t if t != math.inf else self._since[index]
         return self.first_at(index)
 
-    def rollback(self) -> None:
-        """Back to the counts since the oldest base: the provisional readings are dropped."""
-        if self._bases:
-            self.once, self.twice, self.first = self._bases[0]
-            self._bases = []
+    def rollback(self, keep: int = 0) -> None:
+        """Back to the counts since the base ``keep`` readings after the oldest: the provisional
+        readings after those are dropped."""
+        if keep < len(self._bases):
+            self.once, self.twice, self.first = self._bases[keep]
+            del self._bases[keep:]
 
     def landed_at(self, index: int) -> float:
         """Raw time the man on an occupied point came to rest (see ``REST_GAP_S``)."""

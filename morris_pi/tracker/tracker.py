@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from morris_pi.rules import SIDES, Game, Outcome, Side, Turn, other_side
-from morris_pi.rules.board import INDEX, POINTS, bits, names_of
+from morris_pi.rules.board import FULL, INDEX, POINTS, bits, names_of
 
 from .reconcile import (
     Changes,
@@ -464,13 +464,17 @@ class Tracker:
         self.game_version += 1
         self._changed()
 
-    def _rollback(self) -> None:
-        """Drop the provisional turns: the board is read again from the confirmed position."""
-        self.provisional = []
+    def _rollback(self, keep: int = 0) -> None:
+        """Drop the provisional turns after the first ``keep``: the board is read again from there."""
+        kept = [turn for turn, *_ in self.provisional[:keep]]
+        self.provisional = self.provisional[: len(kept)]
         self.game = self.confirmed.copy()
-        self.settler.rollback()
-        self.prompt = self._base_prompt
-        self._base_prompt = None
+        for turn in kept:
+            self.game.play(turn)
+        self.settler.rollback(len(kept))
+        if not kept:
+            self.prompt = self._base_prompt
+            self._base_prompt = None
         self.hint = None
         self.protected = 0
         self._found = ()
@@ -491,6 +495,29 @@ class Tracker:
         for _turn, _points, _after, touched, _last in self.provisional:
             watch |= touched
         return watch
+
+    def _overtaken(self, points: int, occ: int, unsteady: int) -> int | None:
+        """The first provisional placement that a man now on one of ``points``, a point it
+        watched, came before (two men put down at once, read in the wrong order), if the board
+        reads as turns from before it."""
+        settler = self.settler
+        for n, (turn, _, _, watch, _) in enumerate(self.provisional):
+            if any(settler.arrived_first(i, INDEX[turn.target]) for i in bits(points & watch)):
+                game = self.confirmed.copy()
+                for kept, *_ in self.provisional[:n]:
+                    game.play(kept)
+                once, twice = settler.counts_at(n)
+                reading = read_board(
+                    game,
+                    occ,
+                    order=settler.first_at,
+                    arrived=settler.arrived_first,
+                    changes=Changes(once, twice, unsteady),
+                    protected=self.protected,
+                    unsure=self._healed,
+                )
+                return n if reading.kind == "turns" else None
+        return None
 
     def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
         """Whether the chain's men arrived on their targets in the chain's order."""
@@ -627,6 +654,9 @@ class Tracker:
             ):
                 self._rollback()
                 return True
+            if landed and (n := self._overtaken(landed, occ, unsteady)) is not None:
+                self._rollback(keep=n)
+                return True
             if kind == "takeback":
                 self._set_problems(diff_problems(expected, occ))
                 return False
@@ -634,6 +664,14 @@ class Tracker:
             self._set_problems(())
             return False
         if kind == "turns" and self.provisional:
+            # A man landed on a point a provisional placement watched, and came first: read again
+            # from before that placement.
+            targets = 0
+            for turn in reading.turns:
+                targets |= 1 << INDEX[turn.target]
+            if (n := self._overtaken(targets, occ, unsteady)) is not None:
+                self._rollback(keep=n)
+                return True
             # The chain from the confirmed position, read with all its evidence at once, wins
             # over reading it a turn at a time (e.g. two men put down at once, the first one's
             # switch firm only after the second's).
@@ -666,8 +704,9 @@ class Tracker:
                     # touched just before (a man hovering) may yet fill. (Against the computer
                     # only one hand places at a time: no such doubt.)
                     rested = settler.landed_at(INDEX[turn.target])
-                    since_confirmed, _ = settler.base_counts()
-                    for i in bits(since_confirmed & ~occ & ~after & ~before):
+                    # Raw, not settled: a man knocked off within the settle window still held
+                    # its point when the other landed.
+                    for i in bits(FULL & ~occ & ~after & ~before):
                         if settler.closed_since(i, rested) is not None or settler.changed_at(i) >= rested - REST_GAP_S:
                             watch |= 1 << i
                 points = before ^ after
