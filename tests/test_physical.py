@@ -13,7 +13,7 @@ import pytest
 from morris_pi import replay
 from morris_pi.physical import CLEAN, KINDS, MODES, generate, noise
 from morris_pi.physical.people import endings
-from morris_pi.physical.playing import plan_game
+from morris_pi.physical.playing import Plan, plan_game
 from morris_pi.rules import Game
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
@@ -140,6 +140,22 @@ def test_both_reaching_at_once_puts_two_men_down_within_60_ms_and_neither_is_los
     ons = [t for t, _, on in changes(trace) if on]
     close = sum(1 for a, b in pairwise(ons) if b - a <= 0.06)
     assert close == trace.mess["both_reach"] > 0
+
+
+def test_two_players_reaching_at_once_never_put_the_second_man_where_a_man_was_just_taken():
+    """The second man of two put down at once lands within 60 ms of the first: onto a point the
+    removal before emptied a moment ago, that would be a nudge to anyone watching (soak seeds 759
+    and 1373). White's b6xa1 empties a1; Black plays fast, and White's a1 must wait."""
+    game = Game("standard")
+    for text in "d6 a1 f6 a4 b6xa1 g1 a1".split():
+        game.play(text)
+    plan = Plan(list(game.history), None)
+    for seed in range(20):
+        trace = generate("standard", seed, mess=noise(1.0, ["fast", "both_reach"]), plan=plan)
+        a1 = [(t, on) for t, point, on in changes(trace) if point == "a1"]
+        taken = next(t for t, on in a1 if not on)
+        put = next(t for t, on in a1 if on and t > taken)
+        assert put - taken >= 0.5, (seed, a1)
 
 
 def test_slides_and_hovers_are_the_only_brief_contacts():

@@ -251,6 +251,10 @@ def _both_reach(game: Game, turns: list[Turn], i: int, side: str | None, hands: 
     this, other = turns[i], turns[i + 1]
     if this.origin or this.removal or other.origin or other.removal:
         return False
+    # The second man lands within 60 ms of the first: onto a point emptied in the last 0.5 s
+    # (the removal just made) that is a nudge to anyone watching, as for fast play.
+    if any(c.point == other.target and c.t > hands.t - 0.5 for c in hands.contacts.changes[-12:]):
+        return False
     return hands.chance("both_reach")
 
 
