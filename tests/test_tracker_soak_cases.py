@@ -37,6 +37,21 @@ def _replay(header: dict, record: str, tail: list[dict]) -> str:
     return rows[-1]["record"]
 
 
+def _replay_checked(header: dict, record: str, tail: list[dict], expected: str) -> None:
+    """Replay as ``_replay`` does, and require every line's record to hold only turns of
+    ``expected`` (never a turn nobody played, not even for a moment) and the last to be it."""
+    events, t = _clean(record)
+    shift = t - tail[0]["t"]
+    events += [{**e, "t": round(e["t"] + shift, 5)} for e in tail]
+    code, rows, err = replay_lines([json.dumps(header)] + [json.dumps(e) for e in events])
+    assert code == 0, err
+    want = expected.split()
+    for row in rows:
+        got = row["record"].split()
+        assert got == want[: len(got)], f"t={row['t']}: {row['record']}"
+    assert rows[-1]["record"] == expected
+
+
 def test_two_men_put_down_at_once_the_first_lifted_before_it_was_firm_and_put_back():
     """standard, two players, seed 846: Black's e4 lands 28 ms before White's f2 and is lifted
     after 196 ms (not yet firm), so f2 reads as Black's, closing the mill f2-f4-f6. Black puts
@@ -93,3 +108,66 @@ def test_a_landing_only_a_scan_showed_counts_though_the_next_turn_lifts_the_man_
     ]
     header = {"profile": "no-flying", "white": "human", "black": "computer"}
     assert _replay(header, prefix, tail) == f"{prefix} a7-d7 c3-c4xd7 g7-d7"
+
+
+def test_a_lost_landing_that_closed_a_mill_is_the_second_man_when_the_first_touched_first():
+    """standard, two players, seed 720: White's a7 lands (slid up the a-file) and is read;
+    Black's g4 lands 116 ms later closing the mill e4-f4-g4, its "on" lost; a scan shows g4.
+    The same men read as Black's a7 after White's g4 as well; a7 touched first, so it is White's
+    and g4 is Black's mill step, whose removal (f6) comes next."""
+    tail = [
+        {"t": 29.70558, "on": "a1"},
+        {"t": 29.82918, "off": "a1"},
+        {"t": 29.85314, "on": "a4"},
+        {"t": 29.88577, "off": "a4"},
+        {"t": 29.89978, "on": "a7"},
+        {"t": 30.02879, "off": "f4"},
+        {"t": 30.029, "on": "f4"},
+        {"t": 30.12118, "on": "f4"},
+        {"t": 30.76779, "snapshot": ["a7", "b2", "b4", "c3", "c4", "d6", "d7", "e3", "e4", "e5", "f4", "f6", "g4"]},
+        {"t": 30.95268, "off": "f6"},
+        {"t": 33.0},
+    ]
+    header = {"profile": "standard", "white": "human", "black": "human"}
+    prefix = "d7 c3 c4 f4 f6 d6 g4 e4 b2 e5 b4 e3xg4"
+    _replay_checked(header, prefix, tail, f"{prefix} a7 g4xf6")
+
+
+def test_a_lost_landing_read_after_a_man_that_touched_first_closes_the_mill_of_its_own_side():
+    """twelve, two players, seed 1157: Black's g7 (after a hover) is read; White's a7 lands
+    117 ms after it, its "on" lost, closing a1-a4-a7; the scan shows a7 and White then takes
+    f6. g7 touched first, so a7 is White's mill step, not Black's placement after White's g7."""
+    tail = [
+        {"t": 63.53435, "on": "g7"},
+        {"t": 63.56374, "off": "g7"},
+        {"t": 63.69767, "on": "g7"},
+        {
+            "t": 64.29327,
+            "snapshot": [
+                "a1",
+                "a4",
+                "a7",
+                "b2",
+                "b4",
+                "b6",
+                "c3",
+                "c4",
+                "d1",
+                "d3",
+                "d5",
+                "d6",
+                "d7",
+                "e3",
+                "e5",
+                "f4",
+                "f6",
+                "g1",
+                "g7",
+            ],
+        },
+        {"t": 64.90309, "off": "f6"},
+        {"t": 67.0},
+    ]
+    header = {"profile": "twelve", "white": "human", "black": "human"}
+    prefix = "f4 b4 d6 f6 c4 c3 a1 d7 g7 a7 e5 d5 b2 b6 a4 d3 d1 e3xg7 g1xa7"
+    _replay_checked(header, prefix, tail, f"{prefix} g7 a7xf6")

@@ -322,6 +322,11 @@ def _two_turns(
             whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
         if len(whole) == 1:
             a, b = whole[0]
+            if order is not None and b in begun and order(b[1]) < order(a[1]):
+                # The same men read the other way round: the man that touched first is the side
+                # to move's, and the other side's placement closed a mill whose removal is still
+                # to come. First touch decides, as between two whole chains.
+                return Reading("turns", (Turn.from_raw(b),))
             return Reading("turns", (Turn.from_raw(a), Turn.from_raw(b)))
         return None
     if begun:
