@@ -171,3 +171,177 @@ def test_a_lost_landing_read_after_a_man_that_touched_first_closes_the_mill_of_i
     header = {"profile": "twelve", "white": "human", "black": "human"}
     prefix = "f4 b4 d6 f6 c4 c3 a1 d7 g7 a7 e5 d5 b2 b6 a4 d3 d1 e3xg7 g1xa7"
     _replay_checked(header, prefix, tail, f"{prefix} g7 a7xf6")
+
+
+def test_three_men_put_down_at_once_the_first_knocked_off_before_it_was_firm_are_read_in_order_of_first_touch():
+    """twelve, two players, seed 365: White's b6, Black's d6 24 ms later, White's c5 (fast)
+    104 ms after that; Black's hand nudges b6 off its switch for 40 ms, so b6 becomes firm
+    last. Read one at a time, d6 would be White's, c5 Black's and b6 White's."""
+    tail = [
+        {"t": 30.47493, "on": "b6"},
+        {"t": 30.49889, "on": "d6"},
+        {"t": 30.60289, "on": "c5"},
+        {"t": 30.60312, "off": "c5"},
+        {"t": 30.60391, "on": "c5"},
+        {"t": 30.64526, "off": "b6"},
+        {"t": 30.64533, "on": "b6"},
+        {"t": 30.64602, "off": "b6"},
+        {"t": 30.68519, "on": "b6"},
+        {"t": 32.79318, "on": "d5"},
+        {"t": 32.85079, "on": "d5"},
+        {"t": 32.85095, "off": "d5"},
+        {"t": 32.85118, "on": "d5"},
+        {"t": 33.31491, "snapshot": ["a4", "b2", "b4", "b6", "c5", "d3", "d5", "d6", "e4", "e5", "f6", "g7"]},
+        {"t": 36.0},
+    ]
+    header = {"profile": "twelve", "white": "human", "black": "human"}
+    prefix = "g7 g4 d3 a4 b4 e4 f6 b2 e5xg4"
+    _replay_checked(header, prefix, tail, f"{prefix} b6 d6 c5 d5")
+
+
+def test_four_men_put_down_at_once_the_second_knocked_off_and_back_later_are_read_in_order_of_first_touch():
+    """move-this, two players, seed 325: c5, b2 26 ms later, f4 and f6 within 130 ms; a sleeve
+    knocks b2 off 157 ms after it landed (not yet firm) and its owner puts it back 1.7 s later.
+    Read one at a time, f4 would be Black's and b2 Black's fourth man."""
+    tail = [
+        {"t": 10.66595, "on": "c5"},
+        {"t": 10.6924, "on": "b2"},
+        {"t": 10.69255, "off": "b2"},
+        {"t": 10.69348, "on": "b2"},
+        {"t": 10.76546, "on": "f4"},
+        {"t": 10.79403, "on": "f6"},
+        {"t": 10.79424, "off": "f6"},
+        {"t": 10.79446, "on": "f6"},
+        {"t": 10.8492, "off": "b2"},
+        {"t": 12.39241, "on": "b4"},
+        {"t": 12.53294, "off": "b4"},
+        {"t": 12.56698, "on": "b2"},
+        {"t": 12.56728, "off": "b2"},
+        {"t": 12.56776, "on": "b2"},
+        {"t": 15.0},
+    ]
+    header = {"profile": "move-this", "white": "human", "black": "human"}
+    _replay_checked(header, "", tail, "c5 b2 f4 f6")
+
+
+def test_three_men_put_down_at_once_the_first_nudged_with_its_return_only_in_a_scan():
+    """no-flying, two players, seed 147: White's c5, Black's b4 35 ms later, White's c4 (fast)
+    78 ms after that; c5 is nudged off 157 ms after it landed and its return is lost, so only
+    the scan 0.3 s later shows c5 again."""
+    tail = [
+        {"t": 9.46079, "on": "c5"},
+        {"t": 9.49578, "on": "b4"},
+        {"t": 9.57432, "on": "c4"},
+        {"t": 9.6176, "off": "c5"},
+        {"t": 9.94796, "snapshot": ["b4", "c3", "c4", "c5", "d1", "d3", "e3"]},
+        {"t": 12.5},
+    ]
+    header = {"profile": "no-flying", "white": "human", "black": "human"}
+    prefix = "d3 d1 e3 f2 c3xf2"
+    _replay_checked(header, prefix, tail, f"{prefix} c5 b4 c4")
+
+
+def test_a_man_slid_over_a_point_that_its_side_fills_two_turns_later_keeps_the_order_read():
+    """White slides a man up the a-file over a4 (100 ms, long enough to settle) onto a7; Black
+    places g7 at once and White a4 0.5 s later. a4 was touched first, but its contact had ended
+    before a7 was touched: one man passing, not a man standing there. The turns stay a7 g7 a4."""
+    tail = [
+        {"t": 1.0, "on": "a4"},
+        {"t": 1.1, "off": "a4"},
+        {"t": 1.13, "on": "a7"},
+        {"t": 1.3, "on": "g7"},
+        {"t": 1.8, "on": "a4"},
+        {"t": 5.0},
+    ]
+    header = {"profile": "standard", "white": "human", "black": "human"}
+    _replay_checked(header, "", tail, "a7 g7 a4")
+
+
+def test_a_chain_whose_second_man_landed_before_its_last_lift_is_not_read():
+    """standard, two players, seed 1134, turn 115: White knocks Black's d6 off and puts it
+    back, lifts an own man on f6 and puts it back, then (an illegal step) moves Black's d6 to
+    d7 and back before playing f4-b2. The board with d6 on d7 equals White's f6-d7 and Black's
+    d6-f6, every point changed often enough, and each point's first change is in order, but
+    f6's man came back (613.5 s) before d6 was last lifted (614.4 s): no man went d6-f6."""
+    prefix = (
+        "c5 e5 d1 d3 g1 f4 a1xd3 f2 d6 b4 g4 c4 f6 e4 d2 a4xg4 g7 g4xf6 d6-f6 e5-d5 g7-d7 g4-g7 "
+        "g1-g4 e4-e5 d1-g1 f4-e4 d2-d1xe5 d5-e5 c5-d5 e4-e3 f6-f4 e3-e4 d5-c5 e4-e3 d7-a7 c4-c3 "
+        "f4-e4 c3-d3 c5-d5 b4-c4 e4-f4 c4-c5 f4-f6 f2-d2 d5-d6 c5-c4 f6-f4 e3-e4 d6-f6 d2-b2 "
+        "d1-d2 b2-b4xd2 a7-d7 d3-e3xf4 g4-f4 g7-g4 d7-a7 b4-b6 a1-d1 a4-a1 a7-a4 b6-b4 d1-d2 "
+        "c4-c5 d2-f2xa1 g4-g7 f2-d2 e3-d3 d2-d1 b4-c4 f4-f2 g7-g4 f6-f4 c4-b4 a4-a1xc5 b4-b2 "
+        "d1-d2 e4-e3 d2-d1xg4 e3-e4 f4-g4 b2-d2 f2-f4 d3-e3xf4 g4-f4 d2-f2 g1-g4 f2-d2 a1-a4 "
+        "d2-b2 a4-b4 b2-d2 b4-b2 d2-d3 d1-g1 e5-d5 g4-g7 d5-e5xb2 g1-d7 d3-c3 f4-b4 c3-d3 g7-d1 "
+        "d3-c3 d7-f2 c3-d3 d1-f4 d3-c3 b4-g1 c3-d3 g1-c3 e5-d5 f2-f6 d5-d6"
+    )
+    tail = [
+        {"t": 609.68487, "off": "d6"},
+        {"t": 611.86706, "on": "d6"},
+        {"t": 612.85684, "off": "f6"},
+        {"t": 613.4956, "on": "f6"},
+        {"t": 614.37832, "off": "d6"},
+        {"t": 615.08616, "on": "d7"},
+        {"t": 617.32314, "off": "d7"},
+        {"t": 617.70033, "on": "d6"},
+        {"t": 618.54084, "off": "f4"},
+        {"t": 619.30457, "on": "b2"},
+        {"t": 619.32741, "off": "b2"},
+        {"t": 619.44606, "on": "b2"},
+        {"t": 622.90078, "off": "d3"},
+        {"t": 623.27956, "on": "d2"},
+        {"t": 623.31024, "off": "d2"},
+        {"t": 623.47992, "on": "d2"},
+        {"t": 626.0},
+    ]
+    header = {"profile": "standard", "white": "human", "black": "human"}
+    _replay_checked(header, prefix, tail, f"{prefix} f4-b2 d3-d2")
+
+
+def test_a_man_slid_over_the_point_the_other_side_then_fills_does_not_make_that_man_first():
+    """move-this, two players, seed 199: Black's f2 slides in over f6 and f4 (123 and 96 ms,
+    both settled) and is read; White's f6 comes over f4 and its landing is lost until a scan.
+    f6 was touched first, but by Black's man on its way to f2: f2 is Black's plain placement
+    and f6 White's, not White's f2 closing b2-d2-f2 after a Black f6."""
+    tail = [
+        {"t": 21.54554, "on": "f6"},
+        {"t": 21.66882, "off": "f6"},
+        {"t": 21.7172, "on": "f4"},
+        {"t": 21.81374, "off": "f4"},
+        {"t": 21.85376, "on": "f2"},
+        {"t": 23.36085, "on": "f4"},
+        {"t": 23.45184, "off": "f4"},
+        {"t": 23.9663, "on": "f6"},
+        {"t": 23.98288, "off": "f6"},
+        {"t": 24.79518, "snapshot": ["b2", "c5", "d1", "d2", "d5", "d6", "e5", "f2", "f6"]},
+        {"t": 28.0},
+    ]
+    header = {"profile": "move-this", "white": "human", "black": "human"}
+    prefix = "d5 d6 e5 c5 d2 d1 b2"
+    _replay_checked(header, prefix, tail, f"{prefix} f2 f6")
+
+
+def test_a_man_slid_over_a_point_filled_two_turns_later_by_two_men_put_down_at_once():
+    """standard, two players, seed 18: Black's f2 slides in over f6 and f4 (f4 116 ms, settled),
+    its hover's "off" lost and healed by a scan, then pushed on from off-centre; White's g4 and
+    Black's f4 then land 17 ms apart. f4 was touched before f2, but the slide had left it
+    before f2 was touched: the three men stay in the order read, f2 g4 f4."""
+    tail = [
+        {"t": 28.64087, "on": "f6"},
+        {"t": 28.71157, "off": "f6"},
+        {"t": 28.73197, "on": "f4"},
+        {"t": 28.84779, "off": "f4"},
+        {"t": 28.90232, "on": "f2"},
+        {"t": 29.42279, "snapshot": ["a4", "a7", "c5", "d3", "d5", "e3", "e4", "e5", "g7"]},
+        {"t": 29.70163, "on": "f2"},
+        {"t": 29.72431, "off": "f2"},
+        {"t": 29.74353, "on": "f2"},
+        {"t": 29.78097, "off": "f2"},
+        {"t": 29.79526, "on": "f2"},
+        {"t": 29.82, "off": "f2"},
+        {"t": 29.83079, "on": "f2"},
+        {"t": 29.98968, "on": "g4"},
+        {"t": 30.00665, "on": "f4"},
+        {"t": 33.0},
+    ]
+    header = {"profile": "standard", "white": "human", "black": "human"}
+    prefix = "e5 a7 e4 e3 g7 c5 a4 d3 d5"
+    _replay_checked(header, prefix, tail, f"{prefix} f2 g4 f4")

@@ -64,6 +64,7 @@ class Settler:
 
     __slots__ = (
         "_bases",
+        "_settled_at",
         "_since",
         "_unfirm",
         "_unsettled",
@@ -108,6 +109,9 @@ class Settler:
         #: ``[once, twice, first]`` of the older bases (confirmed first); the newest is above.
         self._bases: list[list[Any]] = []
         self._since = [now] * len(POINTS)
+        # Per point, the raw time of the change its settled state holds (``_since`` moves on
+        # with a newer raw change that has not settled yet).
+        self._settled_at = [now] * len(POINTS)
         self._unsettled = 0  # points whose raw state differs from the settled one
         self._unfirm = 0  # points whose raw state differs from the firm one
 
@@ -144,7 +148,9 @@ class Settler:
                 self.twice |= self.once & done
                 self.once |= done
                 first = self.first
+                settled_at = self._settled_at
                 for i in bits(done):
+                    settled_at[i] = since[i]
                     if first[i] == math.inf:
                         first[i] = since[i]
                 for counts in self._bases:
@@ -184,9 +190,11 @@ class Settler:
         self.first = self._firsts(self.once)
 
     def _firsts(self, changed: int) -> list[float]:
+        # The change that made the settled state, not a newer one still settling (a man that
+        # landed and is being lifted again right now touched first when it landed).
         first = [math.inf] * len(POINTS)
         for i in bits(changed):
-            first[i] = self._since[i]
+            first[i] = self._settled_at[i]
         return first
 
     def first_at(self, index: int) -> float:
@@ -217,6 +225,10 @@ class Settler:
         if self._bases:
             self.once, self.twice, self.first = self._bases[0]
             self._bases = []
+
+    def settled_at(self, index: int) -> float:
+        """Raw time of the change the point's settled state holds (a flicker since does not count)."""
+        return self._settled_at[index]
 
     def changed_at(self, index: int) -> float:
         """Raw time of the last transition of a point (the order of changes)."""

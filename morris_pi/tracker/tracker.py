@@ -146,8 +146,9 @@ class Tracker:
         self.game = self.confirmed.copy()
         #: Turns read but not yet confirmed, oldest first: (turn, mask of the points it changes,
         #: the board after it, empty points touched before a placement's own, the last change of
-        #: its points when it was read).
-        self.provisional: list[tuple[Turn, int, int, int, float]] = []
+        #: its points when it was read, those of the touched points whose contact lasted past the
+        #: placement's first touch).
+        self.provisional: list[tuple[Turn, int, int, int, float, int]] = []
         self.confirm_s = float(confirm_s)
         self.computer = computer
         self.settle_s = float(settle_s)
@@ -392,7 +393,7 @@ class Tracker:
         """When the oldest provisional turn is confirmed by time, if nothing changes it."""
         if not self.provisional:
             return None
-        _, points, _, watch, last = self.provisional[0]
+        _, points, _, watch, last, _ = self.provisional[0]
         return max(self._held_until(points, watch), last + self.confirm_s)
 
     def _last_change(self, points: int) -> float:
@@ -417,7 +418,7 @@ class Tracker:
         if self._healed & (settler.raw ^ settler.firm):
             return
         while self.provisional and not self.resync:
-            _, points, after, watch, last = self.provisional[0]
+            _, points, after, watch, last, _ = self.provisional[0]
             if found & (points | watch):
                 break
             if self._now < self._held_until(points, watch):
@@ -477,9 +478,43 @@ class Tracker:
     def _watched(self) -> int:
         """Empty points touched before a provisional placement whose man may yet land there."""
         watch = 0
-        for _turn, _points, _after, touched, _last in self.provisional:
+        for _turn, _points, _after, touched, _last, _held in self.provisional:
             watch |= touched
         return watch
+
+    def _placed_in_order(self, occ: int, expected: int) -> tuple[Turn, ...] | None:
+        """Three or more men put down in quick succession, read again in order of first touch.
+
+        Only when a man lands on a point touched before a provisional placement whose contact
+        lasted past that placement's first touch (so no man slid over it on the way there: a
+        man stood on it, knocked or nudged off before its switch was firm), and the board is
+        the confirmed one plus the provisional placements and that man. Two men are read
+        together from the confirmed position anyway (``_decide_once``); ``None`` otherwise,
+        also when the order of first touch is the order read or not a legal run of placements
+        without a mill.
+        """
+        chain = [turn for turn, *_ in self.provisional]
+        if len(chain) < 2 or any(not turn.is_placement or turn.removal for turn in chain):
+            return None
+        held = 0
+        for *_, stood in self.provisional:
+            held |= stood
+        landed = occ & ~expected
+        if landed.bit_count() != 1 or not landed & held or occ != expected | landed:
+            return None
+        targets = [INDEX[turn.target] for turn in chain]
+        targets.append(landed.bit_length() - 1)
+        ordered = sorted(targets, key=self.settler.base_first_at)
+        if ordered == targets:
+            return None
+        trial = self.confirmed.copy()
+        turns = tuple(Turn.parse(POINTS[i]) for i in ordered)
+        try:
+            for turn in turns:
+                trial.play(turn)
+        except ValueError:
+            return None
+        return turns if trial.pending is None else None
 
     def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
         """Whether the chain's turns landed in the order their targets were first touched."""
@@ -495,6 +530,7 @@ class Tracker:
             self.confirmed,
             occ,
             order=settler.base_first_at,
+            last=settler.settled_at,
             prompt=self._base_prompt,
             computer=self.computer,
             changes=Changes(once, twice, unsteady),
@@ -582,6 +618,7 @@ class Tracker:
             game,
             occ,
             order=settler.first_at,
+            last=settler.settled_at,
             prompt=self.prompt,
             computer=None if awaiting else self.computer,
             changes=Changes(settler.once, settler.twice, unsteady),
@@ -594,6 +631,11 @@ class Tracker:
         # A scan showed a point differently from what the provisional turns left there: an
         # event was lost, and the reading may have been made without it.
         contradicted = (expected ^ occ) & self._healed
+        placed = self._placed_in_order(occ, expected) if self.provisional else None
+        if placed is not None:
+            self._rollback()
+            game = self.game
+            reading, kind = Reading("turns", placed), "turns"
         if self.provisional and (contradicted or kind in ("problems", "takeback")):
             # Drop the provisional turns if the confirmed position, with every change seen since,
             # reads differently, and the evidence against them is a change only a scan showed,
@@ -645,7 +687,7 @@ class Tracker:
                     self._set_problems(diff_problems(board_mask(game), occ))
                     return False
                 after = board_mask(game)
-                watch = 0
+                watch = held = 0
                 if turn.is_placement and self.computer is None:
                     # Whose man this is rests on which point was touched first: an empty point
                     # touched before it (a man hovering or put down off-centre) may yet fill.
@@ -654,8 +696,13 @@ class Tracker:
                     for i in bits(settler.once & ~occ & ~after & ~before):
                         if settler.first_at(i) < first:
                             watch |= 1 << i
+                            if settler.settled >> i & 1 or settler.settled_at(i) > first:
+                                # Still there when this man touched down (its switch settled
+                                # open only later, if at all): no single man slid over it on
+                                # the way here. Another man stood on it.
+                                held |= 1 << i
                 points = before ^ after
-                self.provisional.append((turn, points, after, watch, self._last_change(points)))
+                self.provisional.append((turn, points, after, watch, self._last_change(points), held))
                 self._found = ()
                 self._game_changed(provisional=True)
                 if game.outcome is not None:
