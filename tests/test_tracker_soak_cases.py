@@ -257,6 +257,36 @@ def test_a_man_slid_over_a_point_that_its_side_fills_two_turns_later_keeps_the_o
     _replay_checked(header, "", tail, "a7 g7 a4")
 
 
+def test_a_man_nudged_off_and_already_back_is_not_read_as_taken():
+    """club, the computer Black, seed 1868: the hand carries out the computer's a1xd2 (d2 taken
+    first, then a1); White places a4 131 ms later, closing a mill, and nudges a1 off for
+    102 ms on the way. When a4 is firm, a1 is settled empty but its switch is already closed
+    again: reading White's a4 as taking a1 would use a change that is being undone. The turn
+    waits until a1 is firm, and White's removal is d7."""
+    tail = [
+        {"t": 55.9285, "off": "d2"},
+        {"t": 56.34556, "on": "a1"},
+        {"t": 56.4766, "on": "a4"},
+        {"t": 56.51016, "off": "a1"},
+        {"t": 56.51044, "on": "a1"},
+        {"t": 56.51101, "off": "a1"},
+        {"t": 56.61253, "on": "a1"},
+        {"t": 57.0571, "off": "d7"},
+        {"t": 58.79323, "on": "d7"},
+        {"t": 58.84587, "off": "d7"},
+        {"t": 59.01337, "on": "d7"},
+        {"t": 59.04919, "off": "g7"},
+        {"t": 59.13124, "on": "g7"},
+        {"t": 60.33324, "off": "b4"},
+        {"t": 60.83926, "on": "b4"},
+        {"t": 61.6001, "off": "b2"},
+        {"t": 64.0},
+    ]
+    header = {"profile": "club", "white": "human", "black": "computer"}
+    prefix = "b4 a7 f2 d7 d3 g7xf2 d2 g4 f2 g1xf2 b2 d1 c4"
+    _replay_checked(header, prefix, tail, f"{prefix} a1xd2 a4xd7 d7xb2")
+
+
 def test_a_chain_whose_second_man_landed_before_its_last_lift_is_not_read():
     """standard, two players, seed 1134, turn 115: White knocks Black's d6 off and puts it
     back, lifts an own man on f6 and puts it back, then (an illegal step) moves Black's d6 to

@@ -177,6 +177,7 @@ class Tracker:
         self._over_board: int | None = None
         self._events: list[TrackerEvent] = []
         self._recheck = False
+        self._recheck_at = math.inf
         self._takeback_at = math.inf
         #: Time of the latest reading of every switch at once (a scan), and the prompt to restore
         #: when the provisional turns are dropped.
@@ -355,6 +356,8 @@ class Tracker:
             times.append(self._armed_until)
         if self._takeback_at < math.inf:
             times.append(self._takeback_at)
+        if self._recheck_at < math.inf:
+            times.append(self._recheck_at)
         due = self._confirm_due()
         if due is not None and due > self._now:
             times.append(due)
@@ -555,6 +558,9 @@ class Tracker:
         if now >= self._takeback_at:
             self._takeback_at = math.inf
             self._dirty = True
+        if now >= self._recheck_at:
+            self._recheck_at = math.inf
+            self._dirty = True
         if self.armed is not None and now >= self._armed_until:
             self.armed = None
             self._changed()
@@ -606,10 +612,16 @@ class Tracker:
                 self._set_problems(diff_problems(expected, occ))
             return False
         settler = self.settler
-        unsteady = settler.settled ^ occ
         # A point changing back right now holds up any reading that changes it: decide again
-        # when it has settled either way.
+        # when it has settled either way. Also a change too new to have settled: a man nudged
+        # off and already back must not be read as taken (soak seed 1868); if the switch only
+        # flickered, nothing settles, so wake up when it would have.
+        flicker = (settler.raw ^ occ) & ~(settler.settled ^ occ)
+        unsteady = (settler.settled ^ occ) | flicker
         self._recheck = bool(unsteady)
+        if flicker:
+            wake = min(settler.changed_at(i) for i in bits(flicker)) + self.settle_s
+            self._recheck_at = min(self._recheck_at, wake)
         # The computer's turn comes after a provisional turn: its search waits for the
         # confirmation, but a hand may already be carrying out the turn it will prompt. Any legal
         # turn of its side is then a turn in progress, not a contradiction.
