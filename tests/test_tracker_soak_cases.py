@@ -287,6 +287,29 @@ def test_a_man_nudged_off_and_already_back_is_not_read_as_taken():
     _replay_checked(header, prefix, tail, f"{prefix} a1xd2 a4xd7 d7xb2")
 
 
+def test_a_lost_lift_under_three_provisional_turns_drops_only_the_newest():
+    """lasker, two players, seed 1480: two men put down at once (d3, d2), then White's b4-b2
+    with the lift of b4 lost, so b2 reads as a placement; the scan 0.3 s later shows b4 empty.
+    Three turns are too many to read again from the confirmed position, but the position
+    after d3 d2 reads the board as b4-b2: only the placement is dropped."""
+    tail = [
+        {"t": 69.18193, "on": "d3"},
+        {"t": 69.18765, "on": "d2"},
+        {"t": 69.76765, "on": "b2"},
+        {
+            "t": 70.05891,
+            "snapshot": ["a1", "b2", "b6", "c4", "d1", "d2", "d3", "d6", "d7", "e5", "f2", "f4", "f6", "g1"],
+        },
+        {"t": 71.6027, "on": "a4"},
+        {"t": 71.62838, "off": "a4"},
+        {"t": 71.67493, "on": "a4"},
+        {"t": 74.0},
+    ]
+    header = {"profile": "lasker", "white": "human", "black": "human"}
+    prefix = "g7 d2 b6 b4 c5 d2-d1 a4 f4 g7-d7 d5 c5-c4 f6 f2 d5-d6 e5 g1 a4-a1"
+    _replay_checked(header, prefix, tail, f"{prefix} d3 d2 b4-b2 a4")
+
+
 def test_a_chain_whose_second_man_landed_before_its_last_lift_is_not_read():
     """standard, two players, seed 1134, turn 115: White knocks Black's d6 off and puts it
     back, lifts an own man on f6 and puts it back, then (an illegal step) moves Black's d6 to

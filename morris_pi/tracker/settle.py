@@ -51,6 +51,7 @@ change since then.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from morris_pi.rules.board import POINTS, bits
@@ -222,9 +223,27 @@ class Settler:
 
     def rollback(self) -> None:
         """Back to the counts since the oldest base: the provisional readings are dropped."""
-        if self._bases:
-            self.once, self.twice, self.first = self._bases[0]
-            self._bases = []
+        self.rollback_to(0)
+
+    def counts_at(self, depth: int) -> tuple[int, int]:
+        """``(once, twice)`` since the base ``depth`` (0: the oldest, the confirmed position)."""
+        if depth < len(self._bases):
+            return self._bases[depth][0], self._bases[depth][1]
+        return self.once, self.twice
+
+    def first_since(self, depth: int) -> Callable[[int], float]:
+        """``first_at`` since the base ``depth``."""
+        if depth >= len(self._bases):
+            return self.first_at
+        first = self._bases[depth][2]
+        since = self._since
+        return lambda i: first[i] if first[i] != math.inf else since[i]
+
+    def rollback_to(self, depth: int) -> None:
+        """Back to the counts since the base ``depth``: the readings made on top of it are dropped."""
+        if depth < len(self._bases):
+            self.once, self.twice, self.first = self._bases[depth]
+            del self._bases[depth:]
 
     def settled_at(self, index: int) -> float:
         """Raw time of the change the point's settled state holds (a flicker since does not count)."""

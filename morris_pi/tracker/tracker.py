@@ -457,8 +457,24 @@ class Tracker:
         self.game_version += 1
         self._changed()
 
-    def _rollback(self) -> None:
-        """Drop the provisional turns: the board is read again from the confirmed position."""
+    def _rollback(self, depth: int = 0) -> None:
+        """Drop the provisional turns (those after the first ``depth``): the board is read again
+        from the confirmed position (or the one they stand on)."""
+        if depth:
+            self.game = self._game_at(depth)
+            self.provisional = self.provisional[:depth]
+            self.settler.rollback_to(depth)
+            self.prompt = None
+            self.hint = None
+            self.protected = 0
+            self._found = ()
+            self._over_board = None
+            self._takeback_at = math.inf
+            self._dirty = True
+            self._protect()
+            self._relift()
+            self._changed()
+            return
         self.provisional = []
         self.game = self.confirmed.copy()
         self.settler.rollback()
@@ -473,6 +489,38 @@ class Tracker:
         self._protect()
         self._relift()
         self._changed()
+
+    def _game_at(self, depth: int) -> Game:
+        """The confirmed game with the first ``depth`` provisional turns played."""
+        game = self.confirmed.copy()
+        for turn, *_ in self.provisional[:depth]:
+            game.play(turn)
+        return game
+
+    def _depth_that_reads(self, occ: int, unsteady: int, chain: tuple[Turn, ...]) -> int:
+        """The most provisional turns to keep (fewer than all) such that the position after them,
+        with every change since it, reads the board otherwise than the turns dropped; 0: none.
+
+        Two-player games only: against the computer a dropped turn would need its prompt again.
+        """
+        if self.computer is not None:
+            return 0
+        settler = self.settler
+        for depth in range(len(chain) - 1, 0, -1):
+            once, twice = settler.counts_at(depth)
+            reading = read_board(
+                self._game_at(depth),
+                occ,
+                order=settler.first_since(depth),
+                last=settler.settled_at,
+                changes=Changes(once, twice, unsteady),
+                unsure=self._healed,
+            )
+            if reading.kind == "progress" or (
+                reading.kind == "turns" and reading.turns[: len(chain) - depth] != chain[depth:]
+            ):
+                return depth
+        return 0
 
     def _explained_by_confirmed(self, occ: int, unsteady: int) -> bool:
         """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
@@ -667,6 +715,13 @@ class Tracker:
             ):
                 self._rollback()
                 return True
+            if contradicted and whole.kind == "problems":
+                # Too many turns to read again from the confirmed position: drop only the newest
+                # provisional turns, if the position before them reads the board otherwise.
+                depth = self._depth_that_reads(occ, unsteady, chain)
+                if depth:
+                    self._rollback(depth)
+                    return True
             if kind == "takeback":
                 self._set_problems(diff_problems(expected, occ))
                 return False
