@@ -398,3 +398,48 @@ def test_a_man_slid_over_a_point_filled_two_turns_later_by_two_men_put_down_at_o
     header = {"profile": "standard", "white": "human", "black": "human"}
     prefix = "e5 a7 e4 e3 g7 c5 a4 d3 d5"
     _replay_checked(header, prefix, tail, f"{prefix} f2 g4 f4")
+
+
+def test_four_men_put_down_at_once_the_second_knocked_off_and_put_back_after_two_seconds():
+    """twelve, two players, seed 1049: f4 and g7 land 34 ms apart, then b2 and g4 (fast); a
+    sleeve knocks g7 off 167 ms after it landed, and its owner pushes it back over d7 2.4 s
+    later. g7 stood there when b2 and g4 touched down, so the placements wait for it longer
+    than for a man that only hovered, and are read again in order of first touch."""
+    tail = [
+        {"t": 4.05417, "on": "d1"},
+        {"t": 4.16805, "off": "d1"},
+        {"t": 4.2244, "on": "d2"},
+        {"t": 4.39888, "on": "f4"},
+        {"t": 4.43234, "on": "g7"},
+        {"t": 4.53473, "on": "b2"},
+        {"t": 4.55887, "on": "g4"},
+        {"t": 4.599, "off": "g7"},
+        {"t": 6.82113, "on": "d7"},
+        {"t": 6.94291, "off": "d7"},
+        {"t": 6.96537, "on": "g7"},
+        {"t": 7.41711, "on": "g1"},
+        {"t": 7.42378, "off": "g4"},
+        {"t": 7.48127, "on": "g4"},
+        {"t": 11.0},
+    ]
+    header = {"profile": "twelve", "white": "human", "black": "human"}
+    _replay_checked(header, "", tail, "d2 f4 g7 b2 g4 g1")
+
+
+def test_two_men_put_down_at_once_the_first_knocked_off_with_the_lift_lost_and_put_back_late():
+    """twelve, two players, seed 1319: Black's c3 and White's e5 land 20 ms apart; c3 is
+    knocked off 100 ms later, its "off" lost, so only a scan shows it gone; it is put back
+    2.5 s after the scan. e5 is not recorded as Black's meanwhile."""
+    tail = [
+        {"t": 52.96756, "on": "c3"},
+        {"t": 52.98751, "on": "e5"},
+        {
+            "t": 53.58716,
+            "snapshot": ["a1", "b2", "b4", "b6", "d1", "d2", "d6", "d7", "e3", "e4", "e5", "f2", "f4", "g1", "g4"],
+        },
+        {"t": 55.56171, "on": "c3"},
+        {"t": 59.0},
+    ]
+    header = {"profile": "twelve", "white": "human", "black": "human"}
+    prefix = "e5 d2 f2 d7 d6 a4 a1 g4 b4 b6 g1 g7 d1xg7 e4 e3xa4 f4xe5 b2"
+    _replay_checked(header, prefix, tail, f"{prefix} c3 e5")

@@ -81,6 +81,10 @@ DEFAULT_CONFIRM_S = 1.0
 #: left (hovering, or put down between points): whose man is whose rests on which landed first,
 #: and a man put down off-centre is usually pushed onto its point within a second or so.
 TOUCH_HOLD_S = 2.0
+#: Seconds instead when the touch was a man standing there (its switch still closed when the
+#: placement's man touched down), knocked or nudged off before it was firm: a knocked man lies
+#: between points a while before its owner puts it back.
+KNOCKED_HOLD_S = 3.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 #: What ``Tracker.drain`` returns, one per change of the recorded game: a turn recorded, steps
@@ -396,16 +400,19 @@ class Tracker:
         """When the oldest provisional turn is confirmed by time, if nothing changes it."""
         if not self.provisional:
             return None
-        _, points, _, watch, last, _ = self.provisional[0]
-        return max(self._held_until(points, watch), last + self.confirm_s)
+        _, _, _, watch, last, held = self.provisional[0]
+        return max(self._held_until(watch, held), last + self.confirm_s)
 
     def _last_change(self, points: int) -> float:
         since = self.settler.changed_at
         return max((since(i) for i in bits(points)), default=self._now)
 
-    def _held_until(self, points: int, watch: int) -> float:
+    def _held_until(self, watch: int, held: int) -> float:
         """Until when a touch before a placement keeps it provisional, scan or no scan."""
-        return self._last_change(watch) + TOUCH_HOLD_S if watch else -math.inf
+        until = self._last_change(watch) + TOUCH_HOLD_S if watch else -math.inf
+        if held:
+            until = max(until, self._last_change(held) + KNOCKED_HOLD_S)
+        return until
 
     def _confirm(self) -> None:
         """Confirm the provisional turns whose evidence has held, oldest first.
@@ -421,10 +428,10 @@ class Tracker:
         if self._healed & (settler.raw ^ settler.firm):
             return
         while self.provisional and not self.resync:
-            _, points, after, watch, last, _ = self.provisional[0]
+            _, points, after, watch, last, held = self.provisional[0]
             if found & (points | watch):
                 break
-            if self._now < self._held_until(points, watch):
+            if self._now < self._held_until(watch, held):
                 break
             # The timer runs from the evidence the turn was read from: a later change of its
             # points is the next turn's (a removal of the man just placed), or contradicts it
