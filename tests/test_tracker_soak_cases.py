@@ -443,3 +443,29 @@ def test_two_men_put_down_at_once_the_first_knocked_off_with_the_lift_lost_and_p
     header = {"profile": "twelve", "white": "human", "black": "human"}
     prefix = "e5 d2 f2 d7 d6 a4 a1 g4 b4 b6 g1 g7 d1xg7 e4 e3xa4 f4xe5 b2"
     _replay_checked(header, prefix, tail, f"{prefix} c3 e5")
+
+
+def test_the_next_man_put_where_the_removal_was_made_does_not_hold_up_the_mill():
+    """lasker, two players, seed 58: White takes b4 first, then moves g1-d1 closing d1-d2-d3;
+    Black and White then put men on b4 and e4 at once, b4's 64 ms before d1 is firm. b4 was
+    emptied once, long ago: its new man is the next turn, not a reason to doubt the removal."""
+    tail = [
+        {"t": 43.55319, "off": "b4"},
+        {"t": 44.53849, "off": "g1"},
+        {"t": 46.11803, "on": "d1"},
+        {"t": 46.12669, "off": "d1"},
+        {"t": 46.17272, "on": "d1"},
+        {"t": 46.20297, "off": "d2"},
+        {"t": 46.27681, "on": "d2"},
+        {"t": 46.30972, "on": "b4"},
+        {"t": 46.34416, "on": "e4"},
+        {"t": 46.37925, "off": "a7"},
+        {"t": 47.59665, "on": "a7"},
+        {"t": 48.40603, "off": "a7"},
+        {"t": 48.54085, "on": "a7"},
+        {"t": 49.07676, "snapshot": ["a7", "b4", "d1", "d2", "d3", "d7", "e4", "f4", "f6"]},
+        {"t": 52.0},
+    ]
+    header = {"profile": "lasker", "white": "human", "black": "human"}
+    prefix = "d1 c4 f6 f4 d2 b4 d3xb4 c4-b4 d1-g1 a7"
+    _replay_checked(header, prefix, tail, f"{prefix} g1-d1xb4 b4 e4 d7")

@@ -80,6 +80,8 @@ class Changes:
     at least twice; ``unsteady``: points whose settled state already differs
     from the firm one the reading is made from (changing back right now). A
     reading may not change an unsteady point: it waits until the point is firm.
+    ``flicker``: points whose raw switch differs from the firm state, too recently
+    to have settled; a reading may not change them twice (a nudge coming back).
     The default sees everything: occupancy alone decides.
 
     >>> from morris_pi.rules.board import mask_of
@@ -93,10 +95,11 @@ class Changes:
     once: int = FULL
     twice: int = FULL
     unsteady: int = 0
+    flicker: int = 0
 
     def show(self, once: int, twice: int = 0) -> bool:
         """Whether every point in ``once`` changed (and is steady), and every point in ``twice`` changed twice."""
-        return not (once & ~self.once or twice & ~self.twice or once & self.unsteady)
+        return not (once & ~self.once or twice & ~self.twice or once & self.unsteady or twice & self.flicker)
 
     def chain(self, first: int, second: int = 0) -> bool:
         """Whether a chain that flips the points ``first`` and then the points ``second`` is backed."""

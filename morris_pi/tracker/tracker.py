@@ -182,6 +182,8 @@ class Tracker:
         self._events: list[TrackerEvent] = []
         self._recheck = False
         self._recheck_at = math.inf
+        #: Points whose raw switch differs from the firm state, too recently to have settled.
+        self._flicker = 0
         self._takeback_at = math.inf
         #: Time of the latest reading of every switch at once (a scan), and the prompt to restore
         #: when the provisional turns are dropped.
@@ -520,7 +522,7 @@ class Tracker:
                 occ,
                 order=settler.first_since(depth),
                 last=settler.settled_at,
-                changes=Changes(once, twice, unsteady),
+                changes=Changes(once, twice, unsteady, self._flicker),
                 unsure=self._healed,
             )
             if reading.kind == "progress" or (
@@ -591,7 +593,7 @@ class Tracker:
             last=settler.settled_at,
             prompt=self._base_prompt,
             computer=self.computer,
-            changes=Changes(once, twice, unsteady),
+            changes=Changes(once, twice, unsteady, self._flicker),
             unsure=self._healed,
         )
 
@@ -668,12 +670,15 @@ class Tracker:
             return False
         settler = self.settler
         # A point changing back right now holds up any reading that changes it: decide again
-        # when it has settled either way. Also a change too new to have settled: a man nudged
-        # off and already back must not be read as taken (soak seed 1868); if the switch only
-        # flickered, nothing settles, so wake up when it would have.
-        flicker = (settler.raw ^ occ) & ~(settler.settled ^ occ)
-        unsteady = (settler.settled ^ occ) | flicker
-        self._recheck = bool(unsteady)
+        # when it has settled either way. A change too new to have settled holds up a reading
+        # that needs the point filled and emptied (or emptied and refilled): a man nudged off
+        # and already back must not be read as put there and taken (soak seed 1868). A point
+        # changed once may change again at once, though: the next man put where a removal was
+        # made (seed 58). If the switch only flickered, nothing settles, so wake up when it
+        # would have.
+        unsteady = settler.settled ^ occ
+        flicker = self._flicker = (settler.raw ^ occ) & ~unsteady
+        self._recheck = bool(unsteady | flicker)
         if flicker:
             wake = min(settler.changed_at(i) for i in bits(flicker)) + self.settle_s
             self._recheck_at = min(self._recheck_at, wake)
@@ -688,7 +693,7 @@ class Tracker:
             last=settler.settled_at,
             prompt=self.prompt,
             computer=None if awaiting else self.computer,
-            changes=Changes(settler.once, settler.twice, unsteady),
+            changes=Changes(settler.once, settler.twice, unsteady, self._flicker),
             protected=self.protected,
             unsure=self._healed,
         )
