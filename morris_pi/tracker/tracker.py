@@ -775,10 +775,12 @@ class Tracker:
                     for i in bits(settler.once & ~occ & ~after & ~before):
                         if settler.first_at(i) < first:
                             watch |= 1 << i
-                            if settler.settled >> i & 1 or settler.settled_at(i) > first:
+                            seen = not self._healed >> i & 1
+                            if seen and (settler.settled >> i & 1 or settler.settled_at(i) > first):
                                 # Still there when this man touched down (its switch settled
                                 # open only later, if at all): no single man slid over it on
-                                # the way here. Another man stood on it.
+                                # the way here. Another man stood on it. (Not when its opening
+                                # was never reported: when it happened is not known.)
                                 held |= 1 << i
                 points = before ^ after
                 self.provisional.append((turn, points, after, watch, self._last_change(points), held))
