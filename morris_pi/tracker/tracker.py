@@ -81,6 +81,10 @@ DEFAULT_CONFIRM_S = 1.0
 #: left (hovering, or put down between points): whose man is whose rests on which landed first,
 #: and a man put down off-centre is usually pushed onto its point within a second or so.
 TOUCH_HOLD_S = 2.0
+#: Seconds instead when the touch was a man standing there (its switch still closed when the
+#: placement's man touched down), knocked or nudged off before it was firm: a knocked man lies
+#: between points a while before its owner puts it back.
+KNOCKED_HOLD_S = 3.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 #: What ``Tracker.drain`` returns, one per change of the recorded game: a turn recorded, steps
@@ -146,8 +150,9 @@ class Tracker:
         self.game = self.confirmed.copy()
         #: Turns read but not yet confirmed, oldest first: (turn, mask of the points it changes,
         #: the board after it, empty points touched before a placement's own, the last change of
-        #: its points when it was read).
-        self.provisional: list[tuple[Turn, int, int, int, float]] = []
+        #: its points when it was read, those of the touched points whose contact lasted past the
+        #: placement's first touch).
+        self.provisional: list[tuple[Turn, int, int, int, float, int]] = []
         self.confirm_s = float(confirm_s)
         self.computer = computer
         self.settle_s = float(settle_s)
@@ -176,6 +181,9 @@ class Tracker:
         self._over_board: int | None = None
         self._events: list[TrackerEvent] = []
         self._recheck = False
+        self._recheck_at = math.inf
+        #: Points whose raw switch differs from the firm state, too recently to have settled.
+        self._flicker = 0
         self._takeback_at = math.inf
         #: Time of the latest reading of every switch at once (a scan), and the prompt to restore
         #: when the provisional turns are dropped.
@@ -354,6 +362,8 @@ class Tracker:
             times.append(self._armed_until)
         if self._takeback_at < math.inf:
             times.append(self._takeback_at)
+        if self._recheck_at < math.inf:
+            times.append(self._recheck_at)
         due = self._confirm_due()
         if due is not None and due > self._now:
             times.append(due)
@@ -392,16 +402,19 @@ class Tracker:
         """When the oldest provisional turn is confirmed by time, if nothing changes it."""
         if not self.provisional:
             return None
-        _, points, _, watch, last = self.provisional[0]
-        return max(self._held_until(points, watch), last + self.confirm_s)
+        _, _, _, watch, last, held = self.provisional[0]
+        return max(self._held_until(watch, held), last + self.confirm_s)
 
     def _last_change(self, points: int) -> float:
         since = self.settler.changed_at
         return max((since(i) for i in bits(points)), default=self._now)
 
-    def _held_until(self, points: int, watch: int) -> float:
+    def _held_until(self, watch: int, held: int) -> float:
         """Until when a touch before a placement keeps it provisional, scan or no scan."""
-        return self._last_change(watch) + TOUCH_HOLD_S if watch else -math.inf
+        until = self._last_change(watch) + TOUCH_HOLD_S if watch else -math.inf
+        if held:
+            until = max(until, self._last_change(held) + KNOCKED_HOLD_S)
+        return until
 
     def _confirm(self) -> None:
         """Confirm the provisional turns whose evidence has held, oldest first.
@@ -417,10 +430,10 @@ class Tracker:
         if self._healed & (settler.raw ^ settler.firm):
             return
         while self.provisional and not self.resync:
-            _, points, after, watch, last = self.provisional[0]
+            _, points, after, watch, last, held = self.provisional[0]
             if found & (points | watch):
                 break
-            if self._now < self._held_until(points, watch):
+            if self._now < self._held_until(watch, held):
                 break
             # The timer runs from the evidence the turn was read from: a later change of its
             # points is the next turn's (a removal of the man just placed), or contradicts it
@@ -453,8 +466,24 @@ class Tracker:
         self.game_version += 1
         self._changed()
 
-    def _rollback(self) -> None:
-        """Drop the provisional turns: the board is read again from the confirmed position."""
+    def _rollback(self, depth: int = 0) -> None:
+        """Drop the provisional turns (those after the first ``depth``): the board is read again
+        from the confirmed position (or the one they stand on)."""
+        if depth:
+            self.game = self._game_at(depth)
+            self.provisional = self.provisional[:depth]
+            self.settler.rollback_to(depth)
+            self.prompt = None
+            self.hint = None
+            self.protected = 0
+            self._found = ()
+            self._over_board = None
+            self._takeback_at = math.inf
+            self._dirty = True
+            self._protect()
+            self._relift()
+            self._changed()
+            return
         self.provisional = []
         self.game = self.confirmed.copy()
         self.settler.rollback()
@@ -470,6 +499,38 @@ class Tracker:
         self._relift()
         self._changed()
 
+    def _game_at(self, depth: int) -> Game:
+        """The confirmed game with the first ``depth`` provisional turns played."""
+        game = self.confirmed.copy()
+        for turn, *_ in self.provisional[:depth]:
+            game.play(turn)
+        return game
+
+    def _depth_that_reads(self, occ: int, unsteady: int, chain: tuple[Turn, ...]) -> int:
+        """The most provisional turns to keep (fewer than all) such that the position after them,
+        with every change since it, reads the board otherwise than the turns dropped; 0: none.
+
+        Two-player games only: against the computer a dropped turn would need its prompt again.
+        """
+        if self.computer is not None:
+            return 0
+        settler = self.settler
+        for depth in range(len(chain) - 1, 0, -1):
+            once, twice = settler.counts_at(depth)
+            reading = read_board(
+                self._game_at(depth),
+                occ,
+                order=settler.first_since(depth),
+                last=settler.settled_at,
+                changes=Changes(once, twice, unsteady, self._flicker),
+                unsure=self._healed,
+            )
+            if reading.kind == "progress" or (
+                reading.kind == "turns" and reading.turns[: len(chain) - depth] != chain[depth:]
+            ):
+                return depth
+        return 0
+
     def _explained_by_confirmed(self, occ: int, unsteady: int) -> bool:
         """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
         return self._read_confirmed(occ, unsteady).kind in ("match", "progress", "turns")
@@ -477,9 +538,43 @@ class Tracker:
     def _watched(self) -> int:
         """Empty points touched before a provisional placement whose man may yet land there."""
         watch = 0
-        for _turn, _points, _after, touched, _last in self.provisional:
+        for _turn, _points, _after, touched, _last, _held in self.provisional:
             watch |= touched
         return watch
+
+    def _placed_in_order(self, occ: int, expected: int) -> tuple[Turn, ...] | None:
+        """Three or more men put down in quick succession, read again in order of first touch.
+
+        Only when a man lands on a point touched before a provisional placement whose contact
+        lasted past that placement's first touch (so no man slid over it on the way there: a
+        man stood on it, knocked or nudged off before its switch was firm), and the board is
+        the confirmed one plus the provisional placements and that man. Two men are read
+        together from the confirmed position anyway (``_decide_once``); ``None`` otherwise,
+        also when the order of first touch is the order read or not a legal run of placements
+        without a mill.
+        """
+        chain = [turn for turn, *_ in self.provisional]
+        if len(chain) < 2 or any(not turn.is_placement or turn.removal for turn in chain):
+            return None
+        held = 0
+        for *_, stood in self.provisional:
+            held |= stood
+        landed = occ & ~expected
+        if landed.bit_count() != 1 or not landed & held or occ != expected | landed:
+            return None
+        targets = [INDEX[turn.target] for turn in chain]
+        targets.append(landed.bit_length() - 1)
+        ordered = sorted(targets, key=self.settler.base_first_at)
+        if ordered == targets:
+            return None
+        trial = self.confirmed.copy()
+        turns = tuple(Turn.parse(POINTS[i]) for i in ordered)
+        try:
+            for turn in turns:
+                trial.play(turn)
+        except ValueError:
+            return None
+        return turns if trial.pending is None else None
 
     def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
         """Whether the chain's turns landed in the order their targets were first touched."""
@@ -495,9 +590,10 @@ class Tracker:
             self.confirmed,
             occ,
             order=settler.base_first_at,
+            last=settler.settled_at,
             prompt=self._base_prompt,
             computer=self.computer,
-            changes=Changes(once, twice, unsteady),
+            changes=Changes(once, twice, unsteady, self._flicker),
             unsure=self._healed,
         )
 
@@ -518,6 +614,9 @@ class Tracker:
                     self._set_problems(kept)
         if now >= self._takeback_at:
             self._takeback_at = math.inf
+            self._dirty = True
+        if now >= self._recheck_at:
+            self._recheck_at = math.inf
             self._dirty = True
         if self.armed is not None and now >= self._armed_until:
             self.armed = None
@@ -570,10 +669,19 @@ class Tracker:
                 self._set_problems(diff_problems(expected, occ))
             return False
         settler = self.settler
-        unsteady = settler.settled ^ occ
         # A point changing back right now holds up any reading that changes it: decide again
-        # when it has settled either way.
-        self._recheck = bool(unsteady)
+        # when it has settled either way. A change too new to have settled holds up a reading
+        # that needs the point filled and emptied (or emptied and refilled): a man nudged off
+        # and already back must not be read as put there and taken (soak seed 1868). A point
+        # changed once may change again at once, though: the next man put where a removal was
+        # made (seed 58). If the switch only flickered, nothing settles, so wake up when it
+        # would have.
+        unsteady = settler.settled ^ occ
+        flicker = self._flicker = (settler.raw ^ occ) & ~unsteady
+        self._recheck = bool(unsteady | flicker)
+        if flicker:
+            wake = min(settler.changed_at(i) for i in bits(flicker)) + self.settle_s
+            self._recheck_at = min(self._recheck_at, wake)
         # The computer's turn comes after a provisional turn: its search waits for the
         # confirmation, but a hand may already be carrying out the turn it will prompt. Any legal
         # turn of its side is then a turn in progress, not a contradiction.
@@ -582,9 +690,10 @@ class Tracker:
             game,
             occ,
             order=settler.first_at,
+            last=settler.settled_at,
             prompt=self.prompt,
             computer=None if awaiting else self.computer,
-            changes=Changes(settler.once, settler.twice, unsteady),
+            changes=Changes(settler.once, settler.twice, unsteady, self._flicker),
             protected=self.protected,
             unsure=self._healed,
         )
@@ -594,6 +703,11 @@ class Tracker:
         # A scan showed a point differently from what the provisional turns left there: an
         # event was lost, and the reading may have been made without it.
         contradicted = (expected ^ occ) & self._healed
+        placed = self._placed_in_order(occ, expected) if self.provisional else None
+        if placed is not None:
+            self._rollback()
+            game = self.game
+            reading, kind = Reading("turns", placed), "turns"
         if self.provisional and (contradicted or kind in ("problems", "takeback")):
             # Drop the provisional turns if the confirmed position, with every change seen since,
             # reads differently, and the evidence against them is a change only a scan showed,
@@ -613,6 +727,13 @@ class Tracker:
             ):
                 self._rollback()
                 return True
+            if contradicted and whole.kind == "problems":
+                # Too many turns to read again from the confirmed position: drop only the newest
+                # provisional turns, if the position before them reads the board otherwise.
+                depth = self._depth_that_reads(occ, unsteady, chain)
+                if depth:
+                    self._rollback(depth)
+                    return True
             if kind == "takeback":
                 self._set_problems(diff_problems(expected, occ))
                 return False
@@ -645,7 +766,7 @@ class Tracker:
                     self._set_problems(diff_problems(board_mask(game), occ))
                     return False
                 after = board_mask(game)
-                watch = 0
+                watch = held = 0
                 if turn.is_placement and self.computer is None:
                     # Whose man this is rests on which point was touched first: an empty point
                     # touched before it (a man hovering or put down off-centre) may yet fill.
@@ -654,8 +775,15 @@ class Tracker:
                     for i in bits(settler.once & ~occ & ~after & ~before):
                         if settler.first_at(i) < first:
                             watch |= 1 << i
+                            seen = not self._healed >> i & 1
+                            if seen and (settler.settled >> i & 1 or settler.settled_at(i) > first):
+                                # Still there when this man touched down (its switch settled
+                                # open only later, if at all): no single man slid over it on
+                                # the way here. Another man stood on it. (Not when its opening
+                                # was never reported: when it happened is not known.)
+                                held |= 1 << i
                 points = before ^ after
-                self.provisional.append((turn, points, after, watch, self._last_change(points)))
+                self.provisional.append((turn, points, after, watch, self._last_change(points), held))
                 self._found = ()
                 self._game_changed(provisional=True)
                 if game.outcome is not None:
