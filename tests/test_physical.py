@@ -5,15 +5,17 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import pairwise
 
 import pytest
 
 from morris_pi import replay
 from morris_pi.physical import CLEAN, KINDS, MODES, generate, noise
+from morris_pi.physical.hands import Hands
 from morris_pi.physical.people import endings
-from morris_pi.physical.playing import plan_game
+from morris_pi.physical.playing import Plan, carry_out, plan_game
+from morris_pi.physical.switches import Contacts
 from morris_pi.rules import Game
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
@@ -142,6 +144,22 @@ def test_both_reaching_at_once_puts_two_men_down_within_60_ms_and_neither_is_los
     assert close == trace.mess["both_reach"] > 0
 
 
+def test_two_players_reaching_at_once_never_put_the_second_man_where_a_man_was_just_taken():
+    """The second man of two put down at once lands within 60 ms of the first: onto a point the
+    removal before emptied a moment ago, that would be a nudge to anyone watching (soak seeds 759
+    and 1373). White's b6xa1 empties a1; Black plays fast, and White's a1 must wait."""
+    game = Game("standard")
+    for text in "d6 a1 f6 a4 b6xa1 g1 a1".split():
+        game.play(text)
+    plan = Plan(list(game.history), None)
+    for seed in range(20):
+        trace = generate("standard", seed, mess=noise(1.0, ["fast", "both_reach"]), plan=plan)
+        a1 = [(t, on) for t, point, on in changes(trace) if point == "a1"]
+        taken = next(t for t, on in a1 if not on)
+        put = next(t for t, on in a1 if on and t > taken)
+        assert put - taken >= 0.5, (seed, a1)
+
+
 def test_slides_and_hovers_are_the_only_brief_contacts():
     def brief(trace) -> int:
         last_on = {}
@@ -181,3 +199,21 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="the white side is the computer's, but no computer player was given"):
         plan_game("standard", "open", random.Random(0), None, "white")
     assert sorted(KINDS) == sorted(noise(0.1))
+
+
+def test_an_illegal_step_never_lifts_the_man_the_other_side_just_put_down_within_a_hovers_time():
+    """Lifting the man the opponent set down 0.1 s ago, on purpose, looks to anyone watching
+    like that man hovering (soak seed 505): a deliberate step waits until 0.5 s have passed."""
+    game = Game("standard")
+    for text in "a1 a7 d2 d6 g4 b4 b6 f6 f2 b2 e4 c4 c3 c5 e3 d5 g1 f4 g4-g7".split():
+        game.play(text)
+    turn = game.legal_turns()[0]
+    lifted_at = []
+    for seed in range(300):
+        hands = Hands("standard", Contacts(), random.Random(seed), {**CLEAN, "illegal": 1.0}, Counter())
+        hands.men = dict(game.board)
+        hands.contacts.close(10.0, "g7")
+        hands.t = 10.1
+        carry_out(hands, game, turn, computer_turn=False)
+        lifted_at += [c.t for c in hands.contacts.changes if c.point == "g7" and c.t > 10.0]
+    assert lifted_at and min(lifted_at) >= 10.5

@@ -251,6 +251,10 @@ def _both_reach(game: Game, turns: list[Turn], i: int, side: str | None, hands: 
     this, other = turns[i], turns[i + 1]
     if this.origin or this.removal or other.origin or other.removal:
         return False
+    # The second man lands within 60 ms of the first: onto a point emptied in the last 0.5 s
+    # (the removal just made) that is a nudge to anyone watching, as for fast play.
+    if any(c.point == other.target and c.t > hands.t - 0.5 for c in hands.contacts.changes[-12:]):
+        return False
     return hands.chance("both_reach")
 
 
@@ -276,6 +280,10 @@ def carry_out(hands: Hands, game: Game, turn: Turn, *, computer_turn: bool) -> N
         if wrong is not None:
             hands.counts["illegal"] += 1
             origin, target = wrong
+            # A deliberate step takes a moment to decide: the man the other side just put down
+            # lifted within a hover's time is, to anyone watching, a hover (soak seed 505).
+            changed = [c.t for c in hands.contacts.changes[-12:] if c.point in (origin, target)]
+            hands.t = max([hands.t] + [t + 0.5 for t in changed])
             if origin is None:
                 hands.land(target, colour, plain=True)
                 hands.wait(0.8, 2.5)

@@ -81,6 +81,8 @@ class Changes:
     at least twice; ``unsteady``: points whose settled state already differs
     from the firm one the reading is made from (changing back right now). A
     reading may not change an unsteady point: it waits until the point is firm.
+    ``flicker``: points whose raw switch differs from the firm state, too recently
+    to have settled; a reading may not change them twice (a nudge coming back).
     The default sees everything: occupancy alone decides.
 
     >>> from morris_pi.rules.board import mask_of
@@ -94,10 +96,11 @@ class Changes:
     once: int = FULL
     twice: int = FULL
     unsteady: int = 0
+    flicker: int = 0
 
     def show(self, once: int, twice: int = 0) -> bool:
         """Whether every point in ``once`` changed (and is steady), and every point in ``twice`` changed twice."""
-        return not (once & ~self.once or twice & ~self.twice or once & self.unsteady)
+        return not (once & ~self.once or twice & ~self.twice or once & self.unsteady or twice & self.flicker)
 
     def chain(self, first: int, second: int = 0) -> bool:
         """Whether a chain that flips the points ``first`` and then the points ``second`` is backed."""
@@ -216,6 +219,7 @@ def read_board(
     *,
     order: Callable[[int], float] | None = None,
     arrived: Callable[[int, int], bool] | None = None,
+    last: Callable[[int], float] | None = None,
     prompt: Turn | None = None,
     computer: Side | None = None,
     changes: Changes = ANYTHING,
@@ -227,8 +231,9 @@ def read_board(
     ``prompt`` is the computer's chosen turn, the only one the board may show on
     the computer's turn (``computer`` names its side). ``order`` gives the raw
     time of a point's first change, to check that a chain's men were lifted before
-    they landed; ``arrived(i, j)`` whether the man on point ``i`` came before the
-    man on point ``j``, to order two men put down at once. ``changes`` is
+    they landed; ``last`` the time of its latest settled change (default ``order``),
+    for the causal order of a chain; ``arrived(i, j)`` whether the man on point
+    ``i`` came before the man on point ``j``, to order men put down at once. ``changes`` is
     what the sensors saw since the game's position; ``protected`` the men
     lifted during a pending removal that may not be taken. ``unsure``: points
     whose last change only a scan of every switch showed, so when it happened is
@@ -276,7 +281,7 @@ def read_board(
 
     nxt = other_side(game.turn)
     if computer != nxt:
-        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure, arrived)
+        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived)
         if found is None and computer is None and arrived is not None:
             found = _placements(pos, expected, occupied, changes, arrived)
         if found is not None:
@@ -297,6 +302,7 @@ def _two_turns(
     order: Callable[[int], float] | None,
     changes: Changes,
     unsure: int = 0,
+    last: Callable[[int], float] | None = None,
     arrived: Callable[[int, int], bool] | None = None,
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun.
@@ -323,7 +329,7 @@ def _two_turns(
             elif _partial(m1, occupied, raw2):
                 begun.add(raw1)
     if whole and order is not None:
-        whole = [pair for pair in whole if _in_order(*pair, order, unsure)]
+        whole = [pair for pair in whole if _in_order(*pair, order, unsure, last)]
     if whole:
         if len(whole) > 1 and arrived is not None:
             whole = [(a, b) for a, b in whole if arrived(a[1], b[1])] or whole
@@ -331,6 +337,19 @@ def _two_turns(
             whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
         if len(whole) == 1:
             a, b = whole[0]
+            if order is not None and b in begun:
+                # The same men read the other way round: the man that came first is the side to
+                # move's, and the other side's placement closed a mill whose removal is still to
+                # come. Which came first decides, as between two whole chains (without
+                # ``arrived``: first touch, if that man also came to stay first; a man slid
+                # across the point on its way elsewhere touches it first and leaves).
+                latest = last or order
+                if (
+                    arrived(b[1], a[1])
+                    if arrived is not None
+                    else order(b[1]) < order(a[1]) and latest(b[1]) < latest(a[1])
+                ):
+                    return Reading("turns", (Turn.from_raw(b),))
             return Reading("turns", (Turn.from_raw(a), Turn.from_raw(b)))
         return None
     if begun:
@@ -369,15 +388,24 @@ def _placements(
     return Reading("turns", tuple(turns))
 
 
-def _in_order(first: RawTurn, second: RawTurn, order: Callable[[int], float], unsure: int = 0) -> bool:
+def _in_order(
+    first: RawTurn,
+    second: RawTurn,
+    order: Callable[[int], float],
+    unsure: int = 0,
+    last: Callable[[int], float] | None = None,
+) -> bool:
     """Whether each move of a chain was lifted before it landed, where the sensors can tell.
 
-    A man lands only after it left its point. The second turn's points carry its own last
-    changes; the first turn's only where the second did not touch them again. (A lift healed
-    by a late snapshot can look later than the landing: the chain then waits, never misreads.)
+    A man lands only after it left its point. The second turn's points are compared by their
+    latest settled changes (``last``): earlier ones may be other hands (a man knocked off and
+    put back, an own man lifted by mistake). The first turn's by their first changes (``order``),
+    except where the second touched them again. (A lift healed by a late snapshot can look
+    later than the landing: the chain then waits, never misreads.)
     """
     o2, t2, r2 = second
-    if o2 >= 0 and not unsure >> o2 & 1 and order(t2) < order(o2):
+    latest = last or order
+    if o2 >= 0 and not unsure >> o2 & 1 and latest(t2) < latest(o2):
         return False
     o1, t1, _ = first
     return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) > order(o1)

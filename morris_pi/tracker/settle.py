@@ -51,6 +51,7 @@ change since then.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from morris_pi.rules.board import POINTS, bits
@@ -73,6 +74,7 @@ class Settler:
         "_bases",
         "_log",
         "_rest",
+        "_settled_at",
         "_since",
         "_unfirm",
         "_unsettled",
@@ -123,6 +125,9 @@ class Settler:
         #: Per point, its latest raw transitions ``(time, closed, seen)``, oldest first; ``seen``
         #: is false for a change only a scan showed (it happened some time before).
         self._log: list[list[tuple[float, bool, bool]]] = [[] for _ in POINTS]
+        # Per point, the raw time of the change its settled state holds (``_since`` moves on
+        # with a newer raw change that has not settled yet).
+        self._settled_at = [now] * len(POINTS)
         self._unsettled = 0  # points whose raw state differs from the settled one
         self._unfirm = 0  # points whose raw state differs from the firm one
 
@@ -170,7 +175,9 @@ class Settler:
                 self.twice |= self.once & done
                 self.once |= done
                 first = self.first
+                settled_at = self._settled_at
                 for i in bits(done):
+                    settled_at[i] = since[i]
                     if first[i] == math.inf:
                         first[i] = since[i]
                 for counts in self._bases:
@@ -210,9 +217,11 @@ class Settler:
         self.first = self._firsts(self.once)
 
     def _firsts(self, changed: int) -> list[float]:
+        # The change that made the settled state, not a newer one still settling (a man that
+        # landed and is being lifted again right now touched first when it landed).
         first = [math.inf] * len(POINTS)
         for i in bits(changed):
-            first[i] = self._since[i]
+            first[i] = self._settled_at[i]
         return first
 
     def first_at(self, index: int) -> float:
@@ -224,12 +233,6 @@ class Settler:
         """The oldest base is left behind: the turn read on it is confirmed."""
         if self._bases:
             del self._bases[0]
-
-    def counts_at(self, keep: int) -> tuple[int, int]:
-        """``(once, twice)`` since the base ``keep`` readings after the oldest."""
-        if keep < len(self._bases):
-            return self._bases[keep][0], self._bases[keep][1]
-        return self.once, self.twice
 
     def base_counts(self) -> tuple[int, int]:
         """``(once, twice)`` since the oldest base (the confirmed position)."""
@@ -244,12 +247,33 @@ class Settler:
             return t if t != math.inf else self._since[index]
         return self.first_at(index)
 
-    def rollback(self, keep: int = 0) -> None:
-        """Back to the counts since the base ``keep`` readings after the oldest: the provisional
-        readings after those are dropped."""
-        if keep < len(self._bases):
-            self.once, self.twice, self.first = self._bases[keep]
-            del self._bases[keep:]
+    def rollback(self) -> None:
+        """Back to the counts since the oldest base: the provisional readings are dropped."""
+        self.rollback_to(0)
+
+    def counts_at(self, depth: int) -> tuple[int, int]:
+        """``(once, twice)`` since the base ``depth`` (0: the oldest, the confirmed position)."""
+        if depth < len(self._bases):
+            return self._bases[depth][0], self._bases[depth][1]
+        return self.once, self.twice
+
+    def first_since(self, depth: int) -> Callable[[int], float]:
+        """``first_at`` since the base ``depth``."""
+        if depth >= len(self._bases):
+            return self.first_at
+        first = self._bases[depth][2]
+        since = self._since
+        return lambda i: first[i] if first[i] != math.inf else since[i]
+
+    def rollback_to(self, depth: int) -> None:
+        """Back to the counts since the base ``depth``: the readings made on top of it are dropped."""
+        if depth < len(self._bases):
+            self.once, self.twice, self.first = self._bases[depth]
+            del self._bases[depth:]
+
+    def settled_at(self, index: int) -> float:
+        """Raw time of the change the point's settled state holds (a flicker since does not count)."""
+        return self._settled_at[index]
 
     def landed_at(self, index: int) -> float:
         """Raw time the man on an occupied point came to rest (see ``REST_GAP_S``)."""

@@ -73,14 +73,15 @@ RESIGN_CONFIRM_S = 3.0
 #: really moved lost, shows the same board until a scan of every switch (within a second)
 #: completes the picture; a takeback is never urgent.
 TAKEBACK_HOLD_S = 1.0
-#: Seconds a placement stays provisional after a man was lifted off another point that held it
-#: when this one landed: two men put down at once, the first knocked off and put back; whose
-#: man is whose rests on which point held its man first.
-KNOCK_HOLD_S = 2.5
 #: Seconds a turn read stays provisional while no point it changes changes (without a newer scan
 #: of every switch that agrees). A lost switch change is healed by a scan well within it, and the
 #: turn after can begin meanwhile; the LEDs follow the provisional reading at once.
 DEFAULT_CONFIRM_S = 1.0
+#: Seconds a placement stays provisional after a man was lifted off another empty point that
+#: held him when this placement's man came to rest (two men put down at once, the first knocked
+#: or nudged off): a knocked man lies a while before its owner puts it back, and whose man is
+#: whose rests on which came first. A point only touched just before waits ``REST_GAP_S``.
+KNOCKED_HOLD_S = 3.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 #: What ``Tracker.drain`` returns, one per change of the recorded game: a turn recorded, steps
@@ -146,8 +147,9 @@ class Tracker:
         self.game = self.confirmed.copy()
         #: Turns read but not yet confirmed, oldest first: (turn, mask of the points it changes,
         #: the board after it, empty points touched before a placement's own, the last change of
-        #: its points when it was read).
-        self.provisional: list[tuple[Turn, int, int, int, float]] = []
+        #: its points when it was read, those of the touched points whose contact lasted past the
+        #: placement's first touch).
+        self.provisional: list[tuple[Turn, int, int, int, float, int]] = []
         self.confirm_s = float(confirm_s)
         self.computer = computer
         self.settle_s = float(settle_s)
@@ -176,6 +178,9 @@ class Tracker:
         self._over_board: int | None = None
         self._events: list[TrackerEvent] = []
         self._recheck = False
+        self._recheck_at = math.inf
+        #: Points whose raw switch differs from the firm state, too recently to have settled.
+        self._flicker = 0
         self._takeback_at = math.inf
         #: Time of the latest reading of every switch at once (a scan), and the prompt to restore
         #: when the provisional turns are dropped.
@@ -354,6 +359,8 @@ class Tracker:
             times.append(self._armed_until)
         if self._takeback_at < math.inf:
             times.append(self._takeback_at)
+        if self._recheck_at < math.inf:
+            times.append(self._recheck_at)
         due = self._confirm_due()
         if due is not None and due > self._now:
             times.append(due)
@@ -392,26 +399,18 @@ class Tracker:
         """When the oldest provisional turn is confirmed by time, if nothing changes it."""
         if not self.provisional:
             return None
-        turn, _, _, watch, last = self.provisional[0]
-        return max(self._held_until(turn, watch), last + self.confirm_s)
+        _, _, _, watch, last, held = self.provisional[0]
+        return max(self._held_until(watch, held), last + self.confirm_s)
 
     def _last_change(self, points: int) -> float:
         since = self.settler.changed_at
         return max((since(i) for i in bits(points)), default=self._now)
 
-    def _held_until(self, turn: Turn, watch: int) -> float:
-        """Until when another man's claim to have come first keeps a placement provisional.
-
-        A watched point that held a man when this one came to rest may get it back (a man
-        knocked off and put back): ``KNOCK_HOLD_S`` after its last change. One touched just
-        before (a man hovering) may yet land: ``REST_GAP_S``.
-        """
-        settler = self.settler
-        landed = settler.landed_at(INDEX[turn.target])
-        until = -math.inf
-        for i in bits(watch):
-            hold = KNOCK_HOLD_S if settler.closed_since(i, landed) is not None else REST_GAP_S
-            until = max(until, settler.changed_at(i) + hold)
+    def _held_until(self, watch: int, held: int) -> float:
+        """Until when another man's claim to have come first keeps a placement provisional."""
+        until = self._last_change(watch) + REST_GAP_S if watch else -math.inf
+        if held:
+            until = max(until, self._last_change(held) + KNOCKED_HOLD_S)
         return until
 
     def _confirm(self) -> None:
@@ -428,10 +427,10 @@ class Tracker:
         if self._healed & (settler.raw ^ settler.firm):
             return
         while self.provisional and not self.resync:
-            turn, points, after, watch, last = self.provisional[0]
+            _, points, after, watch, last, held = self.provisional[0]
             if found & (points | watch):
                 break
-            if self._now < self._held_until(turn, watch):
+            if self._now < self._held_until(watch, held):
                 break
             # The timer runs from the evidence the turn was read from: a later change of its
             # points is the next turn's (a removal of the man just placed), or contradicts it
@@ -464,15 +463,15 @@ class Tracker:
         self.game_version += 1
         self._changed()
 
-    def _rollback(self, keep: int = 0) -> None:
-        """Drop the provisional turns after the first ``keep``: the board is read again from there."""
-        kept = [turn for turn, *_ in self.provisional[:keep]]
-        self.provisional = self.provisional[: len(kept)]
-        self.game = self.confirmed.copy()
-        for turn in kept:
-            self.game.play(turn)
-        self.settler.rollback(len(kept))
-        if not kept:
+    def _rollback(self, depth: int = 0) -> None:
+        """Drop the provisional turns (those after the first ``depth``): the board is read again
+        from the confirmed position (or the one they stand on)."""
+        self.game = self._game_at(depth)
+        self.provisional = self.provisional[:depth]
+        self.settler.rollback_to(depth)
+        if depth:
+            self.prompt = None
+        else:
             self.prompt = self._base_prompt
             self._base_prompt = None
         self.hint = None
@@ -485,6 +484,39 @@ class Tracker:
         self._relift()
         self._changed()
 
+    def _game_at(self, depth: int) -> Game:
+        """The confirmed game with the first ``depth`` provisional turns played."""
+        game = self.confirmed.copy()
+        for turn, *_ in self.provisional[:depth]:
+            game.play(turn)
+        return game
+
+    def _depth_that_reads(self, occ: int, unsteady: int, chain: tuple[Turn, ...]) -> int:
+        """The most provisional turns to keep (fewer than all) such that the position after them,
+        with every change since it, reads the board otherwise than the turns dropped; 0: none.
+
+        Two-player games only: against the computer a dropped turn would need its prompt again.
+        """
+        if self.computer is not None:
+            return 0
+        settler = self.settler
+        for depth in range(len(chain) - 1, 0, -1):
+            once, twice = settler.counts_at(depth)
+            reading = read_board(
+                self._game_at(depth),
+                occ,
+                order=settler.first_since(depth),
+                arrived=settler.arrived_first,
+                last=settler.settled_at,
+                changes=Changes(once, twice, unsteady, self._flicker),
+                unsure=self._healed,
+            )
+            if reading.kind == "progress" or (
+                reading.kind == "turns" and reading.turns[: len(chain) - depth] != chain[depth:]
+            ):
+                return depth
+        return 0
+
     def _explained_by_confirmed(self, occ: int, unsteady: int) -> bool:
         """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
         return self._read_confirmed(occ, unsteady).kind in ("match", "progress", "turns")
@@ -492,7 +524,7 @@ class Tracker:
     def _watched(self) -> int:
         """Empty points touched before a provisional placement whose man may yet land there."""
         watch = 0
-        for _turn, _points, _after, touched, _last in self.provisional:
+        for _turn, _points, _after, touched, _last, _held in self.provisional:
             watch |= touched
         return watch
 
@@ -501,18 +533,16 @@ class Tracker:
         watched, came before (two men put down at once, read in the wrong order), if the board
         reads as turns from before it."""
         settler = self.settler
-        for n, (turn, _, _, watch, _) in enumerate(self.provisional):
+        for n, (turn, _, _, watch, *_) in enumerate(self.provisional):
             if any(settler.arrived_first(i, INDEX[turn.target]) for i in bits(points & watch)):
-                game = self.confirmed.copy()
-                for kept, *_ in self.provisional[:n]:
-                    game.play(kept)
                 once, twice = settler.counts_at(n)
                 reading = read_board(
-                    game,
+                    self._game_at(n),
                     occ,
-                    order=settler.first_at,
+                    order=settler.first_since(n),
                     arrived=settler.arrived_first,
-                    changes=Changes(once, twice, unsteady),
+                    last=settler.settled_at,
+                    changes=Changes(once, twice, unsteady, self._flicker),
                     protected=self.protected,
                     unsure=self._healed,
                 )
@@ -535,9 +565,10 @@ class Tracker:
             occ,
             order=settler.base_first_at,
             arrived=settler.arrived_first,
+            last=settler.settled_at,
             prompt=self._base_prompt,
             computer=self.computer,
-            changes=Changes(once, twice, unsteady),
+            changes=Changes(once, twice, unsteady, self._flicker),
             unsure=self._healed,
         )
 
@@ -558,6 +589,9 @@ class Tracker:
                     self._set_problems(kept)
         if now >= self._takeback_at:
             self._takeback_at = math.inf
+            self._dirty = True
+        if now >= self._recheck_at:
+            self._recheck_at = math.inf
             self._dirty = True
         if self.armed is not None and now >= self._armed_until:
             self.armed = None
@@ -610,10 +644,19 @@ class Tracker:
                 self._set_problems(diff_problems(expected, occ))
             return False
         settler = self.settler
-        unsteady = settler.settled ^ occ
         # A point changing back right now holds up any reading that changes it: decide again
-        # when it has settled either way.
-        self._recheck = bool(unsteady)
+        # when it has settled either way. A change too new to have settled holds up a reading
+        # that needs the point filled and emptied (or emptied and refilled): a man nudged off
+        # and already back must not be read as put there and taken (soak seed 1868). A point
+        # changed once may change again at once, though: the next man put where a removal was
+        # made (seed 58). If the switch only flickered, nothing settles, so wake up when it
+        # would have.
+        unsteady = settler.settled ^ occ
+        flicker = self._flicker = (settler.raw ^ occ) & ~unsteady
+        self._recheck = bool(unsteady | flicker)
+        if flicker:
+            wake = min(settler.changed_at(i) for i in bits(flicker)) + self.settle_s
+            self._recheck_at = min(self._recheck_at, wake)
         # The computer's turn comes after a provisional turn: its search waits for the
         # confirmation, but a hand may already be carrying out the turn it will prompt. Any legal
         # turn of its side is then a turn in progress, not a contradiction.
@@ -623,9 +666,10 @@ class Tracker:
             occ,
             order=settler.first_at,
             arrived=settler.arrived_first,
+            last=settler.settled_at,
             prompt=self.prompt,
             computer=None if awaiting else self.computer,
-            changes=Changes(settler.once, settler.twice, unsteady),
+            changes=Changes(settler.once, settler.twice, unsteady, self._flicker),
             protected=self.protected,
             unsure=self._healed,
         )
@@ -655,8 +699,15 @@ class Tracker:
                 self._rollback()
                 return True
             if landed and (n := self._overtaken(landed, occ, unsteady)) is not None:
-                self._rollback(keep=n)
+                self._rollback(n)
                 return True
+            if contradicted and whole.kind == "problems":
+                # Too many turns to read again from the confirmed position: drop only the newest
+                # provisional turns, if the position before them reads the board otherwise.
+                depth = self._depth_that_reads(occ, unsteady, chain)
+                if depth:
+                    self._rollback(depth)
+                    return True
             if kind == "takeback":
                 self._set_problems(diff_problems(expected, occ))
                 return False
@@ -670,7 +721,7 @@ class Tracker:
             for turn in reading.turns:
                 targets |= 1 << INDEX[turn.target]
             if (n := self._overtaken(targets, occ, unsteady)) is not None:
-                self._rollback(keep=n)
+                self._rollback(n)
                 return True
             # The chain from the confirmed position, read with all its evidence at once, wins
             # over reading it a turn at a time (e.g. two men put down at once, the first one's
@@ -697,7 +748,7 @@ class Tracker:
                     self._set_problems(diff_problems(board_mask(game), occ))
                     return False
                 after = board_mask(game)
-                watch = 0
+                watch = held = 0
                 if turn.is_placement and self.computer is None:
                     # Whose man this is rests on which came first: an empty point that held a
                     # man when this one came to rest (knocked off since) may get it back, and one
@@ -707,10 +758,13 @@ class Tracker:
                     # Raw, not settled: a man knocked off within the settle window still held
                     # its point when the other landed.
                     for i in bits(FULL & ~occ & ~after & ~before):
-                        if settler.closed_since(i, rested) is not None or settler.changed_at(i) >= rested - REST_GAP_S:
+                        if settler.closed_since(i, rested) is not None:
+                            watch |= 1 << i
+                            held |= 1 << i
+                        elif settler.changed_at(i) >= rested - REST_GAP_S:
                             watch |= 1 << i
                 points = before ^ after
-                self.provisional.append((turn, points, after, watch, self._last_change(points)))
+                self.provisional.append((turn, points, after, watch, self._last_change(points), held))
                 self._found = ()
                 self._game_changed(provisional=True)
                 if game.outcome is not None:
