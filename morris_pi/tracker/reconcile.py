@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cmp_to_key
 from typing import Literal, get_args
 
 from morris_pi.rules import Game, Position, Side, Turn, other_side
@@ -217,6 +218,7 @@ def read_board(
     occupied: int,
     *,
     order: Callable[[int], float] | None = None,
+    arrived: Callable[[int, int], bool] | None = None,
     last: Callable[[int], float] | None = None,
     prompt: Turn | None = None,
     computer: Side | None = None,
@@ -228,8 +230,10 @@ def read_board(
 
     ``prompt`` is the computer's chosen turn, the only one the board may show on
     the computer's turn (``computer`` names its side). ``order`` gives the raw
-    time of a point's first change, for the placing tie-break; ``last`` the time of
-    its latest settled change (default ``order``), for the causal order of a chain. ``changes`` is
+    time of a point's first change, to check that a chain's men were lifted before
+    they landed; ``last`` the time of its latest settled change (default ``order``),
+    for the causal order of a chain; ``arrived(i, j)`` whether the man on point
+    ``i`` came before the man on point ``j``, to order men put down at once. ``changes`` is
     what the sensors saw since the game's position; ``protected`` the men
     lifted during a pending removal that may not be taken. ``unsure``: points
     whose last change only a scan of every switch showed, so when it happened is
@@ -277,7 +281,9 @@ def read_board(
 
     nxt = other_side(game.turn)
     if computer != nxt:
-        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last)
+        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived)
+        if found is None and computer is None and arrived is not None:
+            found = _placements(pos, expected, occupied, changes, arrived)
         if found is not None:
             return found
 
@@ -297,6 +303,7 @@ def _two_turns(
     changes: Changes,
     unsure: int = 0,
     last: Callable[[int], float] | None = None,
+    arrived: Callable[[int, int], bool] | None = None,
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun.
 
@@ -324,18 +331,24 @@ def _two_turns(
     if whole and order is not None:
         whole = [pair for pair in whole if _in_order(*pair, order, unsure, last)]
     if whole:
-        if len(whole) > 1 and order is not None:
+        if len(whole) > 1 and arrived is not None:
+            whole = [(a, b) for a, b in whole if arrived(a[1], b[1])] or whole
+        elif len(whole) > 1 and order is not None:
             whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
         if len(whole) == 1:
             a, b = whole[0]
             if order is not None and b in begun:
-                # The same men read the other way round: the man that touched first is the side
-                # to move's, and the other side's placement closed a mill whose removal is still
-                # to come. First touch decides, as between two whole chains, if that man also
-                # came to stay first (a man slid across the point on its way elsewhere touches
-                # it first and leaves).
+                # The same men read the other way round: the man that came first is the side to
+                # move's, and the other side's placement closed a mill whose removal is still to
+                # come. Which came first decides, as between two whole chains (without
+                # ``arrived``: first touch, if that man also came to stay first; a man slid
+                # across the point on its way elsewhere touches it first and leaves).
                 latest = last or order
-                if order(b[1]) < order(a[1]) and latest(b[1]) < latest(a[1]):
+                if (
+                    arrived(b[1], a[1])
+                    if arrived is not None
+                    else order(b[1]) < order(a[1]) and latest(b[1]) < latest(a[1])
+                ):
                     return Reading("turns", (Turn.from_raw(b),))
             return Reading("turns", (Turn.from_raw(a), Turn.from_raw(b)))
         return None
@@ -347,6 +360,32 @@ def _two_turns(
         if len(begun) == 1:
             return Reading("turns", (Turn.from_raw(next(iter(begun))),))
     return None
+
+
+def _placements(
+    pos: Position, expected: int, occupied: int, changes: Changes, arrived: Callable[[int, int], bool]
+) -> Reading | None:
+    """Three or more men put down in quick succession while placing, taken in the order they came.
+
+    Only men added, every one seen by its switch, and none closing a mill before the last
+    (its removal would show).
+    """
+    extra = occupied & ~expected
+    if expected & ~occupied or extra.bit_count() < 3 or not changes.show(extra):
+        return None
+
+    def earlier(a: int, b: int) -> int:
+        return -1 if arrived(a, b) else 1
+
+    order = sorted(bits(extra), key=cmp_to_key(earlier))
+    turns: list[Turn] = []
+    for point in order:
+        raw = next((r for r in pos.turns() if r[0] < 0 and r[1] == point and r[2] < 0), None)
+        if raw is None:
+            return None
+        pos = pos.play(raw)
+        turns.append(Turn.from_raw(raw))
+    return Reading("turns", tuple(turns))
 
 
 def _in_order(

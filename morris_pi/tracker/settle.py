@@ -58,6 +58,13 @@ from morris_pi.rules.board import POINTS, bits
 
 DEFAULT_SETTLE_S = 0.08
 DEFAULT_HOLD_S = 0.12
+#: A point that held a man until firm, then was open for no longer than this, still holds the
+#: same man: it was nudged off its switch and slid back.
+REST_GAP_S = 0.3
+#: The shortest closing a man makes: a magnet carried across a switch at hand speed.
+SHORTEST_CLOSING_S = 0.02
+#: Transitions kept per point: enough for a man's landing with bounce and a few touches.
+LOG_LENGTH = 32
 
 
 class Settler:
@@ -65,6 +72,8 @@ class Settler:
 
     __slots__ = (
         "_bases",
+        "_log",
+        "_rest",
         "_settled_at",
         "_since",
         "_unfirm",
@@ -110,6 +119,12 @@ class Settler:
         #: ``[once, twice, first]`` of the older bases (confirmed first); the newest is above.
         self._bases: list[list[Any]] = []
         self._since = [now] * len(POINTS)
+        #: Per point, the raw time its man came to rest: the closing after which the point
+        #: was open only for nudges (see ``REST_GAP_S``).
+        self._rest = [now] * len(POINTS)
+        #: Per point, its latest raw transitions ``(time, closed, seen)``, oldest first; ``seen``
+        #: is false for a change only a scan showed (it happened some time before).
+        self._log: list[list[tuple[float, bool, bool]]] = [[] for _ in POINTS]
         # Per point, the raw time of the change its settled state holds (``_since`` moves on
         # with a newer raw change that has not settled yet).
         self._settled_at = [now] * len(POINTS)
@@ -124,9 +139,20 @@ class Settler:
         """
         changed = raw ^ self.raw
         if changed:
-            since = self._since
+            since, rest, log = self._since, self._rest, self._log
+            firm = self.window + self.hold
             for i in bits(changed):
-                since[i] = now - self.window if held >> i & 1 else now
+                seen = not held >> i & 1
+                t = now if seen else now - self.window
+                closed = bool(raw >> i & 1)
+                # Back within the gap after resting there at least until firm: the same man.
+                if closed and (t - since[i] > REST_GAP_S or since[i] - rest[i] < firm):
+                    rest[i] = t
+                since[i] = t
+                history = log[i]
+                history.append((t, closed, seen))
+                if len(history) > LOG_LENGTH:
+                    del history[0]
             self.raw = raw
             self.last_change = now
             self._unsettled = raw ^ self.settled
@@ -248,6 +274,42 @@ class Settler:
     def settled_at(self, index: int) -> float:
         """Raw time of the change the point's settled state holds (a flicker since does not count)."""
         return self._settled_at[index]
+
+    def landed_at(self, index: int) -> float:
+        """Raw time the man on an occupied point came to rest (see ``REST_GAP_S``)."""
+        return self._rest[index]
+
+    def closed_since(self, index: int, t: float) -> float | None:
+        """When the closing that held the point's switch closed at raw time ``t`` began, or
+        ``None`` if it was open then, or may have been: it opened at a time only a scan showed,
+        and ``t`` is later than the shortest closing after it closed."""
+        history = self._log[index]
+        after: tuple[float, bool, bool] | None = None
+        for entry in reversed(history):
+            when, closed, _ = entry
+            if when <= t:
+                if not closed or (after is not None and not after[2] and t - when > SHORTEST_CLOSING_S):
+                    return None
+                return when
+            after = entry
+        return None
+
+    def arrived_first(self, first: int, second: int) -> bool:
+        """Whether the man on point ``first`` came before the man on point ``second``.
+
+        Two men put down at once: the one whose point already held a man when the other came
+        to rest was first, even if it was knocked off and put back since; if each held a man
+        when the other came to rest, the one that closed first. Otherwise the one that came
+        to rest first.
+        """
+        rest = self._rest
+        at_second = self.closed_since(first, rest[second])
+        at_first = self.closed_since(second, rest[first])
+        if (at_second is None) != (at_first is None):
+            return at_second is not None
+        if at_second is not None and at_first is not None:
+            return at_second < at_first
+        return rest[first] < rest[second]
 
     def changed_at(self, index: int) -> float:
         """Raw time of the last transition of a point (the order of changes)."""

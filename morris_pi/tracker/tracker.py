@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from morris_pi.rules import SIDES, Game, Outcome, Side, Turn, other_side
-from morris_pi.rules.board import INDEX, POINTS, bits, names_of
+from morris_pi.rules.board import FULL, INDEX, POINTS, bits, names_of
 
 from .reconcile import (
     Changes,
@@ -64,7 +64,7 @@ from .reconcile import (
     removal_targets,
     take_back,
 )
-from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
+from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, REST_GAP_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
 RESIGN_CONFIRM_S = 3.0
@@ -77,13 +77,10 @@ TAKEBACK_HOLD_S = 1.0
 #: of every switch that agrees). A lost switch change is healed by a scan well within it, and the
 #: turn after can begin meanwhile; the LEDs follow the provisional reading at once.
 DEFAULT_CONFIRM_S = 1.0
-#: Seconds a placement stays provisional after a man touched another empty point before it and
-#: left (hovering, or put down between points): whose man is whose rests on which landed first,
-#: and a man put down off-centre is usually pushed onto its point within a second or so.
-TOUCH_HOLD_S = 2.0
-#: Seconds instead when the touch was a man standing there (its switch still closed when the
-#: placement's man touched down), knocked or nudged off before it was firm: a knocked man lies
-#: between points a while before its owner puts it back.
+#: Seconds a placement stays provisional after a man was lifted off another empty point that
+#: held him when this placement's man came to rest (two men put down at once, the first knocked
+#: or nudged off): a knocked man lies a while before its owner puts it back, and whose man is
+#: whose rests on which came first. A point only touched just before waits ``REST_GAP_S``.
 KNOCKED_HOLD_S = 3.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
@@ -410,8 +407,8 @@ class Tracker:
         return max((since(i) for i in bits(points)), default=self._now)
 
     def _held_until(self, watch: int, held: int) -> float:
-        """Until when a touch before a placement keeps it provisional, scan or no scan."""
-        until = self._last_change(watch) + TOUCH_HOLD_S if watch else -math.inf
+        """Until when another man's claim to have come first keeps a placement provisional."""
+        until = self._last_change(watch) + REST_GAP_S if watch else -math.inf
         if held:
             until = max(until, self._last_change(held) + KNOCKED_HOLD_S)
         return until
@@ -469,26 +466,14 @@ class Tracker:
     def _rollback(self, depth: int = 0) -> None:
         """Drop the provisional turns (those after the first ``depth``): the board is read again
         from the confirmed position (or the one they stand on)."""
+        self.game = self._game_at(depth)
+        self.provisional = self.provisional[:depth]
+        self.settler.rollback_to(depth)
         if depth:
-            self.game = self._game_at(depth)
-            self.provisional = self.provisional[:depth]
-            self.settler.rollback_to(depth)
             self.prompt = None
-            self.hint = None
-            self.protected = 0
-            self._found = ()
-            self._over_board = None
-            self._takeback_at = math.inf
-            self._dirty = True
-            self._protect()
-            self._relift()
-            self._changed()
-            return
-        self.provisional = []
-        self.game = self.confirmed.copy()
-        self.settler.rollback()
-        self.prompt = self._base_prompt
-        self._base_prompt = None
+        else:
+            self.prompt = self._base_prompt
+            self._base_prompt = None
         self.hint = None
         self.protected = 0
         self._found = ()
@@ -521,6 +506,7 @@ class Tracker:
                 self._game_at(depth),
                 occ,
                 order=settler.first_since(depth),
+                arrived=settler.arrived_first,
                 last=settler.settled_at,
                 changes=Changes(once, twice, unsteady, self._flicker),
                 unsure=self._healed,
@@ -542,45 +528,33 @@ class Tracker:
             watch |= touched
         return watch
 
-    def _placed_in_order(self, occ: int, expected: int) -> tuple[Turn, ...] | None:
-        """Three or more men put down in quick succession, read again in order of first touch.
-
-        Only when a man lands on a point touched before a provisional placement whose contact
-        lasted past that placement's first touch (so no man slid over it on the way there: a
-        man stood on it, knocked or nudged off before its switch was firm), and the board is
-        the confirmed one plus the provisional placements and that man. Two men are read
-        together from the confirmed position anyway (``_decide_once``); ``None`` otherwise,
-        also when the order of first touch is the order read or not a legal run of placements
-        without a mill.
-        """
-        chain = [turn for turn, *_ in self.provisional]
-        if len(chain) < 2 or any(not turn.is_placement or turn.removal for turn in chain):
-            return None
-        held = 0
-        for *_, stood in self.provisional:
-            held |= stood
-        landed = occ & ~expected
-        if landed.bit_count() != 1 or not landed & held or occ != expected | landed:
-            return None
-        targets = [INDEX[turn.target] for turn in chain]
-        targets.append(landed.bit_length() - 1)
-        ordered = sorted(targets, key=self.settler.base_first_at)
-        if ordered == targets:
-            return None
-        trial = self.confirmed.copy()
-        turns = tuple(Turn.parse(POINTS[i]) for i in ordered)
-        try:
-            for turn in turns:
-                trial.play(turn)
-        except ValueError:
-            return None
-        return turns if trial.pending is None else None
+    def _overtaken(self, points: int, occ: int, unsteady: int) -> int | None:
+        """The first provisional placement that a man now on one of ``points``, a point it
+        watched, came before (two men put down at once, read in the wrong order), if the board
+        reads as turns from before it."""
+        settler = self.settler
+        for n, (turn, _, _, watch, *_) in enumerate(self.provisional):
+            if any(settler.arrived_first(i, INDEX[turn.target]) for i in bits(points & watch)):
+                once, twice = settler.counts_at(n)
+                reading = read_board(
+                    self._game_at(n),
+                    occ,
+                    order=settler.first_since(n),
+                    arrived=settler.arrived_first,
+                    last=settler.settled_at,
+                    changes=Changes(once, twice, unsteady, self._flicker),
+                    protected=self.protected,
+                    unsure=self._healed,
+                )
+                return n if reading.kind == "turns" else None
+        return None
 
     def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
-        """Whether the chain's turns landed in the order their targets were first touched."""
-        order = self.settler.base_first_at
-        times = [order(INDEX[turn.target]) for turn in chain]
-        return all(a <= b for a, b in itertools.pairwise(times))
+        """Whether the chain's men arrived on their targets in the chain's order."""
+        arrived = self.settler.arrived_first
+        return all(
+            a.target == b.target or arrived(INDEX[a.target], INDEX[b.target]) for a, b in itertools.pairwise(chain)
+        )
 
     def _read_confirmed(self, occ: int, unsteady: int) -> Reading:
         """The board read from the confirmed position, with every change seen since."""
@@ -590,6 +564,7 @@ class Tracker:
             self.confirmed,
             occ,
             order=settler.base_first_at,
+            arrived=settler.arrived_first,
             last=settler.settled_at,
             prompt=self._base_prompt,
             computer=self.computer,
@@ -690,6 +665,7 @@ class Tracker:
             game,
             occ,
             order=settler.first_at,
+            arrived=settler.arrived_first,
             last=settler.settled_at,
             prompt=self.prompt,
             computer=None if awaiting else self.computer,
@@ -703,11 +679,6 @@ class Tracker:
         # A scan showed a point differently from what the provisional turns left there: an
         # event was lost, and the reading may have been made without it.
         contradicted = (expected ^ occ) & self._healed
-        placed = self._placed_in_order(occ, expected) if self.provisional else None
-        if placed is not None:
-            self._rollback()
-            game = self.game
-            reading, kind = Reading("turns", placed), "turns"
         if self.provisional and (contradicted or kind in ("problems", "takeback")):
             # Drop the provisional turns if the confirmed position, with every change seen since,
             # reads differently, and the evidence against them is a change only a scan showed,
@@ -727,6 +698,9 @@ class Tracker:
             ):
                 self._rollback()
                 return True
+            if landed and (n := self._overtaken(landed, occ, unsteady)) is not None:
+                self._rollback(n)
+                return True
             if contradicted and whole.kind == "problems":
                 # Too many turns to read again from the confirmed position: drop only the newest
                 # provisional turns, if the position before them reads the board otherwise.
@@ -741,6 +715,14 @@ class Tracker:
             self._set_problems(())
             return False
         if kind == "turns" and self.provisional:
+            # A man landed on a point a provisional placement watched, and came first: read again
+            # from before that placement.
+            targets = 0
+            for turn in reading.turns:
+                targets |= 1 << INDEX[turn.target]
+            if (n := self._overtaken(targets, occ, unsteady)) is not None:
+                self._rollback(n)
+                return True
             # The chain from the confirmed position, read with all its evidence at once, wins
             # over reading it a turn at a time (e.g. two men put down at once, the first one's
             # switch firm only after the second's).
@@ -768,20 +750,19 @@ class Tracker:
                 after = board_mask(game)
                 watch = held = 0
                 if turn.is_placement and self.computer is None:
-                    # Whose man this is rests on which point was touched first: an empty point
-                    # touched before it (a man hovering or put down off-centre) may yet fill.
-                    # (Against the computer only one hand places at a time: no such doubt.)
-                    first = settler.first_at(INDEX[turn.target])
-                    for i in bits(settler.once & ~occ & ~after & ~before):
-                        if settler.first_at(i) < first:
+                    # Whose man this is rests on which came first: an empty point that held a
+                    # man when this one came to rest (knocked off since) may get it back, and one
+                    # touched just before (a man hovering) may yet fill. (Against the computer
+                    # only one hand places at a time: no such doubt.)
+                    rested = settler.landed_at(INDEX[turn.target])
+                    # Raw, not settled: a man knocked off within the settle window still held
+                    # its point when the other landed.
+                    for i in bits(FULL & ~occ & ~after & ~before):
+                        if settler.closed_since(i, rested) is not None:
                             watch |= 1 << i
-                            seen = not self._healed >> i & 1
-                            if seen and (settler.settled >> i & 1 or settler.settled_at(i) > first):
-                                # Still there when this man touched down (its switch settled
-                                # open only later, if at all): no single man slid over it on
-                                # the way here. Another man stood on it. (Not when its opening
-                                # was never reported: when it happened is not known.)
-                                held |= 1 << i
+                            held |= 1 << i
+                        elif settler.changed_at(i) >= rested - REST_GAP_S:
+                            watch |= 1 << i
                 points = before ^ after
                 self.provisional.append((turn, points, after, watch, self._last_change(points), held))
                 self._found = ()
