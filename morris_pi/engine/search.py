@@ -51,6 +51,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 ASPIRATION = 25  # half-width of the root window around the last iteration's score (0 = off)
 CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
 CAPTURE_ORDER = 1 << 36  # mill-closing turns come after the table's turn, before killers and history
+LMR = True  # late-move reductions (see the docs for what they were measured to give)
+LMR_DEPTH = 3  # reduce only at nodes this deep or deeper
+LMR_FROM = 3  # reduce from the fourth turn in the order on
 EVAL_CACHE = 1 << 16  # leaf evaluations kept by position key (about 5 MB at most)
 
 
@@ -148,6 +151,8 @@ class Searcher(TurnGenerator):
         endgame: EndgameTables | bool | None = True,
         quiescence: bool = False,
         aspiration: int = ASPIRATION,
+        lmr: bool = LMR,
+        lmr_from: int = LMR_FROM,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         t: Tables = tables_for(get_profile(profile))
@@ -158,6 +163,8 @@ class Searcher(TurnGenerator):
         self.evaluate = self.ev.evaluate
         self.quiescence = quiescence
         self.aspiration = aspiration
+        self.lmr = lmr
+        self.lmr_from = lmr_from
         self.clock = clock
         if endgame is True:
             from .egtb import tables_for_profile
@@ -485,14 +492,22 @@ class Searcher(TurnGenerator):
         best_turn: RawTurn | None = None
         a = alpha
         self.rep[key] = self.rep.get(key, 0) + 1
+        # late-move reductions: quiet turns late in the order are first searched one turn
+        # shallower, and again at full depth only if they beat the best so far
+        reduce_from = self.lmr_from if self.lmr and depth >= LMR_DEPTH else len(scored)
         try:
             first = True
-            for _, turn in scored:
+            for i, (_, turn) in enumerate(scored):
                 if first:
                     s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -a, ply)
                     first = False
                 else:
-                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
+                    if i >= reduce_from and turn[2] < 0 and turn not in (k0, k1):
+                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth - 1, -a - 1, -a, ply)
+                        if s > a:
+                            s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
+                    else:
+                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
                     if a < s < beta:
                         s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -a, ply)
                 if s > best:
