@@ -51,7 +51,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 ASPIRATION = 25  # half-width of the root window around the last iteration's score (0 = off)
 CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
 CAPTURE_ORDER = 1 << 36  # mill-closing turns come after the table's turn, before killers and history
-LMR = True  # late-move reductions (see the docs for what they were measured to give)
+LMR = False  # late-move reductions: measured, not kept (docs/engine.md, "Second pass")
 LMR_DEPTH = 3  # reduce only at nodes this deep or deeper
 LMR_FROM = 3  # reduce from the fourth turn in the order on
 EVAL_CACHE = 1 << 16  # leaf evaluations kept by position key (about 5 MB at most)
