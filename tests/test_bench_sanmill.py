@@ -236,10 +236,8 @@ def test_bad_search_options_are_named(flags, message, capsys):
 
 def test_a_node_budget_plays_with_the_weights_and_reductions_given(tmp_path, capsys):
     weights = '{"moving": {"cramped": -30}}'
-    code = bench.main(
-        ["--peer", f"{sys.executable} {FAKE}", "--nodes", "300", "--lmr", "on", "--weights", weights]
-        + ["--openings", "1", "--cap", "40", "--json"]
-    )
+    search = ["--nodes", "300", "--lmr", "on", "--weights", weights]
+    code = bench.main(["--peer", f"{sys.executable} {FAKE}", *search, "--openings", "1", "--cap", "40", "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and out["ours"] == f"300 nodes/turn, LMR on, weights {weights}"
