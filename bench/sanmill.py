@@ -45,6 +45,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -190,12 +191,17 @@ class Ours:
     nodes: int | None = None
     time: float | None = None
     seeded: bool = True
+    lmr: bool | None = None  # with ``nodes``/``time``: late-move reductions on/off (None: the default)
+    weights: str | None = None  # with ``nodes``/``time``: evaluation weight overrides as JSON
 
     def describe(self) -> str:
+        lmr = "" if self.lmr is None else f", LMR {'on' if self.lmr else 'off'}"
+        if self.weights:
+            lmr += f", weights {self.weights}"
         if self.nodes:
-            return f"{self.nodes} nodes/turn"
+            return f"{self.nodes} nodes/turn{lmr}"
         if self.time:
-            return f"{self.time} s/turn"
+            return f"{self.time} s/turn{lmr}"
         return f"level {self.level}" + ("" if self.seeded else " (unseeded, time caps)")
 
 
@@ -205,7 +211,10 @@ class OurPlayer:
         if spec.nodes or spec.time:
             from morris_pi.engine.search import Limits, Searcher
 
-            self.searcher = Searcher("standard")
+            options: dict[str, Any] = {} if spec.lmr is None else {"lmr": spec.lmr}
+            if spec.weights:
+                options["weights"] = json.loads(spec.weights)
+            self.searcher = Searcher("standard", **options)
             self.limits = Limits(nodes=spec.nodes, time=spec.time)
             self.player = None
         else:
@@ -592,6 +601,14 @@ def main(argv: list[str] | None = None) -> int:
     who.add_argument("--level", type=int, default=10, help="our level 1-10 (default 10), seeded node budgets")
     who.add_argument("--nodes", type=int, help="our fixed node budget per turn instead of a level")
     who.add_argument("--time", type=float, help="our seconds per turn instead of a level")
+    parser.add_argument(
+        "--lmr",
+        choices=("on", "off"),
+        help="with --nodes or --time: late-move reductions on or off (default: the engine's)",
+    )
+    parser.add_argument(
+        "--weights", help='with --nodes or --time: evaluation weights, e.g. {"moving": {"cramped": -30}}'
+    )
     parser.add_argument("--unseeded", action="store_true", help="the level as on the board: time caps, table kept")
     parser.add_argument("--skill", type=int, default=10, help="peer SkillLevel (default 10)")
     parser.add_argument("--developer-mode", action="store_true", help="peer DeveloperMode on (its fixed strongest)")
@@ -654,7 +671,18 @@ def main(argv: list[str] | None = None) -> int:
         nodes=args.nodes,
         time=args.time,
         seeded=not args.unseeded,
+        lmr=None if args.lmr is None else args.lmr == "on",
+        weights=args.weights,
     )
+    if (args.lmr is not None or args.weights) and not (args.nodes or args.time):
+        parser.error("--lmr and --weights apply to --nodes or --time (a level uses the engine's settings)")
+    if args.weights:
+        from morris_pi.engine.evaluate import merged
+
+        try:
+            merged(json.loads(args.weights))
+        except (ValueError, TypeError, AttributeError) as exc:
+            parser.error(f"--weights {args.weights!r}: {exc}")
     options = dict(STANDARD_RULES)
     options.update(
         {

@@ -214,3 +214,32 @@ def test_sprt_accepts_the_hypothesis_the_results_support():
         ]
     mean, half = bench.score_interval([r.score for r in results])
     assert mean == 0.75 and 0 < half < 0.25
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--weights", '{"moving": {"crampd": -30}}'], "unknown evaluation term 'crampd'"),
+        (["--weights", "{not json"], "--weights '{not json'"),
+        (["--weights", '{"moving": {"cramped": -30}}'], "apply to --nodes or --time"),
+        (["--lmr", "on"], "apply to --nodes or --time"),
+    ],
+)
+def test_bad_search_options_are_named(flags, message, capsys):
+    # --weights and --lmr measure changes at fixed nodes; a level keeps the engine's own settings
+    nodes = [] if "apply to" in message else ["--nodes", "1000"]
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--peer", f"{sys.executable} {FAKE}", "--openings", "1", *nodes, *flags])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_node_budget_plays_with_the_weights_and_reductions_given(tmp_path, capsys):
+    weights = '{"moving": {"cramped": -30}}'
+    search = ["--nodes", "300", "--lmr", "on", "--weights", weights]
+    code = bench.main(["--peer", f"{sys.executable} {FAKE}", *search, "--openings", "1", "--cap", "40", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 2 and out["ours"] == f"300 nodes/turn, LMR on, weights {weights}"
+    player = bench.OurPlayer(bench.Ours(level=None, nodes=300, lmr=True, weights=weights), seed=0)
+    assert player.searcher.lmr and player.searcher.ev.weights["moving"]["cramped"] == -30

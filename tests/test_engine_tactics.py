@@ -19,7 +19,14 @@ MILL_IN_ONE = [
 ]
 
 BLOCKS = [
-    "d6 f4 d2 b4 b6",
+    # Known departure: with the heavier space terms (issue 10, second pass) Black lets White
+    # close b6-d6-f6 here and plays d7 (searches of 4,000 and 30,000 nodes; 5,000-20,000
+    # block with f6). Those weights scored better against Sanmill; strict, so that a change
+    # that makes the engine block again shows up here.
+    pytest.param(
+        "d6 f4 d2 b4 b6",
+        marks=pytest.mark.xfail(strict=True, reason="the space terms give up a man here for room"),
+    ),
     "d6 c5 c4 a4 b6 f6 b2 b4 d2 f2 f4 e5 d5 d7 d3 d1 e3 c3 e3-e4 d1-a1 d2-d1 f2-d2 d1-g1 d7-a7xe4 d6-d7 "
     "f6-d6 d7-g7 e5-e4 f4-g4xb4",
 ]

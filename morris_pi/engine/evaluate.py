@@ -62,11 +62,11 @@ DEFAULT_WEIGHTS: dict[str, dict[str, int]] = {
         "two": 14,
         "closable": 6,
         "double": 40,
-        "mobility": 8,
-        "blocked": -5,
+        "mobility": 12,
+        "blocked": -15,
         "threat": 24,
-        "liberties": 8,
-        "cramped": -12,
+        "liberties": 20,
+        "cramped": -30,
     },
     "moving": {
         "men": 100,
@@ -75,10 +75,10 @@ DEFAULT_WEIGHTS: dict[str, dict[str, int]] = {
         "closable": 30,
         "double": 70,
         "mobility": 6,
-        "blocked": -8,
+        "blocked": -15,
         "threat": 60,
-        "liberties": 6,
-        "cramped": -20,
+        "liberties": 12,
+        "cramped": -40,
     },
     "flying": {
         "men": 100,
@@ -111,91 +111,232 @@ def merged(weights: dict[str, dict[str, int]] | None) -> dict[str, dict[str, int
 
 
 class Evaluator:
-    """Evaluates ``(me, op, hand_me, hand_op)`` bitboards of one profile's tables."""
+    """Evaluates ``(me, op, hand_me, hand_op)`` bitboards of one profile's tables.
+
+    The features are computed with whole-board bit operations rather than loops over
+    points and mills, because the evaluation runs at every leaf and dominates the
+    search's time: a side's men per mill come from byte tables as 2-bit counters (one
+    field per mill), neighbours and steps from the few index distances along which the
+    board's lines run. ``tests/test_engine_evaluate.py`` compares it with a plain
+    point-by-point reference.
+    """
 
     def __init__(self, tables: Tables, weights: dict[str, dict[str, int]] | None = None) -> None:
-        self.adjacency = tables.adjacency
+        self.adjacency = adjacency = tables.adjacency
         self.partners = tables.partners
         self.flying = tables.flying
         self.move_while_placing = tables.move_while_placing
-        # per mill: (mask, ((point, bit), ...))
-        self.mills = tuple((m, tuple((i, 1 << i) for i in bits(m))) for m in tables.mills)
+        mills = tables.mills
+        # Men per mill as 2-bit fields (field j = men on mill j; at most 3, so no carries):
+        # the sum of one table entry per byte of the board.
+        self._count = tuple(
+            tuple(
+                sum((mill & (byte << 8 * k)).bit_count() << 2 * j for j, mill in enumerate(mills))
+                for byte in range(256)
+            )
+            for k in range(3)
+        )
+        self._low = sum(1 << 2 * j for j in range(len(mills)))
+        # field bit (2j) -> (mill mask, its points as (bit, neighbours))
+        self._mill_at = {
+            1 << 2 * j: (mill, tuple((1 << i, adjacency[i]) for i in bits(mill))) for j, mill in enumerate(mills)
+        }
+        self._adj_of_bit = {1 << i: adjacency[i] for i in range(len(adjacency))}
+        # per point p and empty neighbour q: the pairs that close a mill at q without p
+        self._pairs_without = {
+            (pb, 1 << q): tuple(pair for pair in self.partners[q] if not pair & pb)
+            for p in range(len(adjacency))
+            for pb in (1 << p,)
+            for q in bits(adjacency[p])
+        }
+        # Lines join points at a few index distances d (1, 7 and 8 on these boards); _edges
+        # holds (d, mask of the lower points of such lines).
+        by_distance: dict[int, int] = {}
+        for p, neighbours in enumerate(adjacency):
+            for q in bits(neighbours):
+                if q > p:
+                    by_distance[q - p] = by_distance.get(q - p, 0) | 1 << p
+        self._edges = tuple(sorted(by_distance.items()))
+        if len(self._edges) > 3:
+            raise ValueError(f"board lines run along {len(self._edges)} index distances; the evaluation handles 3")
+        # padded to exactly three for the unrolled code in ``evaluate``
+        self._edges3 = self._edges + ((1, 0),) * (3 - len(self._edges))
         w = merged(weights)
         self.weights = w
         self._vec = {phase: tuple(w[phase][f] for f in FEATURES) for phase in PHASES}
 
     # -- features ------------------------------------------------------------------
 
+    def _men_per_mill(self, men: int) -> int:
+        c = self._count
+        return c[0][men & 255] + c[1][men >> 8 & 255] + c[2][men >> 16]
+
+    def _neighbours(self, mask: int) -> int:
+        """The points next to any point of ``mask``."""
+        out = 0
+        for d, e in self._edges:
+            out |= (mask & e) << d | (mask >> d) & e
+        return out
+
+    def _steps(self, mask: int, empty: int) -> int:
+        """Steps from the points of ``mask`` to empty neighbours (counted per man)."""
+        n = 0
+        for d, e in self._edges:
+            n += (mask & e & empty >> d).bit_count() + (empty & e & mask >> d).bit_count()
+        return n
+
     def side_features(self, me: int, op: int, hme: int, fly: bool) -> tuple[int, ...]:
         """Feature counts of the side owning ``me`` (``threat``: it could close a mill next turn)."""
-        adjacency = self.adjacency
         empty = FULL & ~(me | op)
-        closed = two = closable = double = 0
+        low = self._low
+        cm = self._men_per_mill(me)
+        co = self._men_per_mill(op)
+        closed_v = cm & cm >> 1 & low
+        two_v = cm >> 1 & ~cm & ~(co | co >> 1) & low
         moving = hme == 0 or self.move_while_placing
-        for m, pts in self.mills:
-            a = me & m
-            if op & m:
-                continue
-            if a == m:
-                closed += 1
-                if moving and not fly:
-                    for p, pb in pts:
-                        for q in bits(adjacency[p] & empty):
-                            for pair in self.partners[q]:
-                                if not pair & pb and me & pair == pair:
-                                    double += 1
-                                    break
-            elif a and a & (a - 1):
-                two += 1
-                e = (m ^ a).bit_length() - 1
-                if hme or (fly and me & ~m) or (moving and adjacency[e] & me & ~m):
-                    closable += 1
-        if hme and not moving:
-            # placing: empty points that complete two mills at once
-            for q in bits(empty):
-                n = 0
-                for pair in self.partners[q]:
-                    if me & pair == pair:
-                        n += 1
-                if n > 1:
-                    double += 1
-        mobility = blocked = 0
-        room = 0
-        for p in bits(me):
-            free = adjacency[p] & empty
-            if free:
-                mobility += free.bit_count()
-                room |= free
-            else:
-                blocked += 1
-        men = me.bit_count() + hme
+        closed = closed_v.bit_count()
+        two = two_v.bit_count()
+        closable = double = 0
+        if hme or fly:
+            # placing from hand or flying: every open pair can be completed
+            closable = two
+        elif two_v:
+            closable = self._closable(me, two_v)
+        if closed_v and moving and not fly:
+            double = self._running_doubles(me, empty, closed_v)
+        if hme and not moving and two_v:
+            double = self._placing_doubles(me, two_v)
+        steps = self._steps(me, empty)
+        room = self._neighbours(me) & empty
+        blocked = (me & ~self._neighbours(empty)).bit_count()
         liberties = room.bit_count()
         cramped = 0 if fly or liberties >= CRAMP_FREE else (CRAMP_FREE - liberties) ** 2
-        return (men, closed, two, closable, double, mobility, blocked, 1 if closable else 0, liberties, cramped)
+        men = me.bit_count() + hme
+        return (men, closed, two, closable, double, steps, blocked, 1 if closable else 0, liberties, cramped)
+
+    def _running_doubles(self, me: int, empty: int, closed_v: int) -> int:
+        """Men of closed mills that step out to a neighbour closing another mill (per mill, step)."""
+        mill_at, pairs_without = self._mill_at, self._pairs_without
+        double = 0
+        v = closed_v
+        while v:
+            b = v & -v
+            v ^= b
+            for pb, nb in mill_at[b][1]:
+                free = nb & empty
+                while free:
+                    qb = free & -free
+                    free ^= qb
+                    for pair in pairs_without[pb, qb]:
+                        if me & pair == pair:
+                            double += 1
+                            break
+        return double
+
+    def _placing_doubles(self, me: int, two_v: int) -> int:
+        """Empty points that complete two mills at once (each open pair's empty point, seen twice)."""
+        mill_at = self._mill_at
+        seen = twice = 0
+        v = two_v
+        while v:
+            b = v & -v
+            v ^= b
+            e = mill_at[b][0] & ~me
+            twice |= seen & e
+            seen |= e
+        return twice.bit_count()
+
+    def _closable(self, me: int, two_v: int) -> int:
+        """Open pairs (``two_v``) whose empty point a man steps into from outside the mill."""
+        mill_at, adj_of_bit = self._mill_at, self._adj_of_bit
+        n = 0
+        while two_v:
+            b = two_v & -two_v
+            two_v ^= b
+            m = mill_at[b][0]
+            if adj_of_bit[m & ~me] & me & ~m:
+                n += 1
+        return n
 
     def evaluate(self, me: int, op: int, hme: int, hop: int) -> int:
-        """Score in centi-men, positive when the side to move stands better."""
-        flying = self.flying
-        fme = flying and hme == 0 and me.bit_count() == 3
-        fop = flying and hop == 0 and op.bit_count() == 3
-        phase = "placing" if hme or hop else ("flying" if fme or fop else "moving")
-        w = self._vec[phase]
-        a = self.side_features(me, op, hme, fme)
-        b = self.side_features(op, me, hop, fop)
-        score = (
-            w[0] * (a[0] - b[0])
-            + w[1] * (a[1] - b[1])
-            + w[2] * (a[2] - b[2])
-            + w[3] * (a[3] - b[3])
-            + w[4] * (a[4] - b[4])
-            + w[6] * (a[6] - b[6])
-            + w[7] * a[7]
-            + w[8] * (a[8] - b[8])
-            + w[9] * (a[9] - b[9])
+        """Score in centi-men, positive when the side to move stands better.
+
+        ``side_features`` for both sides and the weighted difference, written out in one
+        function: this runs at every leaf, and Python calls cost as much as the terms.
+        """
+        fme = fop = False
+        if self.flying:
+            fme = hme == 0 and me.bit_count() == 3
+            fop = hop == 0 and op.bit_count() == 3
+        placing = hme or hop
+        w = self._vec["placing" if placing else ("flying" if fme or fop else "moving")]
+        empty = FULL & ~(me | op)
+        c0, c1, c2 = self._count
+        cm = c0[me & 255] + c1[me >> 8 & 255] + c2[me >> 16]
+        co = c0[op & 255] + c1[op >> 8 & 255] + c2[op >> 16]
+        low = self._low
+        closed_a = cm & cm >> 1 & low
+        closed_b = co & co >> 1 & low
+        two_a = cm >> 1 & ~cm & ~(co | co >> 1) & low
+        two_b = co >> 1 & ~co & ~(cm | cm >> 1) & low
+        (d1, e1), (d2, e2), (d3, e3) = self._edges3
+        n_me = (me & e1) << d1 | (me >> d1) & e1 | (me & e2) << d2 | (me >> d2) & e2 | (me & e3) << d3 | (me >> d3) & e3
+        n_op = (op & e1) << d1 | (op >> d1) & e1 | (op & e2) << d2 | (op >> d2) & e2 | (op & e3) << d3 | (op >> d3) & e3
+        n_em = (
+            (empty & e1) << d1
+            | (empty >> d1) & e1
+            | (empty & e2) << d2
+            | (empty >> d2) & e2
+            | (empty & e3) << d3
+            | (empty >> d3) & e3
         )
-        if phase != "placing":
-            # mobility counts only for sides that step along lines
-            score += w[5] * ((0 if fme else a[5]) - (0 if fop else b[5]))
-        else:
-            score += w[5] * (a[5] - b[5])
+        lib_a = (n_me & empty).bit_count()
+        lib_b = (n_op & empty).bit_count()
+        score = (
+            w[0] * (me.bit_count() + hme - op.bit_count() - hop)
+            + w[1] * (closed_a.bit_count() - closed_b.bit_count())
+            + w[2] * (two_a.bit_count() - two_b.bit_count())
+            + w[6] * ((me & ~n_em).bit_count() - (op & ~n_em).bit_count())
+            + w[8] * (lib_a - lib_b)
+        )
+        cramp_a = 0 if fme or lib_a >= CRAMP_FREE else (CRAMP_FREE - lib_a) ** 2
+        cramp_b = 0 if fop or lib_b >= CRAMP_FREE else (CRAMP_FREE - lib_b) ** 2
+        score += w[9] * (cramp_a - cramp_b)
+        # closable pairs and the side to move's threat
+        if two_a:
+            ca = two_a.bit_count() if hme or fme else self._closable(me, two_a)
+            score += w[3] * ca + (w[7] if ca else 0)
+        if two_b:
+            score -= w[3] * (two_b.bit_count() if hop or fop else self._closable(op, two_b))
+        # double mills: running ones while moving, two-mill points while placing
+        mwp = self.move_while_placing
+        if hme and not mwp:
+            if two_a:
+                score += w[4] * self._placing_doubles(me, two_a)
+        elif closed_a and not fme:
+            score += w[4] * self._running_doubles(me, empty, closed_a)
+        if hop and not mwp:
+            if two_b:
+                score -= w[4] * self._placing_doubles(op, two_b)
+        elif closed_b and not fop:
+            score -= w[4] * self._running_doubles(op, empty, closed_b)
+        # mobility: steps to empty neighbours; from the moving phase on not for a side that flies
+        if placing or not fme:
+            score += w[5] * (
+                (me & e1 & empty >> d1).bit_count()
+                + (empty & e1 & me >> d1).bit_count()
+                + (me & e2 & empty >> d2).bit_count()
+                + (empty & e2 & me >> d2).bit_count()
+                + (me & e3 & empty >> d3).bit_count()
+                + (empty & e3 & me >> d3).bit_count()
+            )
+        if placing or not fop:
+            score -= w[5] * (
+                (op & e1 & empty >> d1).bit_count()
+                + (empty & e1 & op >> d1).bit_count()
+                + (op & e2 & empty >> d2).bit_count()
+                + (empty & e2 & op >> d2).bit_count()
+                + (op & e3 & empty >> d3).bit_count()
+                + (empty & e3 & op >> d3).bit_count()
+            )
         return score

@@ -54,7 +54,7 @@ LEVELS: dict[int, Level] = {
         Level(7, 10000, 1.2, None, 8, "club player"),
         Level(8, 25000, 2.0, None, 5, "strong"),
         Level(9, 55000, 3.0, None, 2, "stronger"),
-        Level(10, 120000, 5.0, None, 0, "full strength within about a second here"),
+        Level(10, 100000, 5.0, None, 0, "full strength within about a second here"),
     )
 }
 

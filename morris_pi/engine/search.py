@@ -50,6 +50,11 @@ MAX_PLY = 40
 EXACT, LOWER, UPPER = 0, 1, 2
 ASPIRATION = 25  # half-width of the root window around the last iteration's score (0 = off)
 CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
+CAPTURE_ORDER = 1 << 36  # mill-closing turns come after the table's turn, before killers and history
+LMR = False  # late-move reductions: measured, not kept (docs/engine.md, "Second pass")
+LMR_DEPTH = 3  # reduce only at nodes this deep or deeper
+LMR_FROM = 3  # reduce from the fourth turn in the order on
+EVAL_CACHE = 1 << 16  # leaf evaluations kept by position key (about 5 MB at most)
 
 
 #: A transposition-table entry: (key, depth, bound, score, best turn, search id).
@@ -146,6 +151,8 @@ class Searcher(TurnGenerator):
         endgame: EndgameTables | bool | None = True,
         quiescence: bool = False,
         aspiration: int = ASPIRATION,
+        lmr: bool = LMR,
+        lmr_from: int = LMR_FROM,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         t: Tables = tables_for(get_profile(profile))
@@ -156,6 +163,8 @@ class Searcher(TurnGenerator):
         self.evaluate = self.ev.evaluate
         self.quiescence = quiescence
         self.aspiration = aspiration
+        self.lmr = lmr
+        self.lmr_from = lmr_from
         self.clock = clock
         if endgame is True:
             from .egtb import tables_for_profile
@@ -164,6 +173,7 @@ class Searcher(TurnGenerator):
         self.egtb: EndgameTables | None = endgame or None
         self.tt_mask = (1 << tt_bits) - 1
         self.tt: list[TTEntry | None] = [None] * (1 << tt_bits)
+        self.evals: dict[int, int] = {}
         self.age = 0
         self.stop_flag: StopFlag | None = None
         self.nodes = 0
@@ -179,6 +189,7 @@ class Searcher(TurnGenerator):
 
     def clear(self) -> None:
         self.tt = [None] * (self.tt_mask + 1)
+        self.evals = {}
 
     # -- the search --------------------------------------------------------------------
 
@@ -446,7 +457,18 @@ class Searcher(TurnGenerator):
         if depth <= 0:
             if quiet >= self.n_limit and self._can_step(me, op, hme):
                 return 0
-            return self._qs(me, op, hme, hop, alpha, beta, ply)
+            if self.quiescence:
+                return self._qs(me, op, hme, hop, alpha, beta, ply)
+            # _qs without quiescence, with the evaluations cached: about a third of the
+            # leaves are reached again (re-searches, transpositions the table lost)
+            if not self._can_step(me, op, hme):
+                return -(MATE - ply)
+            s = self.evals.get(key)
+            if s is None:
+                if len(self.evals) >= EVAL_CACHE:
+                    self.evals.clear()
+                s = self.evals[key] = self.evaluate(me, op, hme, hop)
+            return s
         turns = self.generate(me, op, hme)
         if not turns:
             return -(MATE - ply)
@@ -456,32 +478,36 @@ class Searcher(TurnGenerator):
         killers = self.killers[ply]
         hist = self.history[side]
         k0, k1 = killers
-        scored: list[tuple[int, RawTurn]] = []
-        for turn in turns:
-            if turn == tt_turn:
-                s = 1 << 40
-            elif turn[2] >= 0:
-                s = (1 << 36) + hist[(turn[0] + 1) * 24 + turn[1]]
-            elif turn == k0:
-                s = 1 << 34
-            elif turn == k1:
-                s = 1 << 33
-            else:
-                s = hist[(turn[0] + 1) * 24 + turn[1]]
-            scored.append((s, turn))
+        # one comprehension, then the few special turns patched in: a loop with a branch
+        # per turn cost more than the search of the turns it ordered
+        scored = [(hist[o * 24 + 24 + t] + (CAPTURE_ORDER if r >= 0 else 0), (o, t, r)) for o, t, r in turns]
+        if k0 is not None and k0 != tt_turn and k0 in turns:
+            scored[turns.index(k0)] = (1 << 34, k0)
+        if k1 is not None and k1 != tt_turn and k1 in turns:
+            scored[turns.index(k1)] = (1 << 33, k1)
+        if tt_turn is not None and tt_turn in turns:
+            scored[turns.index(tt_turn)] = (1 << 40, tt_turn)
         scored.sort(reverse=True)
         best = -INF
         best_turn: RawTurn | None = None
         a = alpha
         self.rep[key] = self.rep.get(key, 0) + 1
+        # late-move reductions: quiet turns late in the order are first searched one turn
+        # shallower, and again at full depth only if they beat the best so far
+        reduce_from = self.lmr_from if self.lmr and depth >= LMR_DEPTH else len(scored)
         try:
             first = True
-            for _, turn in scored:
+            for i, (_, turn) in enumerate(scored):
                 if first:
                     s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -a, ply)
                     first = False
                 else:
-                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
+                    if i >= reduce_from and turn[2] < 0 and turn not in (k0, k1):
+                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth - 1, -a - 1, -a, ply)
+                        if s > a:
+                            s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
+                    else:
+                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
                     if a < s < beta:
                         s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -a, ply)
                 if s > best:
