@@ -499,18 +499,8 @@ class Tracker:
         """
         if self.computer is not None:
             return 0
-        settler = self.settler
         for depth in range(len(chain) - 1, 0, -1):
-            once, twice = settler.counts_at(depth)
-            reading = read_board(
-                self._game_at(depth),
-                occ,
-                order=settler.first_since(depth),
-                arrived=settler.arrived_first,
-                last=settler.settled_at,
-                changes=Changes(once, twice, unsteady, self._flicker),
-                unsure=self._healed,
-            )
+            reading = self._read_at(depth, occ, unsteady)
             if reading.kind == "progress" or (
                 reading.kind == "turns" and reading.turns[: len(chain) - depth] != chain[depth:]
             ):
@@ -532,24 +522,29 @@ class Tracker:
         """The first provisional placement that a man now on one of ``points``, a point it
         watched, came before (two men put down at once, read in the wrong order), if the board
         reads as turns from before it."""
-        settler = self.settler
+        arrived = self.settler.arrived_first
         for n, (turn, _, _, watch, *_) in enumerate(self.provisional):
-            if any(settler.arrived_first(i, INDEX[turn.target]) for i in bits(points & watch)):
-                once, twice = settler.counts_at(n)
-                reading = read_board(
-                    self._game_at(n),
-                    occ,
-                    order=settler.first_since(n),
-                    arrived=settler.arrived_first,
-                    last=settler.settled_at,
-                    changes=Changes(once, twice, unsteady, self._flicker),
-                    protected=self.protected,
-                    unsure=self._healed,
-                )
-                return n if reading.kind == "turns" else None
+            if any(arrived(i, INDEX[turn.target]) for i in bits(points & watch)):
+                return n if self._read_at(n, occ, unsteady, self.protected).kind == "turns" else None
         return None
 
-    def _touched_in_order(self, chain: tuple[Turn, ...]) -> bool:
+    def _read_at(self, depth: int, occ: int, unsteady: int, protected: int = 0) -> Reading:
+        """The board read from the position after the first ``depth`` provisional turns, with
+        every change seen since it."""
+        settler = self.settler
+        once, twice = settler.counts_at(depth)
+        return read_board(
+            self._game_at(depth),
+            occ,
+            order=settler.first_since(depth),
+            arrived=settler.arrived_first,
+            last=settler.settled_at,
+            changes=Changes(once, twice, unsteady, self._flicker),
+            protected=protected,
+            unsure=self._healed,
+        )
+
+    def _arrived_in_order(self, chain: tuple[Turn, ...]) -> bool:
         """Whether the chain's men arrived on their targets in the chain's order."""
         arrived = self.settler.arrived_first
         return all(
@@ -694,7 +689,7 @@ class Tracker:
             if (
                 whole.kind == "match"
                 or (contradicted and (whole.kind == "progress" or other))
-                or (landed and other and self._touched_in_order(whole.turns))
+                or (landed and other and self._arrived_in_order(whole.turns))
             ):
                 self._rollback()
                 return True
@@ -732,8 +727,8 @@ class Tracker:
                 whole.kind == "turns"
                 and len(whole.turns) == len(chain)
                 and whole.turns != chain
-                and not self._touched_in_order(chain)
-                and self._touched_in_order(whole.turns)
+                and not self._arrived_in_order(chain)
+                and self._arrived_in_order(whole.turns)
             ):
                 self._rollback()
                 return True
