@@ -572,8 +572,8 @@ class Tracker:
         settled, firmed = self.settler.advance(now)
         if firmed:
             self._dirty = True
-            if self.protected:
-                self._protect()
+        if (firmed or settled) and self.protected:
+            self._protect()
         if settled:
             if self._recheck:
                 self._dirty = True
@@ -812,7 +812,9 @@ class Tracker:
         """
         settler = self.settler
         raw = settler.raw
-        mask = self.protected & ~(raw & settler.settled & settler.firm)
+        # Back only when firm, unless a scan showed it back: that change is older than the
+        # window already, and the hand may lift the man for the next turn before the hold ends.
+        mask = self.protected & ~(raw & settler.settled & (settler.firm | self._healed))
         game = self.game
         if not self.resync and game.outcome is None:
             off = board_mask(game) & ~raw
