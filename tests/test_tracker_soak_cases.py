@@ -473,3 +473,47 @@ def test_a_slide_whose_opening_was_lost_does_not_make_the_point_first_when_it_fi
     ]
     header = {"profile": "standard", "white": "human", "black": "human"}
     _replay_checked(header, "f4 g7 d2", tail, "f4 g7 d2 g1 g4")
+
+
+def test_a_man_lifted_and_put_back_before_the_turn_is_no_step_of_the_next_one():
+    """club, two players, flying (a generated trace outside the soak, seed 50110): after
+    b6-a1 White lifts g1 and puts it back, lifts a7 and puts it back, then tries b4-c4 with
+    Black's man and takes it back, and plays a7-f4; Black's a1-d7 lands unreported (the scan
+    shows d7). While b4 was off and c4 on, the board equalled White g1-c4 with Black's
+    b4-g1 begun, but g1 was refilled 3 s before b4 was lifted: not that chain."""
+    tail = [
+        {"t": 554.02475, "off": "g1"},
+        {"t": 554.02492, "on": "g1"},
+        {"t": 554.02511, "off": "g1"},
+        {"t": 554.57555, "on": "g1"},
+        {"t": 555.54178, "off": "a7"},
+        {"t": 557.44237, "on": "a7"},
+        {"t": 557.95435, "off": "b4"},
+        {"t": 557.9545, "on": "b4"},
+        {"t": 557.95464, "off": "b4"},
+        {"t": 558.67888, "on": "c4"},
+        {"t": 560.73606, "off": "c4"},
+        {"t": 561.06595, "on": "b4"},
+        {"t": 561.0661, "off": "b4"},
+        {"t": 561.06632, "on": "b4"},
+        {"t": 561.9123, "off": "a7"},
+        {"t": 561.94046, "off": "a4"},
+        {"t": 561.94052, "on": "a4"},
+        {"t": 561.94061, "off": "a4"},
+        {"t": 562.01061, "on": "a4"},
+        {"t": 562.49764, "on": "f4"},
+        {"t": 564.52598, "off": "a1"},
+        {"t": 565.68169, "snapshot": ["a4", "b4", "d1", "d7", "f4", "g1"]},
+        {"t": 568.0},
+    ]
+    header = {"profile": "club", "white": "human", "black": "human"}
+    record = (
+        "g1 f4 f2 e4 a4 c3 g4 b4 b2 f6 d1 d6 d7 e3 d2xe4 b6xd1 a1 d3xa1 a4-a7 b4-a4 g4-g7xf4 f6-f4 "
+        "g1-g4 f4-f6xg4 f2-f4 a4-a1 g7-g4 d6-d5 d7-d6 a1-a4 f4-f2xd5 b6-b4 f2-f4 c3-c4xg4 f4-f2xe3 "
+        "a4-a1 a7-d7 c4-c5 d7-a7 a1-d1 f2-f4 c5-d5 f4-f2xf6 d5-c5 d6-b6 d1-a1 b6-d6 c5-d5 f2-f4 "
+        "d5-c5 d6-f6 c5-d5 d2-f2xd5 b4-g1 f2-d2 g1-e4 f6-d6 d3-g1 d6-b6 a1-d7 b6-d6 g1-f6 d6-b6 "
+        "e4-d6 d2-f2 d7-a4 a7-d7 a4-g4 b2-b4 g4-a4 f2-d2 d6-d3 d7-g7 a4-d7 d2-d1 f6-c4 b4-b2 d7-b4 "
+        "g7-g4 c4-d7 d1-a1 d3-d5 a1-d1 b4-a1 d1-g1 d5-d6 b6-b4 d7-a7 f4-f6 d6-a4xg1 b4-b6 a7-e4 "
+        "f6-f4 e4-a7xf4 b2-b4 a1-c4 g4-d1 c4-g1 b6-a1"
+    )
+    _replay_checked(header, record, tail, record + " a7-f4 a1-d7")

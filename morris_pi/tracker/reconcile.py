@@ -326,7 +326,9 @@ def _two_turns(
                 continue
             if _after(m1, raw2) == occupied:
                 whole.append((raw1, raw2))
-            elif _partial(m1, occupied, raw2):
+            elif _partial(m1, occupied, raw2) and (order is None or _in_order(raw1, raw2, order, unsure, last)):
+                # The next turn begun must have begun after this one too: a man lifted and put
+                # back before the first turn landed is no step of the second.
                 begun.add(raw1)
     if whole and order is not None:
         whole = [pair for pair in whole if _in_order(*pair, order, unsure, last)]
