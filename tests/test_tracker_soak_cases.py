@@ -517,3 +517,37 @@ def test_a_man_lifted_and_put_back_before_the_turn_is_no_step_of_the_next_one():
         "f6-f4 e4-a7xf4 b2-b4 a1-c4 g4-d1 c4-g1 b6-a1"
     )
     _replay_checked(header, record, tail, record + " a7-f4 a1-d7")
+
+
+def test_the_next_turn_begun_before_its_man_lands_keeps_the_first_turn():
+    """twelve, two players (soak seed 1, game 1859): White's f2-d2 lands, Black lifts d3 at
+    once, brushing d2 off for 140 ms, lands on e3 1.3 s later, and White's d2 is knocked off
+    and put back. Black's begun turn has no man down yet while White's is read: only his lift
+    can be checked against White's landing."""
+    record = (
+        "b6 c3 d3 c5 c4 d2 b4 e4 b2xe4 e3 a4xc3 e5 c3 e4xc3 a1 d5xa1 c3 d1 a1xd2 d2 a7xd1 g4 f4 "
+        "f6 b6-d6 c5-b6 c4-c5 f6-g7 f4-f6 g4-f4 d6-d7 e3-f2 d3-e3 b6-d6 a1-d1 f4-g4 f6-f4 d6-b6 "
+        "d1-g1 d2-d3 d7-d6 f2-d2 d6-d7 d2-f2 b2-d2 e5-f6 b4-b2 f6-d6 b2-b4 d5-e5 c5-d5 b6-c5 "
+        "d2-b2 d3-d2 b4-c4 e5-f6 e3-d3 e4-e3 a7-b6 e3-e4 d5-e5 d6-d5 b6-a7 d5-d6 a7-b6 f2-e3 "
+        "d7-a7 c5-d5 a7-d7 d2-d1 c4-c5 d1-a1 d3-d2 a1-d1 d2-d3 d1-a1 c3-c4 a1-d1 b6-a7 e3-f2 "
+        "a7-b6 f2-d2 d3-e3 d2-d3 b2-a1 d3-d2 e3-d3 d2-f2 a4-b4 f2-d2 b4-b2 d2-f2 b6-a7"
+    )
+    tail = [
+        {"t": 481.97117, "off": "f2"},
+        {"t": 482.59965, "on": "d2"},
+        {"t": 482.71521, "off": "d3"},
+        {"t": 482.71546, "on": "d3"},
+        {"t": 482.71571, "off": "d3"},
+        {"t": 482.74214, "off": "d2"},
+        {"t": 482.74234, "on": "d2"},
+        {"t": 482.74255, "off": "d2"},
+        {"t": 482.88137, "on": "d2"},
+        {"t": 484.18092, "on": "e3"},
+        {"t": 484.19827, "off": "e3"},
+        {"t": 484.20621, "on": "e3"},
+        {"t": 484.28628, "off": "d2"},
+        {"t": 485.34815, "on": "d2"},
+        {"t": 488.0},
+    ]
+    header = {"profile": "twelve", "white": "human", "black": "human"}
+    _replay_checked(header, record, tail, record + " f2-d2 d3-e3")

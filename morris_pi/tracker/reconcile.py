@@ -326,9 +326,9 @@ def _two_turns(
                 continue
             if _after(m1, raw2) == occupied:
                 whole.append((raw1, raw2))
-            elif _partial(m1, occupied, raw2) and (order is None or _in_order(raw1, raw2, order, unsure, last)):
-                # The next turn begun must have begun after this one too: a man lifted and put
-                # back before the first turn landed is no step of the second.
+            elif _partial(m1, occupied, raw2) and (
+                order is None or _begun_in_order(raw1, raw2, occupied, order, unsure, last)
+            ):
                 begun.add(raw1)
     if whole and order is not None:
         whole = [pair for pair in whole if _in_order(*pair, order, unsure, last)]
@@ -388,6 +388,21 @@ def _placements(
         pos = pos.play(raw)
         turns.append(Turn.from_raw(raw))
     return Reading("turns", tuple(turns))
+
+
+def _begun_in_order(
+    first: RawTurn,
+    second: RawTurn,
+    occupied: int,
+    order: Callable[[int], float],
+    unsure: int,
+    last: Callable[[int], float] | None,
+) -> bool:
+    """``_in_order`` for a chain whose second turn is only begun: its man is checked only once
+    he has landed (a man lifted and put back before the first turn landed is no step of it)."""
+    _, t2, r2 = second
+    shown = second if occupied >> t2 & 1 else (-1, t2, r2)
+    return _in_order(first, shown, order, unsure, last)
 
 
 def _in_order(
