@@ -109,6 +109,12 @@ class Changes:
 
 ANYTHING = Changes()
 
+#: Seconds a man takes at least to be carried from one point to the next; a point emptied less
+#: long before another was touched was knocked by the hand on its way, not carried.
+CARRY_S = 0.2
+#: Seconds at least to put a lifted man back and then bring another from the tray onto the board.
+TRAY_TRIP_S = 0.8
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -220,6 +226,7 @@ def read_board(
     order: Callable[[int], float] | None = None,
     arrived: Callable[[int, int], bool] | None = None,
     last: Callable[[int], float] | None = None,
+    lifted: Callable[[int], float] | None = None,
     prompt: Turn | None = None,
     computer: Side | None = None,
     changes: Changes = ANYTHING,
@@ -232,7 +239,8 @@ def read_board(
     the computer's turn (``computer`` names its side). ``order`` gives the raw
     time of a point's first change, to check that a chain's men were lifted before
     they landed; ``last`` the time of its latest settled change (default ``order``),
-    for the causal order of a chain; ``arrived(i, j)`` whether the man on point
+    for the causal order of a chain; ``lifted`` the time of its latest opening a switch
+    reported (not a scan); ``arrived(i, j)`` whether the man on point
     ``i`` came before the man on point ``j``, to order men put down at once. ``changes`` is
     what the sensors saw since the game's position; ``protected`` the men
     lifted during a pending removal that may not be taken. ``unsure``: points
@@ -250,11 +258,15 @@ def read_board(
     human = computer is None or game.turn != computer
     allowed = allowed_turns(game, prompt, computer)
 
+    nxt = other_side(game.turn)
     for raw in allowed:
         after = _after(pos_mask, raw)
         if after == occupied:
             if changes.chain(expected ^ after):
-                return Reading("turns", (Turn.from_raw(raw),))
+                carried = None
+                if computer != nxt and not pending:
+                    carried = _carried_then_placed(pos, raw, allowed, changes, order, arrived, lifted, unsure)
+                return carried or Reading("turns", (Turn.from_raw(raw),))
             break  # no other turn leaves this board
     if human and not pending:
         for raw in allowed:
@@ -262,7 +274,11 @@ def read_board(
             if r >= 0:
                 after = _after(pos_mask, (o, t, -1))
                 if after == occupied and changes.chain(expected ^ after):
-                    return Reading("turns", (Turn.from_raw((o, t, -1)),))
+                    carried = None
+                    if computer != nxt:
+                        step = (o, t, -1)
+                        carried = _carried_then_placed(pos, step, allowed, changes, order, arrived, lifted, unsure)
+                    return carried or Reading("turns", (Turn.from_raw((o, t, -1)),))
         # The mill's step done, but an opponent man that may not be taken already lifted (the
         # removal tried before the step): the step stands; the tracker then shows that man as
         # protected. Only the opponent's men: an own man lifted may be one of the mill's.
@@ -271,15 +287,14 @@ def read_board(
             o, t, r = raw
             if r >= 0:
                 after = _after(pos_mask, (o, t, -1))
-                lifted = after & ~occupied
-                if lifted and not lifted & ~protected_men and not occupied & ~after and changes.chain(expected ^ after):
+                off = after & ~occupied
+                if off and not off & ~protected_men and not occupied & ~after and changes.chain(expected ^ after):
                     return Reading("turns", (Turn.from_raw((o, t, -1)),))
 
     for raw in allowed:
         if _partial(expected, occupied, raw, step_done=pending):
             return PROGRESS
 
-    nxt = other_side(game.turn)
     if computer != nxt:
         found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived)
         if found is None and computer is None and arrived is not None:
@@ -291,6 +306,51 @@ def read_board(
     if back:
         return Reading("takeback", back=back)
     return Reading("problems", problems=diff_problems(expected, occupied))
+
+
+def _carried_then_placed(
+    pos: Position,
+    placement: RawTurn,
+    allowed: list[RawTurn],
+    changes: Changes,
+    order: Callable[[int], float] | None,
+    arrived: Callable[[int, int], bool] | None,
+    lifted: Callable[[int], float] | None,
+    unsure: int,
+) -> Reading | None:
+    """A move answered at once by a placement on the point it left, where the board also reads
+    as one placement (or a placement's step, its removal to come) with a man lifted and put back.
+
+    Where placing and moving mix (``lasker``), ``a1-a4`` and then the other side's ``a1`` leave
+    the same men as the placement ``a4``. The two turns are read when the man that left a1 was
+    off the board before the man on a4 was first touched (carried there, not knocked on the way)
+    and a1 held no man when the man on a4 came to rest: a placement made while one's own man is
+    in the hand is no way anyone plays. Every change is then explained by a turn. Where a1's
+    return was lost and only a scan showed it, the lift must have come too shortly before a4's
+    touch for a1's man to go back and another come from the tray in between.
+    """
+    o, t, r = placement
+    if o >= 0 or order is None or arrived is None:
+        return None
+    if unsure >> t & 1:
+        return None
+    for p in bits(changes.twice & pos.men[pos.side] & ~changes.flicker & ~changes.unsteady):
+        move = (p, t, r)
+        if move not in allowed:
+            continue
+        if unsure >> p & 1:
+            # Only a scan showed the man back, so when is not known: the lift alone decides.
+            # Putting him back and bringing another man from the tray takes longer than this.
+            if lifted is None or not CARRY_S <= order(t) - lifted(p) < TRAY_TRIP_S:
+                continue
+        elif order(t) - order(p) < CARRY_S or not arrived(t, p):
+            continue
+        replies = [raw for raw in pos.play(move).turns() if raw[0] < 0 and raw[1] == p]
+        if (-1, p, -1) in replies:
+            return Reading("turns", (Turn.from_raw(move), Turn.from_raw((-1, p, -1))))
+        if replies:  # the reply closed a mill: read from the move on, its removal still to come
+            return Reading("turns", (Turn.from_raw(move),))
+    return None
 
 
 def _two_turns(
@@ -401,8 +461,9 @@ def _begun_in_order(
     """``_in_order`` for a chain whose second turn is only begun: its man is checked only once
     he has landed (a man lifted and put back before the first turn landed is no step of it)."""
     _, t2, r2 = second
-    shown = second if occupied >> t2 & 1 else (-1, t2, r2)
-    return _in_order(first, shown, order, unsure, last)
+    landed = bool(occupied >> t2 & 1)
+    shown = second if landed else (-1, t2, r2)
+    return _in_order(first, shown, order, unsure, last, landed=landed)
 
 
 def _in_order(
@@ -411,6 +472,8 @@ def _in_order(
     order: Callable[[int], float],
     unsure: int = 0,
     last: Callable[[int], float] | None = None,
+    *,
+    landed: bool = True,
 ) -> bool:
     """Whether each move of a chain was lifted before it landed, where the sensors can tell.
 
@@ -418,14 +481,22 @@ def _in_order(
     latest settled changes (``last``): earlier ones may be other hands (a man knocked off and
     put back, an own man lifted by mistake). The first turn's by their first changes (``order``),
     except where the second touched them again. (A lift healed by a late snapshot can look
-    later than the landing: the chain then waits, never misreads.)
+    later than the landing: the chain then waits, never misreads.) The reply's man must not
+    have come to stay, nor its removal been made, before the first turn's man touched its
+    point: that is no reply.
     """
     o2, t2, r2 = second
     latest = last or order
     if o2 >= 0 and not unsure >> o2 & 1 and latest(t2) < latest(o2):
         return False
     o1, t1, _ = first
-    return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) > order(o1)
+    if not unsure >> t1 & 1:
+        # Nothing of the reply stood done before the first turn's man even touched down.
+        if landed and t2 != t1 and not unsure >> t2 & 1 and latest(t2) < order(t1):
+            return False
+        if r2 >= 0 and r2 != t1 and not unsure >> r2 & 1 and latest(r2) < order(t1):
+            return False
+    return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) - order(o1) >= CARRY_S
 
 
 def takeback_count(game: Game, computer: Side | None) -> int:

@@ -294,6 +294,14 @@ class Settler:
             after = entry
         return None
 
+    def lifted_at(self, index: int) -> float:
+        """Raw time of the point's latest opening that the switch reported itself (``-inf``: none
+        kept); an opening only a scan showed has no time."""
+        for when, closed, seen in reversed(self._log[index]):
+            if seen and not closed:
+                return when
+        return -math.inf
+
     def arrived_first(self, first: int, second: int) -> bool:
         """Whether the man on point ``first`` came before the man on point ``second``.
 

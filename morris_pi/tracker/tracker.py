@@ -539,6 +539,7 @@ class Tracker:
             order=settler.first_since(depth),
             arrived=settler.arrived_first,
             last=settler.settled_at,
+            lifted=settler.lifted_at,
             changes=Changes(once, twice, unsteady, self._flicker),
             protected=protected,
             unsure=self._healed,
@@ -561,6 +562,7 @@ class Tracker:
             order=settler.base_first_at,
             arrived=settler.arrived_first,
             last=settler.settled_at,
+            lifted=settler.lifted_at,
             prompt=self._base_prompt,
             computer=self.computer,
             changes=Changes(once, twice, unsteady, self._flicker),
@@ -662,6 +664,7 @@ class Tracker:
             order=settler.first_at,
             arrived=settler.arrived_first,
             last=settler.settled_at,
+            lifted=settler.lifted_at,
             prompt=self.prompt,
             computer=None if awaiting else self.computer,
             changes=Changes(settler.once, settler.twice, unsteady, self._flicker),
@@ -723,12 +726,17 @@ class Tracker:
             # switch firm only after the second's).
             whole = self._read_confirmed(occ, unsteady)
             chain = (*(turn for turn, *_ in self.provisional), *reading.turns)
-            if (
-                whole.kind == "turns"
-                and len(whole.turns) == len(chain)
-                and whole.turns != chain
-                and not self._arrived_in_order(chain)
-                and self._arrived_in_order(whole.turns)
+            if whole.kind == "turns" and (
+                (
+                    len(whole.turns) == len(chain)
+                    and whole.turns != chain
+                    and not self._arrived_in_order(chain)
+                    and self._arrived_in_order(whole.turns)
+                )
+                # A move answered by a placement on the point it left, where the whole reading
+                # has all the evidence and found a man knocked off while a placement was made
+                # (read a turn at a time, the move stood before the man came back).
+                or _carried_or_knocked(chain, whole.turns)
             ):
                 self._rollback()
                 return True
@@ -885,6 +893,22 @@ class Tracker:
         self._events.append(("over", self.confirmed.outcome))
         self._game_changed()
         return True
+
+
+def _carried_or_knocked(chain: tuple[Turn, ...], turns: tuple[Turn, ...]) -> bool:
+    """Whether ``chain`` is a move and a placement on the point it left, and ``turns`` one
+    placement (or its step) on the move's target instead."""
+    if len(chain) != 2 or len(turns) != 1:
+        return False
+    move, reply = chain
+    (one,) = turns
+    return (
+        move.origin is not None
+        and reply.origin is None
+        and reply.target == move.origin
+        and one.origin is None
+        and one.target == move.target
+    )
 
 
 def _mask(points: Iterable[str]) -> int:
