@@ -85,7 +85,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.rules import POINTS, PROFILES, Game, Outcome, Position, Turn, coordinates, other_side, point_index
+from morris_pi.rules import POINTS, PROFILES, Game, Outcome, Position, Turn, coordinates, point_index
 
 KINDS: tuple[str, ...] = (
     "bounce",
@@ -186,7 +186,7 @@ def wrong_occupancies(pos: Position, turn: Turn) -> set[int]:
 
     >>> g = Game.from_record("d6 a1 f6 a4")
     >>> wrong = wrong_occupancies(g.position, Turn("b6", removal="a1"))
-    >>> mask(["d6", "f6", "b6", "a4"]) in wrong  # b6xa4 instead of b6xa1
+    >>> mask(["d6", "f6", "b6", "a1"]) in wrong  # b6xa4 instead of b6xa1
     True
     >>> mask(["d6", "f6", "b6", "a4", "a1"]) in wrong  # b6 pending is our own turn's state
     False
@@ -434,7 +434,6 @@ class Hands:
         rng = self.rng
         pos, turn = self.plan.positions[i], self.plan.turns[i]
         me = pos.side
-        side = SIDE_NAMES[me]
         own = {POINTS[b] for b in range(24) if pos.men[me] >> b & 1}
         opp = {POINTS[b] for b in range(24) if pos.men[me ^ 1] >> b & 1}
         occ = own | opp
@@ -523,12 +522,12 @@ class Hands:
                 add(t, origin, False)
                 t_lift = t
             carry = _u(rng, 0.3, 1.5)
-            way_from = coordinates(origin)
+            way_from: tuple[float, float] = coordinates(origin)
         else:
             t_lift = t
             carry = _u(rng, 0.3, 1.0)
-            x, _ = coordinates(target)
-            way_from = (float(x), -1.5 if me == 0 else 7.5)
+            # a man to place comes in from the player's own edge of the board
+            way_from = (float(coordinates(target)[0]), -1.5 if me == 0 else 7.5)
         if origin and not early and pos.flies(me) and roll("two_lifted"):
             others = free(own, t)
             if others:
@@ -573,12 +572,12 @@ class Hands:
         if roll("nudge"):
             near = [p for p in free(self.geometry.neighbours(target), t_land) if p in occ]
             if near:
-                n = rng.choice(near)
-                touched.add(n)
+                nudged = rng.choice(near)
+                touched.add(nudged)
                 s.kinds["nudge"] += 1
                 u = t_land + _u(rng, 0.0, 0.1)
-                add(u, n, False, brief=True)
-                add(u + _u(rng, 0.03, 0.15), n, True, brief=True)
+                add(u, nudged, False, brief=True)
+                add(u + _u(rng, 0.03, 0.15), nudged, True, brief=True)
         if knock and not knock_before:
             put_back = self._knock(s, t_land + _u(rng, 0.05, 0.5), origin, target, occ, touched, free)
         t = max(settled, t_land)
@@ -649,14 +648,14 @@ class Hands:
         if roll("lost"):
             long = [c for c in s.contacts if not c.brief]
             if long:
-                c = rng.choice(long)
-                c.lost = True
+                gone = rng.choice(long)
+                gone.lost = True
                 s.kinds["lost"] += 1
                 last = max(x.t for x in s.contacts)
                 s.must_wait = max(s.must_wait, self.next_scan(last) + 0.3)
-        for c in s.contacts:
+        for contact in s.contacts:
             if roll("bounce"):
-                c.bounce = True
+                contact.bounce = True
                 s.kinds["bounce"] += 1
         return s
 
@@ -833,8 +832,8 @@ def main(argv: list[str] | None = None) -> int:
     numbers = range(args.games) if args.game is None else [args.game]
     for n in numbers:
         profile = args.profiles[n % len(args.profiles)]
-        window = tuple(args.window) if args.window else None
-        lines, expected, kinds = make_trace(f"{args.seed}:{n}", profile, mess, window, args.turns)  # type: ignore[arg-type]
+        window = (args.window[0], args.window[1]) if args.window else None
+        lines, expected, kinds = make_trace(f"{args.seed}:{n}", profile, mess, window, args.turns)
         total.update(kinds)
         name = f"hands-{args.seed}-{n:04d}-{profile}"
         if args.window or args.turns is not None:
