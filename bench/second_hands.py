@@ -337,9 +337,12 @@ class Hands:
                 start = must_wait
             elif i and self.rng.random() < self.mess.get("fast", 0.0):
                 start = main_end + _u(rng, 0.05, 0.5)
-                if self.plan.turns[i].origin is None:
+                origin = self.plan.turns[i].origin
+                if origin is None or self._crossed(i - 1, origin):
                     # a placement shows nothing before it lands, so only the order of the
-                    # landings tells who put which man: it lands after the last one settled
+                    # landings tells who put which man: it lands after the last one settled;
+                    # so does a move that could have swapped targets with the last one (a
+                    # flickering man reads as well as a hand hovering there)
                     start = max(start, settled)
                 fast = True
             else:
