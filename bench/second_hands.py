@@ -220,11 +220,18 @@ def wrong_occupancies(pos: Position, turn: Turn) -> set[int]:
 # -- choosing the game -----------------------------------------------------------------------
 
 
+#: How the players pick turns (chosen per game), so that every ending happens: ``attack`` takes
+#: men (fewer than three), ``block`` hems the other side in, ``shuffle`` moves a man back and
+#: forth (threefold repetition) and ``quiet`` avoids mills (the N-move rule).
+STYLES = (("attack", 0.45), ("block", 0.25), ("shuffle", 0.15), ("quiet", 0.15))
+
+
 def choose_game(rng: random.Random, profile: str) -> Plan:
-    """Random but sensible play: mills and blocks preferred, sometimes a resignation or a claim."""
+    """Random but sensible play in one of the ``STYLES``; sometimes a resignation or a claimed draw."""
     game = Game(profile)
     positions: list[Position] = []
     turns: list[Turn] = []
+    style = rng.choices([name for name, _ in STYLES], [w for _, w in STYLES])[0]
     resign_at = rng.randint(12, 150) if rng.random() < 0.1 else None
     button = None
     while not game.is_over:
@@ -238,14 +245,21 @@ def choose_game(rng: random.Random, profile: str) -> Plan:
             break
         pos = game.position
         legal = game.legal_turns()
+        back = None
+        if style == "shuffle" and len(turns) >= 2 and turns[-2].origin:
+            back = Turn(turns[-2].origin, turns[-2].target)
         weights = []
         for turn in legal:
             after = pos.play(turn.to_raw())
             w = 1.0
             if turn.removal:
-                w = 6.0
+                w = {"attack": 6.0, "block": 3.0, "shuffle": 2.0, "quiet": 0.05}[style]
+            if style == "block" and pos.hand[pos.side] == 0:
+                w /= (1 + len(after.steps())) ** 4
+            if style == "shuffle" and turn.step == back and len(turns) > 30:
+                w = 500.0
             if after.count(after.side) >= 3 and not after.steps():
-                w = 40.0
+                w = 1000.0 if style == "block" else 40.0
             weights.append(w)
         turn = rng.choices(legal, weights)[0]
         positions.append(pos)
