@@ -50,25 +50,39 @@ picked up again).
 Decidability: what is excluded and why. A trace is only useful if a careful reader *could* get the
 record right. The tracker sees occupancy and when it changed, never colour. So:
 
-- Any state of the board that lasts 0.25 s or longer and was produced by a mess, as the switches
-  show it (true occupancy) and as the events show it (with a lost change, until the next scan),
-  must not be the occupancy after a *different* legal reading from the position before the turn:
-  another whole turn, another mill-closing step waiting for its removal, or any two turns in a
-  row. Such a turn is re-drawn (up to 8 times, then played without the lingering kinds). This
-  excludes, for example, a knocked man that could be the removal the mill earns, a man knocked
-  off beside the target in ``lasker`` (a move where a placement is legal), an illegal move that
-  a removal would explain, and a lost lift whose landing reads as a legal placement.
+- Any state of the board that lasts 0.25 s or longer during a turn with a lingering kind of mess,
+  as the switches show it (true occupancy) and as the events show it (with a lost change, until
+  the next scan), must not be the occupancy after a *different* legal reading from the position
+  before the turn: another whole turn, another mill-closing step waiting for its removal, any two
+  turns in a row, or another turn with one more man missing (a move onto a point where a
+  placement is legal, with the origin off at the same moment, *is* that placement with a knocked
+  man). Such a turn is re-drawn (up to 8 times, then played without the lingering kinds). This
+  excludes, for example, a knocked man that could be the removal the mill earns, an illegal move
+  while men are still to be placed, a man knocked off beside the target in ``lasker``, and a lost
+  lift whose landing reads as a legal placement.
+- While the other side still has men to place, no man is put on a point after the turn is
+  complete (a knocked man put back late, a taken man dropped back): it would read as the other
+  side's placement there.
 - Shorter states (bounce, slides, hovers, flickers, nudges; all under 0.15 s) are not checked:
-  a switch closed for a tenth of a second is not a man put down.
-- ``both_hands`` is played only when neither turn has a removal pending while the other hand
-  acts, and not when the crossed reading (each man landing on the other's target) is also legal:
-  with both men in the air the landings alone cannot tell which went where.
-- Nothing happens during a pending removal but the remover's own hand (the next player never
-  starts before the removal), and the next turn starts only after every knocked man is back and
-  after the scan that heals a lost change: two stale pictures at once would make two games
-  equally likely.
-- A man is never put down on another's point, never more than one switch per man, and every mess
-  restores the board (a knocked man goes back to its own point).
+  a switch closed for a tenth of a second is not a man put down. A taken man dropped back stays
+  at least 0.3 s, so it is checked.
+- A man just put down is not taken (or moved) by the other side before it has stood still for
+  0.5 s: taken while it still flickers, it reads as a hand hovering there, never as a turn.
+- Fast play never lands a placement before the last man put down has stopped flickering, nor
+  starts a move that could have swapped targets with it: only the order of the landings would
+  tell which man went where.
+- ``both_hands`` is played only when no side has men in hand and the mover's turn takes no man
+  (nothing may happen during a pending removal but the remover's own hand), and not when the
+  crossed reading (each man landing on the other's target) is also legal.
+- The next turn starts only after every knocked man is back and after the scan that heals a lost
+  change: two stale pictures at once would make two games equally likely.
+- A man is never put down on another's point, and every mess restores the board (a knocked man
+  goes back to its own point).
+
+How the games are chosen: ``STYLES`` per game (``attack`` prefers mills, ``block`` hems the
+other side in, ``shuffle`` moves a man back and forth, ``quiet`` avoids mills), a turn that
+blocks the opponent strongly preferred, a resignation in one game of ten, a claimable draw
+claimed four times in five, and a resignation after 300 turns.
 """
 
 from __future__ import annotations
