@@ -25,7 +25,8 @@ Timing (my own choices, from watching people play; seconds):
 - a move carries the man 0.3-1.5; a placement comes in from the player's side of the board in
   0.3-1.0 (no event until it lands); a removal follows the mill after 0.4-3;
 - switch bounce: 2-6 extra transitions within 1-10 ms of the change;
-- a man put down off-centre: 2-8 flickers (open 10-120 ms each) over up to about 1.2 s;
+- a man put down off-centre: 2-8 flickers (closed 30-150 ms, open 10-120 ms each), about 0.8 s
+  in all (0.1-2.2 s);
 - a slide over an empty point: a close of 15-60 ms; a hover over a point: 40-120 ms, 0.2-0.6
   between points; a nudged neighbour: open 30-150 ms;
 - a knocked man is off 0.5-2.5 before its owner puts it back; a hesitation holds the man 0.3-2;
