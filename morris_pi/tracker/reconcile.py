@@ -492,7 +492,7 @@ def _in_order(
     o1, t1, _ = first
     if not unsure >> t1 & 1:
         # Nothing of the reply stood done before the first turn's man even touched down.
-        if landed and t2 != t1 and not unsure >> t2 & 1 and latest(t2) < order(t1):
+        if landed and o1 >= 0 and t2 != t1 and not unsure >> t2 & 1 and latest(t2) < order(t1):
             return False
         if r2 >= 0 and r2 != t1 and not unsure >> r2 & 1 and latest(r2) < order(t1):
             return False
