@@ -177,16 +177,23 @@ def format_row(label: str, r: dict[str, Any]) -> str:
 def print_table(groups: dict[str, list[dict[str, Any]]]) -> None:
     print(HEADER)
     ladder: dict[str, float] = {"greedy": 0.0}
-    for label, games in groups.items():
-        r = row(games)
+    for label in sorted(groups, key=_ladder_order):
+        r = row(groups[label])
         print(format_row(label, r), flush=True)
         weak, _, strong = label.partition(" v ")
-        if weak in ladder:
+        if weak in ladder and strong not in ladder:  # the first (adjacent) pairing sets a level's rung
             ladder[strong] = ladder[weak] + r["elo"]
     print("(W-D-L, score and Elo are the stronger side's; cpu s/turn: weaker/stronger)")
     print("\nElo ladder (greedy baseline = 0, chained through adjacent pairings):")
     for name, value in ladder.items():
         print(f"  {name:>6}: {value:+.0f}")
+
+
+def _ladder_order(label: str) -> tuple[int, int, str]:
+    """Rows by the stronger level, then the weaker (levels before the baselines): the ladder's order."""
+    weak, _, strong = label.partition(" v ")
+    strong = strong.split(" #")[0]
+    return (int(strong) if strong.isdigit() else 0, 0 if weak.isdigit() else 1, label)
 
 
 def read_logs(paths: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
