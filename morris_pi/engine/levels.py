@@ -10,9 +10,12 @@ those. The node budgets are set from ``bench/engine_speed.py`` so
 that level 10 averages about a second per turn on the development machine
 (three to four on a Raspberry Pi 4); the figures are in the README.
 
->>> LEVELS[1].noise > LEVELS[4].noise > LEVELS[9].noise > LEVELS[10].noise == 0
-True
->>> [LEVELS[n].nodes < LEVELS[n + 1].nodes for n in range(5, 10)]
+Each level is less noisy than the one below it, and from level 5 up (no depth
+limit) each searches more nodes, at least twice as many from level 7 up:
+
+>>> [LEVELS[n].noise > LEVELS[n + 1].noise for n in range(1, 10)]
+[True, True, True, True, True, True, True, True, True]
+>>> [LEVELS[n + 1].nodes / LEVELS[n].nodes >= (2 if n >= 6 else 1.5) for n in range(5, 10)]
 [True, True, True, True, True]
 """
 
@@ -46,14 +49,14 @@ LEVELS: dict[int, Level] = {
     lv.number: lv
     for lv in (
         Level(1, 400, 0.5, 1, 150, "looks one turn ahead, noisy: a beginner can win", book=False),
-        Level(2, 800, 0.5, 1, 90, "one turn ahead, often careless", book=False),
+        Level(2, 800, 0.5, 1, 65, "one turn ahead, often careless", book=False),
         Level(3, 1500, 0.5, 2, 60, "two turns ahead, noisy", book=False),
-        Level(4, 3000, 0.6, 3, 35, "three turns ahead, a little noisy", book=False),
-        Level(5, 2000, 0.6, None, 20, "short search, some noise", book=False),
-        Level(6, 5000, 0.8, None, 14, "short search, slight noise"),
-        Level(7, 10000, 1.2, None, 8, "club player"),
-        Level(8, 25000, 2.0, None, 5, "strong"),
-        Level(9, 55000, 3.0, None, 2, "stronger"),
+        Level(4, 3000, 0.6, 3, 45, "three turns ahead, noisy", book=False),
+        Level(5, 900, 0.6, None, 32, "short search, noisy", book=False),
+        Level(6, 2200, 0.7, None, 20, "short search, some noise"),
+        Level(7, 4500, 0.8, None, 15, "club player"),
+        Level(8, 12000, 1.2, None, 9, "strong"),
+        Level(9, 30000, 2.5, None, 6, "stronger"),
         Level(10, 100000, 5.0, None, 0, "full strength within about a second here"),
     )
 }

@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Literal
 
 from morris_pi.rules import Game, Turn
@@ -142,20 +143,49 @@ def greedy_turn(pos: Position, evaluator: Evaluator, rng: random.Random) -> RawT
     return choice
 
 
+@dataclass
+class GameReport:
+    """One finished game of a match, from ``a``'s view; ``cpu_a``/``cpu_b`` are CPU seconds spent choosing."""
+
+    score: float
+    winner: str | None
+    reason: str
+    turns: int
+    record: str
+    cpu_a: float = 0.0
+    cpu_b: float = 0.0
+    turns_a: int = 0
+    turns_b: int = 0
+
+
 def play_game(task: GameTask) -> float:
     """One game; returns the score of ``a`` (1 win, 0.5 draw, 0 loss). ``task``: (a, b, opening, a_white, seed, cap)."""
+    return play_game_report(task).score
+
+
+def play_game_report(task: GameTask) -> GameReport:
+    """One game with how it ended and each side's thinking time (the same game as ``play_game``)."""
     a, b, opening, a_white, seed, cap = task
     game = Game.from_record(opening)
     seat_a, seat_b = Seat(), Seat()
     rng = random.Random(seed)
+    cpu = [0.0, 0.0]
+    moves = [0, 0]
     while not game.is_over and len(game.history) < cap:
         a_to_move = (game.turn == "white") == a_white
         spec, seat = (a, seat_a) if a_to_move else (b, seat_b)
-        game.play(_choose(spec, game, seat, rng))
+        started = time.process_time()
+        turn = _choose(spec, game, seat, rng)
+        cpu[not a_to_move] += time.process_time() - started
+        moves[not a_to_move] += 1
+        game.play(turn)
     outcome = game.outcome
-    if outcome is None or outcome.winner is None:
-        return 0.5
-    return 1.0 if (outcome.winner == "white") == a_white else 0.0
+    if outcome is None:
+        score, winner, reason = 0.5, None, "adjudicated-max-turns"
+    else:
+        winner, reason = outcome.winner, outcome.reason
+        score = 0.5 if winner is None else float((winner == "white") == a_white)
+    return GameReport(score, winner, reason, len(game.history), game.record, cpu[0], cpu[1], moves[0], moves[1])
 
 
 def match(
