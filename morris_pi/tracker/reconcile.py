@@ -112,6 +112,9 @@ ANYTHING = Changes()
 #: Seconds a man takes at least to be carried from one point to the next; a point emptied less
 #: long before another was touched was knocked by the hand on its way, not carried.
 CARRY_S = 0.2
+#: Seconds by which a change only a scan showed may precede the scan, at most (the settle window
+#: and then some): the scan shows it no later than that.
+SCAN_SLACK_S = 0.1
 #: Seconds at least to put a lifted man back and then bring another from the tray onto the board.
 TRAY_TRIP_S = 0.8
 
@@ -232,6 +235,7 @@ def read_board(
     changes: Changes = ANYTHING,
     protected: int = 0,
     unsure: int = 0,
+    third: bool = False,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -245,7 +249,9 @@ def read_board(
     what the sensors saw since the game's position; ``protected`` the men
     lifted during a pending removal that may not be taken. ``unsure``: points
     whose last change only a scan of every switch showed, so when it happened is
-    not known (a lost lift may be older than the landing it made possible).
+    not known (a lost lift may be older than the landing it made possible). ``third``: two
+    turns may be read with a third begun (two players only: against the computer its turns
+    are prompted one at a time).
     """
     expected = board_mask(game)
     actual = occupied
@@ -296,7 +302,9 @@ def read_board(
             return PROGRESS
 
     if computer != nxt:
-        found = _two_turns(pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived)
+        found = _two_turns(
+            pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived, third=third
+        )
         if found is None and computer is None and arrived is not None:
             found = _placements(pos, expected, occupied, changes, arrived)
         if found is not None:
@@ -364,8 +372,12 @@ def _two_turns(
     unsure: int = 0,
     last: Callable[[int], float] | None = None,
     arrived: Callable[[int, int], bool] | None = None,
+    *,
+    third: bool = False,
 ) -> Reading | None:
-    """Two turns in a row (the next side was quick), or one turn and the next one begun.
+    """Two turns in a row (the next side was quick), or one turn and the next one begun;
+    with ``third`` (two players: against the computer its turns are prompted one by one), also
+    two turns and the third begun.
 
     Only chains the sensors back: each point the two turns change must have
     changed, and a point the first turn empties and the second refills (or
@@ -384,7 +396,8 @@ def _two_turns(
         for raw2 in pos1.turns():
             if extra and raw2[1] != extra.bit_length() - 1:
                 continue
-            if _after(m1, raw2) == occupied:
+            m2 = _after(m1, raw2)
+            if m2 == occupied or (third and _next_lifted(pos1, raw1, raw2, m2, occupied, changes)):
                 whole.append((raw1, raw2))
             elif _partial(m1, occupied, raw2) and (
                 order is None or _begun_in_order(raw1, raw2, occupied, order, unsure, last)
@@ -422,6 +435,23 @@ def _two_turns(
         if len(begun) == 1:
             return Reading("turns", (Turn.from_raw(next(iter(begun))),))
     return None
+
+
+def _next_lifted(pos1: Position, first: RawTurn, second: RawTurn, m2: int, occupied: int, changes: Changes) -> bool:
+    """Whether ``occupied`` is the board after ``second`` with one man of the side to move
+    next lifted, a man with somewhere to go: a third turn begun while the second man was still
+    in the air (both players' hands on the board at once). Not a man either turn put down: a
+    hand hovering over a point on its way touches it just as briefly."""
+    lifted = m2 & ~occupied
+    if occupied & ~m2 or lifted.bit_count() != 1 or not changes.show(lifted):
+        return False
+    point = lifted.bit_length() - 1
+    if point in (first[1], second[1]):
+        return False
+    pos2 = pos1.play(second)
+    if not pos2.men[pos2.side] >> point & 1:
+        return False
+    return any(raw[0] == point for raw in pos2.turns())
 
 
 def _placements(
@@ -491,10 +521,14 @@ def _in_order(
         return False
     o1, t1, _ = first
     if not unsure >> t1 & 1:
-        # Nothing of the reply stood done before the first turn's man even touched down.
-        if landed and o1 >= 0 and t2 != t1 and not unsure >> t2 & 1 and latest(t2) < order(t1):
+        # Nothing of the reply stood done before the first turn's man even touched down. A change
+        # only a scan showed happened at the latest at that scan, a settle window after its time.
+        def done_before(point: int) -> bool:
+            return latest(point) + (SCAN_SLACK_S if unsure >> point & 1 else 0.0) < order(t1)
+
+        if landed and o1 >= 0 and t2 != t1 and done_before(t2):
             return False
-        if r2 >= 0 and r2 != t1 and not unsure >> r2 & 1 and latest(r2) < order(t1):
+        if r2 >= 0 and r2 != t1 and done_before(r2):
             return False
     return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) - order(o1) >= CARRY_S
 

@@ -294,6 +294,20 @@ class Settler:
             after = entry
         return None
 
+    def restless_since(self, index: int) -> float:
+        """Raw time the point's switch began its latest run of changes, each within the firm
+        time of the one before (a man put down off-centre flickers for a while)."""
+        history = self._log[index]
+        if not history:
+            return -math.inf
+        firm = self.window + self.hold
+        start = history[-1][0]
+        for when, _, _ in reversed(history[:-1]):
+            if start - when > firm:
+                break
+            start = when
+        return start
+
     def lifted_at(self, index: int) -> float:
         """Raw time of the point's latest opening that the switch reported itself (``-inf``: none
         kept); an opening only a scan showed has no time."""

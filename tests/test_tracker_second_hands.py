@@ -1,0 +1,78 @@
+"""Traces of the second generator (``bench/second_hands.py``) the tracker once misread.
+
+That generator was written apart from the tracker, from how hands, magnets and switches behave.
+Each case is one of its games (seed 1 of its 300-game run) with mess only on the turns that
+matter, cut off just after them; the replay must end on the game's exact record, and no line
+may hold a turn nobody played.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_second_hands import load
+
+from morris_pi.physical.files import replay_lines
+
+MESS = 0.25
+
+
+@pytest.fixture(scope="module")
+def second_hands():
+    return load("second_hands")
+
+
+def _replays_exactly(second_hands, game: int, profile: str, window: tuple[int, int], turns: int) -> None:
+    lines, expected, _ = second_hands.make_trace(
+        f"1:{game}", profile, second_hands.mess_levels(MESS, None, None), window, turns
+    )
+    code, rows, err = replay_lines([json.dumps(line) for line in lines])
+    assert code == 0, err
+    want = str(expected["record"]).split()
+    for row in rows:
+        got = row["record"].split()
+        assert got == want[: len(got)], f"t={row['t']}: {row['record']}"
+    assert rows[-1]["record"] == expected["record"]
+
+
+def test_a_fast_move_while_the_last_man_still_flickers_off_centre(second_hands):
+    """Game 16, lasker: Black's b2-d2 is put down off-centre and its switch flickers for 1.4 s;
+    White lifts a4 0.2 s after the first touch and puts it on b4 while d2 still flickers, and a
+    scan catches d2 open. Read as soon as b4 was firm, the board showed b2-b4 (d2 open, a4 in the
+    hand), and the scan confirmed it. The board is read once d2 keeps still."""
+    _replays_exactly(second_hands, 16, "lasker", (121, 122), 123)
+
+
+def test_a_fast_move_onto_a_point_next_to_a_flickering_man(second_hands):
+    """Game 143, twelve: White's b4-c5 flickers, and Black's d1-a1 lands 0.15 s later; read as
+    White's b4-a1 while c5 was open."""
+    _replays_exactly(second_hands, 143, "twelve", (57, 58), 59)
+
+
+def test_a_man_knocked_off_beside_the_move_and_put_back(second_hands):
+    """Game 27, no-flying: White takes b6 first, lifts g1, puts it back, lifts it again; a sleeve
+    knocks White's own f4 off, g1's man lands on g4 and f4 goes back 1 s later: g1-g4xb6, not
+    f4-g4 (which leaves g1 and b6 unexplained)."""
+    _replays_exactly(second_hands, 27, "no-flying", (22, 22), 23)
+
+
+def test_a_man_knocked_off_beside_a_move_while_placing_in_lasker(second_hands):
+    """Game 64, lasker: the same shape while men are still in hand: c3-d3xb6 with d2 knocked off
+    and put back, not d2-d3."""
+    _replays_exactly(second_hands, 64, "lasker", (43, 43), 44)
+
+
+def test_the_next_player_lifts_before_the_man_in_the_air_has_landed(second_hands):
+    """Game 29, twelve: Black's c5-d5 is put down off-centre; White lifts a7 within half a
+    second, and Black already lifts d7 for the next turn before White's man lands on a4. The
+    board then holds two whole turns and a third begun: both are read, and the third from there.
+    (Read as at most one turn and the next begun, the game stopped here.)"""
+    _replays_exactly(second_hands, 29, "twelve", (69, 72), 74)
+
+
+def test_three_hands_on_the_board_with_an_illegal_step_and_a_lost_landing(second_hands):
+    """Game 20, club: a turn with an off-centre landing, a knocked man, an illegal step taken
+    back and fast play, the next player lifting before the man landed, and a landing whose event
+    was lost (a scan shows it)."""
+    _replays_exactly(second_hands, 20, "club", (65, 68), 70)
