@@ -54,6 +54,8 @@ from typing import Literal
 from morris_pi.rules import SIDES, Game, Outcome, Side, Turn, other_side
 from morris_pi.rules.board import FULL, INDEX, POINTS, bits, names_of
 
+from .hand import lifted_man, protected_men
+from .provisional import ProvisionalTurn, carried_or_knocked, chain_of, watched
 from .reconcile import (
     Changes,
     Problem,
@@ -61,7 +63,6 @@ from .reconcile import (
     board_mask,
     diff_problems,
     read_board,
-    removal_targets,
     take_back,
 )
 from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, REST_GAP_S, Settler
@@ -148,11 +149,8 @@ class Tracker:
         self.confirmed = game if game is not None else Game(profile)
         #: The game as the board is read now: the confirmed one plus the provisional turns.
         self.game = self.confirmed.copy()
-        #: Turns read but not yet confirmed, oldest first: (turn, mask of the points it changes,
-        #: the board after it, empty points touched before a placement's own, the last change of
-        #: its points when it was read, those of the touched points whose contact lasted past the
-        #: placement's first touch).
-        self.provisional: list[tuple[Turn, int, int, int, float, int]] = []
+        #: Turns read but not yet confirmed, oldest first, each with its evidence.
+        self.provisional: list[ProvisionalTurn] = []
         self.confirm_s = float(confirm_s)
         self.computer = computer
         self.settle_s = float(settle_s)
@@ -402,8 +400,8 @@ class Tracker:
         """When the oldest provisional turn is confirmed by time, if nothing changes it."""
         if not self.provisional:
             return None
-        _, _, _, watch, last, held = self.provisional[0]
-        return max(self._held_until(watch, held), last + self.confirm_s)
+        first = self.provisional[0]
+        return max(self._held_until(first.watch, first.held), first.last + self.confirm_s)
 
     def _last_change(self, points: int) -> float:
         since = self.settler.changed_at
@@ -430,10 +428,11 @@ class Tracker:
         if self._healed & (settler.raw ^ settler.firm):
             return
         while self.provisional and not self.resync:
-            _, points, after, watch, last, held = self.provisional[0]
-            if found & (points | watch):
+            first = self.provisional[0]
+            points, last = first.points, first.last
+            if found & (points | first.watch):
                 break
-            if self._now < self._held_until(watch, held):
+            if self._now < self._held_until(first.watch, first.held):
                 break
             # The timer runs from the evidence the turn was read from: a later change of its
             # points is the next turn's (a removal of the man just placed), or contradicts it
@@ -443,7 +442,7 @@ class Tracker:
             # the scan must be firm (read by now).
             scanned = (
                 scan >= last
-                and not (self._scan_mask ^ after) & points
+                and not (self._scan_mask ^ first.after) & points
                 and not any(settler.changed_at(i) <= scan for i in bits(settler.raw ^ settler.firm))
             )
             if not (scanned or self._now >= last + self.confirm_s):
@@ -456,8 +455,7 @@ class Tracker:
             self._confirm_one()
 
     def _confirm_one(self) -> None:
-        turn, *_ = self.provisional.pop(0)
-        played = self.confirmed.play(turn)
+        played = self.confirmed.play(self.provisional.pop(0).turn)
         self.settler.confirm()
         self._base_prompt = None
         self._events.append(("turn", played))
@@ -490,8 +488,8 @@ class Tracker:
     def _game_at(self, depth: int) -> Game:
         """The confirmed game with the first ``depth`` provisional turns played."""
         game = self.confirmed.copy()
-        for turn, *_ in self.provisional[:depth]:
-            game.play(turn)
+        for entry in self.provisional[:depth]:
+            game.play(entry.turn)
         return game
 
     def _depth_that_reads(self, occ: int, unsteady: int, chain: tuple[Turn, ...]) -> int:
@@ -514,20 +512,13 @@ class Tracker:
         """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
         return self._read_confirmed(occ, unsteady).kind in ("match", "progress", "turns")
 
-    def _watched(self) -> int:
-        """Empty points touched before a provisional placement whose man may yet land there."""
-        watch = 0
-        for _turn, _points, _after, touched, _last, _held in self.provisional:
-            watch |= touched
-        return watch
-
     def _overtaken(self, points: int, occ: int, unsteady: int) -> int | None:
         """The first provisional placement that a man now on one of ``points``, a point it
         watched, came before (two men put down at once, read in the wrong order), if the board
         reads as turns from before it."""
         arrived = self.settler.arrived_first
-        for n, (turn, _, _, watch, *_) in enumerate(self.provisional):
-            if any(arrived(i, INDEX[turn.target]) for i in bits(points & watch)):
+        for n, entry in enumerate(self.provisional):
+            if any(arrived(i, INDEX[entry.turn.target]) for i in bits(points & entry.watch)):
                 return n if self._read_at(n, occ, unsteady, self.protected).kind == "turns" else None
         return None
 
@@ -704,34 +695,10 @@ class Tracker:
         # event was lost, and the reading may have been made without it.
         contradicted = (expected ^ occ) & self._healed
         if self.provisional and (contradicted or kind in ("problems", "takeback")):
-            # Drop the provisional turns if the confirmed position, with every change seen since,
-            # reads differently, and the evidence against them is a change only a scan showed,
-            # or the board is simply back where it was confirmed. A man knocked or lifted by a
-            # hand after the turn was read is a problem to put right, not a reason to drop it.
-            whole = self._read_confirmed(occ, unsteady)
-            chain = tuple(turn for turn, *_ in self.provisional)
-            # A man landed on a point touched before a provisional placement: the placements are
-            # read again together, in order of first touch, also when the first reading left no
-            # legal turn for it (it closed a mill, so the board now shows a problem).
-            landed = occ & (expected ^ occ) & self._watched()
-            other = whole.kind == "turns" and whole.turns[: len(chain)] != chain
-            if (
-                whole.kind == "match"
-                or (contradicted and (whole.kind == "progress" or other))
-                or (landed and other and self._arrived_in_order(whole.turns))
-            ):
-                self._rollback()
+            depth = self._dropped_by(occ, unsteady, expected, contradicted)
+            if depth is not None:
+                self._rollback(depth)
                 return True
-            if landed and (n := self._overtaken(landed, occ, unsteady)) is not None:
-                self._rollback(n)
-                return True
-            if contradicted and whole.kind == "problems":
-                # Too many turns to read again from the confirmed position: drop only the newest
-                # provisional turns, if the position before them reads the board otherwise.
-                depth = self._depth_that_reads(occ, unsteady, chain)
-                if depth:
-                    self._rollback(depth)
-                    return True
             if kind == "takeback":
                 self._set_problems(diff_problems(expected, occ))
                 return False
@@ -739,32 +706,9 @@ class Tracker:
             self._set_problems(())
             return False
         if kind == "turns" and self.provisional:
-            # A man landed on a point a provisional placement watched, and came first: read again
-            # from before that placement.
-            targets = 0
-            for turn in reading.turns:
-                targets |= 1 << INDEX[turn.target]
-            if (n := self._overtaken(targets, occ, unsteady)) is not None:
-                self._rollback(n)
-                return True
-            # The chain from the confirmed position, read with all its evidence at once, wins
-            # over reading it a turn at a time (e.g. two men put down at once, the first one's
-            # switch firm only after the second's).
-            whole = self._read_confirmed(occ, unsteady)
-            chain = (*(turn for turn, *_ in self.provisional), *reading.turns)
-            if whole.kind == "turns" and (
-                (
-                    len(whole.turns) == len(chain)
-                    and whole.turns != chain
-                    and not self._arrived_in_order(chain)
-                    and self._arrived_in_order(whole.turns)
-                )
-                # A move answered by a placement on the point it left, where the whole reading
-                # has all the evidence and found a man knocked off while a placement was made
-                # (read a turn at a time, the move stood before the man came back).
-                or _carried_or_knocked(chain, whole.turns)
-            ):
-                self._rollback()
+            depth = self._reread_from(reading.turns, occ, unsteady)
+            if depth is not None:
+                self._rollback(depth)
                 return True
         if kind == "turns":
             for turn in reading.turns:
@@ -793,7 +737,7 @@ class Tracker:
                         elif settler.changed_at(i) >= rested - REST_GAP_S:
                             watch |= 1 << i
                 points = before ^ after
-                self.provisional.append((turn, points, after, watch, self._last_change(points), held))
+                self.provisional.append(ProvisionalTurn(turn, points, after, watch, self._last_change(points), held))
                 self._found = ()
                 self._game_changed(provisional=True)
                 if game.outcome is not None:
@@ -816,6 +760,69 @@ class Tracker:
         self._set_problems(reading.problems)
         return False
 
+    def _dropped_by(self, occ: int, unsteady: int, expected: int, contradicted: int) -> int | None:
+        """How many provisional turns to keep when the board no longer reads from them, or
+        ``None`` to keep them all (the board shows a problem to put right).
+
+        They are dropped if the confirmed position, with every change seen since, reads
+        differently, and the evidence against them is a change only a scan showed (in
+        ``contradicted``), or the board is simply back where it was confirmed. A man knocked or
+        lifted by a hand after the turn was read is a problem to put right, not a reason to
+        drop it.
+        """
+        whole = self._read_confirmed(occ, unsteady)
+        chain = chain_of(self.provisional)
+        # A man landed on a point touched before a provisional placement: the placements are
+        # read again together, in order of first touch, also when the first reading left no
+        # legal turn for it (it closed a mill, so the board now shows a problem).
+        landed = occ & (expected ^ occ) & watched(self.provisional)
+        other = whole.kind == "turns" and whole.turns[: len(chain)] != chain
+        if (
+            whole.kind == "match"
+            or (contradicted and (whole.kind == "progress" or other))
+            or (landed and other and self._arrived_in_order(whole.turns))
+        ):
+            return 0
+        if landed and (n := self._overtaken(landed, occ, unsteady)) is not None:
+            return n
+        if contradicted and whole.kind == "problems":
+            # Too many turns to read again from the confirmed position: drop only the newest
+            # provisional turns, if the position before them reads the board otherwise.
+            depth = self._depth_that_reads(occ, unsteady, chain)
+            if depth:
+                return depth
+        return None
+
+    def _reread_from(self, turns: tuple[Turn, ...], occ: int, unsteady: int) -> int | None:
+        """How many provisional turns to keep when the board reads as ``turns`` after them but
+        otherwise from an older position, or ``None`` to add ``turns`` to them."""
+        # A man landed on a point a provisional placement watched, and came first: read again
+        # from before that placement.
+        targets = 0
+        for turn in turns:
+            targets |= 1 << INDEX[turn.target]
+        if (n := self._overtaken(targets, occ, unsteady)) is not None:
+            return n
+        # The chain from the confirmed position, read with all its evidence at once, wins over
+        # reading it a turn at a time (e.g. two men put down at once, the first one's switch
+        # firm only after the second's).
+        whole = self._read_confirmed(occ, unsteady)
+        chain = (*chain_of(self.provisional), *turns)
+        if whole.kind == "turns" and (
+            (
+                len(whole.turns) == len(chain)
+                and whole.turns != chain
+                and not self._arrived_in_order(chain)
+                and self._arrived_in_order(whole.turns)
+            )
+            # A move answered by a placement on the point it left, where the whole reading has
+            # all the evidence and found a man knocked off while a placement was made (read a
+            # turn at a time, the move stood before the man came back).
+            or carried_or_knocked(chain, whole.turns)
+        ):
+            return 0
+        return None
+
     def _set_problems(self, found: tuple[Problem, ...]) -> None:
         """The reading's problems, shown together with the protected men (in board order)."""
         self._found = found
@@ -836,34 +843,20 @@ class Tracker:
             self._changed()
 
     def _protect(self) -> None:
-        """Follow the men lifted during a pending removal that may not be taken.
+        """Follow the men lifted during a pending removal that may not be taken (``hand.protected_men``).
 
-        A removal is pending when the game waits for it, or when the hand has
-        carried out the step of the computer's prompted turn with a removal.
-        Such a man stays protected, whatever the game does meanwhile, until
-        it is back on its point: its switch closed and firm, as the readings
-        see it (a point back but not yet firm would read as a man lifted).
+        A man is back when his switch is closed and firm, as the readings see it (a point back
+        but not yet firm would read as a man lifted), or a scan showed him back: that change is
+        older than the window already, and the hand may lift him for the next turn before the
+        hold ends.
         """
         settler = self.settler
         raw = settler.raw
-        # Back only when firm, unless a scan showed it back: that change is older than the
-        # window already, and the hand may lift the man for the next turn before the hold ends.
-        mask = self.protected & ~(raw & settler.settled & (settler.firm | self._healed))
-        game = self.game
-        if not self.resync and game.outcome is None:
-            off = board_mask(game) & ~raw
-            if off:
-                prompt = self.prompt
-                # Once a man that may be taken is off, the removal is done: a man lifted after
-                # that is the next side's turn beginning.
-                if game.pending is not None:
-                    removable = game.position.removable(game.position.side)
-                    if not off & removable:
-                        mask |= off
-                elif prompt is not None and prompt.removal:
-                    o, t, r = prompt.to_raw()
-                    if raw >> t & 1 and (o < 0 or not raw >> o & 1) and raw >> r & 1:
-                        mask |= off & ~(1 << o if o >= 0 else 0)
+        back = raw & settler.settled & (settler.firm | self._healed)
+        if self.resync:
+            mask = self.protected & ~back
+        else:
+            mask = protected_men(self.game, raw, back, self.protected, self.prompt)
         if mask != self.protected:
             self.protected = mask
             self._dirty = True
@@ -874,24 +867,9 @@ class Tracker:
         """The man in the player's hand, from the raw switches (no waiting for settle)."""
         lifted: str | None = None
         targets: tuple[str, ...] = ()
-        game = self.game
-        if not self.resync and game.outcome is None and game.pending is None and game.turn != self.computer:
-            gone = board_mask(game) & ~self.settler.raw & ~self.protected
-            if gone:
-                since = self.settler.changed_at
-                own = game.position.men[SIDES.index(game.turn)]
-                for i in sorted(bits(gone), key=since, reverse=True):
-                    point = POINTS[i]
-                    if own >> i & 1:
-                        found = game.legal_targets(point)
-                        if found:
-                            lifted, targets = point, tuple(found)
-                            break
-                    else:
-                        found = removal_targets(game, point)
-                        if found:
-                            targets = tuple(found)
-                            break
+        if not self.resync:
+            settler = self.settler
+            lifted, targets = lifted_man(self.game, settler.raw, self.protected, self.computer, settler.changed_at)
         if lifted != self.lifted or targets != self.targets:
             self.lifted, self.targets = lifted, targets
             self._changed()
@@ -919,22 +897,6 @@ class Tracker:
         self._events.append(("over", self.confirmed.outcome))
         self._game_changed()
         return True
-
-
-def _carried_or_knocked(chain: tuple[Turn, ...], turns: tuple[Turn, ...]) -> bool:
-    """Whether ``chain`` is a move and a placement on the point it left, and ``turns`` one
-    placement (or its step) on the move's target instead."""
-    if len(chain) != 2 or len(turns) != 1:
-        return False
-    move, reply = chain
-    (one,) = turns
-    return (
-        move.origin is not None
-        and reply.origin is None
-        and reply.target == move.origin
-        and one.origin is None
-        and one.target == move.target
-    )
 
 
 def _mask(points: Iterable[str]) -> int:
