@@ -384,6 +384,7 @@ def _two_turns(
     the first fills and the second empties) must have changed twice.
     """
     whole: list[tuple[RawTurn, RawTurn]] = []
+    lifting: list[tuple[RawTurn, RawTurn]] = []  # whole, with a man of the third turn lifted
     begun: set[RawTurn] = set()
     for raw1 in allowed:
         m1 = _after(pos_mask, raw1)
@@ -397,14 +398,19 @@ def _two_turns(
             if extra and raw2[1] != extra.bit_length() - 1:
                 continue
             m2 = _after(m1, raw2)
-            if m2 == occupied or (third and _next_lifted(pos1, raw1, raw2, m2, occupied, changes)):
+            if m2 == occupied:
                 whole.append((raw1, raw2))
+            elif third and _next_lifted(pos1, raw1, raw2, m2, occupied, changes):
+                lifting.append((raw1, raw2))
             elif _partial(m1, occupied, raw2) and (
                 order is None or _begun_in_order(raw1, raw2, occupied, order, unsure, last)
             ):
                 begun.add(raw1)
     if whole and order is not None:
         whole = [pair for pair in whole if _in_order(*pair, order, unsure, last)]
+    if not whole and lifting and order is not None:
+        # Only where no two turns explain the board alone: fewer hands are the likelier story.
+        whole = [pair for pair in lifting if _in_order(*pair, order, unsure, last)]
     if whole:
         if len(whole) > 1 and arrived is not None:
             whole = [(a, b) for a, b in whole if arrived(a[1], b[1])] or whole
