@@ -298,9 +298,7 @@ def read_board(
                     return Reading("turns", (Turn.from_raw((o, t, -1)),))
 
     for raw in allowed:
-        if _partial(expected, occupied, raw, step_done=pending) and not (
-            not human and not pending and _removal_answered(raw, occupied, changes, order, arrived, unsure)
-        ):
+        if _partial(expected, occupied, raw, step_done=pending):
             return PROGRESS
 
     if computer != nxt:
@@ -316,30 +314,6 @@ def read_board(
     if back:
         return Reading("takeback", back=back)
     return Reading("problems", problems=diff_problems(expected, occupied))
-
-
-def _removal_answered(
-    turn: RawTurn,
-    occupied: int,
-    changes: Changes,
-    order: Callable[[int], float] | None,
-    arrived: Callable[[int, int], bool] | None,
-    unsure: int,
-) -> bool:
-    """Whether the computer's prompted turn was carried out removal first and the other side's
-    man has since come onto the removed point: not the turn in progress with the removed man
-    put back, which the board shows just the same.
-
-    The removed man left before the step's man was first touched, and the point was empty
-    when the step's man came to rest. A hand hesitating over the removal puts the man back
-    before the step, or lifts him only after it.
-    """
-    _, t, r = turn
-    if r < 0 or order is None or arrived is None or not occupied >> r & 1:
-        return False
-    if not changes.twice >> r & 1 or (unsure >> r | unsure >> t) & 1:
-        return False
-    return order(r) < order(t) and arrived(t, r)
 
 
 def _carried_then_placed(
