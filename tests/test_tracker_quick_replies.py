@@ -109,3 +109,29 @@ def test_a_reply_whose_removal_was_made_before_the_turn_landed_is_not_read():
         {"t": 108.0},
     ]
     _replay_checked(LASKER, record, tail, record + " g4-g1 e4-f4xa7")
+
+
+TWELVE_COMPUTER = {"profile": "twelve", "white": "computer", "black": "human", "level": 2, "seed": 479}
+BEFORE_MILL = "d6 b4 b6 g4 f6xg4 d2 g1 d7 f4 b2"  # the computer (White) is then prompted f2xb4
+
+
+def test_the_computers_removal_made_first_and_the_point_filled_at_once_by_the_reply():
+    """Seed 0, game 479: the hand carries out the computer's f2xb4 removal first (b4 off), puts
+    the man on f2, and the human's own man lands on b4 0.1 s later. The board equals f2 with b4
+    lifted and put back, the removal still to come; but b4 left before f2 was touched and was
+    empty when f2's man came to rest: the removal is done, and b4 is Black's answer."""
+    tail = [{"t": 55.2968, "off": "b4"}, {"t": 56.12529, "on": "f2"}, {"t": 56.22623, "on": "b4"}, {"t": 60.0}]
+    _replay_checked(TWELVE_COMPUTER, BEFORE_MILL, tail, BEFORE_MILL + " f2xb4 b4")
+
+
+def test_a_hand_hesitating_over_the_computers_removal_still_owes_it():
+    """The same turn, the step first: b4 lifted after f2 landed and put back at once is a hand
+    hesitating, not a removal answered; the removal is recorded when b4 really goes."""
+    tail = [
+        {"t": 55.3, "on": "f2"},
+        {"t": 55.9, "off": "b4"},
+        {"t": 56.05, "on": "b4"},
+        {"t": 58.0, "off": "b4"},
+        {"t": 61.0},
+    ]
+    _replay_checked(TWELVE_COMPUTER, BEFORE_MILL, tail, BEFORE_MILL + " f2xb4")

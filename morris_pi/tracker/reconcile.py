@@ -298,7 +298,9 @@ def read_board(
                     return Reading("turns", (Turn.from_raw((o, t, -1)),))
 
     for raw in allowed:
-        if _partial(expected, occupied, raw, step_done=pending):
+        if _partial(expected, occupied, raw, step_done=pending) and not (
+            not human and not pending and _removal_answered(raw, occupied, changes, order, last, lifted, unsure)
+        ):
             return PROGRESS
 
     if computer != nxt:
@@ -314,6 +316,32 @@ def read_board(
     if back:
         return Reading("takeback", back=back)
     return Reading("problems", problems=diff_problems(expected, occupied))
+
+
+def _removal_answered(
+    turn: RawTurn,
+    occupied: int,
+    changes: Changes,
+    order: Callable[[int], float] | None,
+    last: Callable[[int], float] | None,
+    lifted: Callable[[int], float] | None,
+    unsure: int,
+) -> bool:
+    """Whether the computer's prompted turn was carried out removal first and the other side's
+    man has since come onto the removed point: not the turn in progress with the removed man
+    put back, which the board shows just the same.
+
+    The removed man's last lift came before the step's man first touched his point, and the
+    removed point filled again only after that touch. A hand hesitating over the removal puts
+    the man back before the step, or lifts him only after it; a man nudged before the step was
+    back before it too.
+    """
+    _, t, r = turn
+    if r < 0 or order is None or last is None or lifted is None or not occupied >> r & 1:
+        return False
+    if not changes.twice >> r & 1 or (unsure >> r | unsure >> t) & 1:
+        return False
+    return lifted(r) < order(t) < last(r)
 
 
 def _carried_then_placed(
