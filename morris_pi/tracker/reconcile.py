@@ -59,6 +59,8 @@ from typing import Literal, get_args
 from morris_pi.rules import Game, Position, Side, Turn, other_side
 from morris_pi.rules.board import FULL, INDEX, POINTS, bits, point_index
 
+from .causal import CARRY_S, TRAY_TRIP_S, begun_in_order, in_order, removal_answered
+
 RawTurn = tuple[int, int, int]
 #: What a reading found; the module text says what each means.
 ReadingKind = Literal["match", "turns", "progress", "takeback", "problems"]
@@ -108,15 +110,6 @@ class Changes:
 
 
 ANYTHING = Changes()
-
-#: Seconds a man takes at least to be carried from one point to the next; a point emptied less
-#: long before another was touched was knocked by the hand on its way, not carried.
-CARRY_S = 0.2
-#: Seconds by which a change only a scan showed may precede the scan, at most (the settle window
-#: and then some): the scan shows it no later than that.
-SCAN_SLACK_S = 0.1
-#: Seconds at least to put a lifted man back and then bring another from the tray onto the board.
-TRAY_TRIP_S = 0.8
 
 
 @dataclass(frozen=True)
@@ -299,7 +292,7 @@ def read_board(
 
     for raw in allowed:
         if _partial(expected, occupied, raw, step_done=pending) and not (
-            not human and not pending and _removal_answered(raw, occupied, changes, order, last, lifted, unsure)
+            not human and not pending and removal_answered(raw, occupied, changes, order, last, lifted, unsure)
         ):
             return PROGRESS
 
@@ -316,32 +309,6 @@ def read_board(
     if back:
         return Reading("takeback", back=back)
     return Reading("problems", problems=diff_problems(expected, occupied))
-
-
-def _removal_answered(
-    turn: RawTurn,
-    occupied: int,
-    changes: Changes,
-    order: Callable[[int], float] | None,
-    last: Callable[[int], float] | None,
-    lifted: Callable[[int], float] | None,
-    unsure: int,
-) -> bool:
-    """Whether the computer's prompted turn was carried out removal first and the other side's
-    man has since come onto the removed point: not the turn in progress with the removed man
-    put back, which the board shows just the same.
-
-    The removed man's last lift came before the step's man first touched his point, and the
-    removed point filled again only after that touch. A hand hesitating over the removal puts
-    the man back before the step, or lifts him only after it; a man nudged before the step was
-    back before it too.
-    """
-    _, t, r = turn
-    if r < 0 or order is None or last is None or lifted is None or not occupied >> r & 1:
-        return False
-    if not changes.twice >> r & 1 or (unsure >> r | unsure >> t) & 1:
-        return False
-    return lifted(r) < order(t) < last(r)
 
 
 def _carried_then_placed(
@@ -431,14 +398,14 @@ def _two_turns(
             elif third and _next_lifted(pos1, raw1, raw2, m2, occupied, changes):
                 lifting.append((raw1, raw2))
             elif _partial(m1, occupied, raw2) and (
-                order is None or _begun_in_order(raw1, raw2, occupied, order, unsure, last)
+                order is None or begun_in_order(raw1, raw2, occupied, order, unsure, last)
             ):
                 begun.add(raw1)
     if whole and order is not None:
-        whole = [pair for pair in whole if _in_order(*pair, order, unsure, last)]
+        whole = [pair for pair in whole if in_order(*pair, order, unsure, last)]
     if not whole and lifting and order is not None:
         # Only where no two turns explain the board alone: fewer hands are the likelier story.
-        whole = [pair for pair in lifting if _in_order(*pair, order, unsure, last)]
+        whole = [pair for pair in lifting if in_order(*pair, order, unsure, last)]
     if whole:
         if len(whole) > 1 and arrived is not None:
             whole = [(a, b) for a, b in whole if arrived(a[1], b[1])] or whole
@@ -512,59 +479,6 @@ def _placements(
         pos = pos.play(raw)
         turns.append(Turn.from_raw(raw))
     return Reading("turns", tuple(turns))
-
-
-def _begun_in_order(
-    first: RawTurn,
-    second: RawTurn,
-    occupied: int,
-    order: Callable[[int], float],
-    unsure: int,
-    last: Callable[[int], float] | None,
-) -> bool:
-    """``_in_order`` for a chain whose second turn is only begun: its man is checked only once
-    he has landed (a man lifted and put back before the first turn landed is no step of it)."""
-    _, t2, r2 = second
-    landed = bool(occupied >> t2 & 1)
-    shown = second if landed else (-1, t2, r2)
-    return _in_order(first, shown, order, unsure, last, landed=landed)
-
-
-def _in_order(
-    first: RawTurn,
-    second: RawTurn,
-    order: Callable[[int], float],
-    unsure: int = 0,
-    last: Callable[[int], float] | None = None,
-    *,
-    landed: bool = True,
-) -> bool:
-    """Whether each move of a chain was lifted before it landed, where the sensors can tell.
-
-    A man lands only after it left its point. The second turn's points are compared by their
-    latest settled changes (``last``): earlier ones may be other hands (a man knocked off and
-    put back, an own man lifted by mistake). The first turn's by their first changes (``order``),
-    except where the second touched them again. (A lift healed by a late snapshot can look
-    later than the landing: the chain then waits, never misreads.) The reply's man must not
-    have come to stay, nor its removal been made, before the first turn's man touched its
-    point: that is no reply.
-    """
-    o2, t2, r2 = second
-    latest = last or order
-    if o2 >= 0 and not unsure >> o2 & 1 and latest(t2) < latest(o2):
-        return False
-    o1, t1, _ = first
-    if not unsure >> t1 & 1:
-        # Nothing of the reply stood done before the first turn's man even touched down. A change
-        # only a scan showed happened at the latest at that scan, a settle window after its time.
-        def done_before(point: int) -> bool:
-            return latest(point) + (SCAN_SLACK_S if unsure >> point & 1 else 0.0) < order(t1)
-
-        if landed and o1 >= 0 and t2 != t1 and done_before(t2):
-            return False
-        if r2 >= 0 and r2 != t1 and done_before(r2):
-            return False
-    return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) - order(o1) >= CARRY_S
 
 
 def takeback_count(game: Game, computer: Side | None) -> int:

@@ -65,6 +65,9 @@ REST_GAP_S = 0.3
 SHORTEST_CLOSING_S = 0.02
 #: Transitions kept per point: enough for a man's landing with bounce and a few touches.
 LOG_LENGTH = 32
+#: Seconds at most a switch that keeps changing holds up the reading of the board: a man put
+#: down off-centre flickers for up to a second or so; longer is a fault of the switch.
+RESTLESS_MAX_S = 2.5
 
 
 class Settler:
@@ -294,19 +297,25 @@ class Settler:
             after = entry
         return None
 
-    def restless_since(self, index: int) -> float:
-        """Raw time the point's switch began its latest run of changes, each within the firm
-        time of the one before (a man put down off-centre flickers for a while)."""
-        history = self._log[index]
-        if not history:
-            return -math.inf
+    def restless(self, points: int, now: float) -> int:
+        """Those of ``points`` whose switch keeps changing: its latest run of changes, each
+        within the firm time of the one before, has lasted longer than the settle window (a
+        bounce is over sooner) and began less than ``RESTLESS_MAX_S`` before ``now`` (a switch
+        flickering for longer is faulty and holds up nothing)."""
         firm = self.window + self.hold
-        start = history[-1][0]
-        for when, _, _ in reversed(history[:-1]):
-            if start - when > firm:
-                break
-            start = when
-        return start
+        mask = 0
+        for i in bits(points):
+            history = self._log[i]
+            if not history:
+                continue
+            since = history[-1][0]
+            for when, _, _ in reversed(history[:-1]):
+                if since - when > firm:
+                    break
+                since = when
+            if history[-1][0] - since > self.window and now - since < RESTLESS_MAX_S:
+                mask |= 1 << i
+        return mask
 
     def lifted_at(self, index: int) -> float:
         """Raw time of the point's latest opening that the switch reported itself (``-inf``: none

@@ -83,9 +83,6 @@ DEFAULT_CONFIRM_S = 1.0
 #: or nudged off): a knocked man lies a while before its owner puts it back, and whose man is
 #: whose rests on which came first. A point only touched just before waits ``REST_GAP_S``.
 KNOCKED_HOLD_S = 3.0
-#: Seconds at most a switch that keeps changing holds up the reading of the board: a man put
-#: down off-centre flickers for up to a second or so; longer is a fault of the switch.
-RESTLESS_MAX_S = 2.5
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 #: What ``Tracker.drain`` returns, one per change of the recorded game: a turn recorded, steps
@@ -547,19 +544,6 @@ class Tracker:
             a.target == b.target or arrived(INDEX[a.target], INDEX[b.target]) for a, b in itertools.pairwise(chain)
         )
 
-    def _restless(self, unfirm: int) -> int:
-        """Those of the points in ``unfirm`` whose switch keeps changing: for longer than a
-        settle window (a bounce is over sooner), and less than ``RESTLESS_MAX_S`` (one
-        flickering for longer is a fault, and holds up nothing)."""
-        settler = self.settler
-        now, window = self._now, self.settle_s
-        mask = 0
-        for i in bits(unfirm):
-            since = settler.restless_since(i)
-            if settler.changed_at(i) - since > window and now - since < RESTLESS_MAX_S:
-                mask |= 1 << i
-        return mask
-
     def _read_confirmed(self, occ: int, unsteady: int) -> Reading:
         """The board read from the confirmed position, with every change seen since."""
         settler = self.settler
@@ -684,7 +668,7 @@ class Tracker:
         kind = reading.kind
         if awaiting and kind == "turns":
             kind = "progress"
-        if kind == "turns" and (moving := self._restless(settler.raw ^ occ)):
+        if kind == "turns" and (moving := settler.restless(settler.raw ^ occ, self._now)):
             # A switch that keeps changing (a man put down off-centre flickers): the board is not
             # yet what the hands leave. Read it when that point is firm.
             # (A hair after: that is when the point has firmed, or gone back to its firm state.)

@@ -1,0 +1,109 @@
+"""Causal order of a reading: whether the sensors' timing allows the turns it reads.
+
+Occupancy says which turns explain the board; these checks say whether the changes came in an
+order hands could have made them: a man leaves his point before he lands, a reply comes after
+the turn it answers, a removal made first is done before the step. Each takes the timing as
+functions of a point (see ``read_board``): ``order`` its first change since the position read
+from, ``last`` its latest settled change, ``lifted`` its latest opening a switch reported.
+
+>>> in_order((-1, 0, -1), (-1, 1, -1), order=lambda i: 1.0)   # two placements
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from morris_pi.rules.position import RawTurn
+
+if TYPE_CHECKING:
+    from .reconcile import Changes
+
+#: Seconds a man takes at least to be carried from one point to the next; a point emptied less
+#: long before another was touched was knocked by the hand on its way, not carried.
+CARRY_S = 0.2
+#: Seconds by which a change only a scan showed may precede the scan, at most (the settle window
+#: and then some): the scan shows it no later than that.
+SCAN_SLACK_S = 0.1
+#: Seconds at least to put a lifted man back and then bring another from the tray onto the board.
+TRAY_TRIP_S = 0.8
+
+
+def removal_answered(
+    turn: RawTurn,
+    occupied: int,
+    changes: Changes,
+    order: Callable[[int], float] | None,
+    last: Callable[[int], float] | None,
+    lifted: Callable[[int], float] | None,
+    unsure: int,
+) -> bool:
+    """Whether the computer's prompted turn was carried out removal first and the other side's
+    man has since come onto the removed point: not the turn in progress with the removed man
+    put back, which the board shows just the same.
+
+    The removed man's last lift came before the step's man first touched his point, and the
+    removed point filled again only after that touch. A hand hesitating over the removal puts
+    the man back before the step, or lifts him only after it; a man nudged before the step was
+    back before it too.
+    """
+    _, t, r = turn
+    if r < 0 or order is None or last is None or lifted is None or not occupied >> r & 1:
+        return False
+    if not changes.twice >> r & 1 or (unsure >> r | unsure >> t) & 1:
+        return False
+    return lifted(r) < order(t) < last(r)
+
+
+def begun_in_order(
+    first: RawTurn,
+    second: RawTurn,
+    occupied: int,
+    order: Callable[[int], float],
+    unsure: int,
+    last: Callable[[int], float] | None,
+) -> bool:
+    """``in_order`` for a chain whose second turn is only begun: its man is checked only once
+    he has landed (a man lifted and put back before the first turn landed is no step of it)."""
+    _, t2, r2 = second
+    landed = bool(occupied >> t2 & 1)
+    shown = second if landed else (-1, t2, r2)
+    return in_order(first, shown, order, unsure, last, landed=landed)
+
+
+def in_order(
+    first: RawTurn,
+    second: RawTurn,
+    order: Callable[[int], float],
+    unsure: int = 0,
+    last: Callable[[int], float] | None = None,
+    *,
+    landed: bool = True,
+) -> bool:
+    """Whether each move of a chain was lifted before it landed, where the sensors can tell.
+
+    A man lands only after it left its point. The second turn's points are compared by their
+    latest settled changes (``last``): earlier ones may be other hands (a man knocked off and
+    put back, an own man lifted by mistake). The first turn's by their first changes (``order``),
+    except where the second touched them again. (A lift healed by a late snapshot can look
+    later than the landing: the chain then waits, never misreads.) The reply's man must not
+    have come to stay, nor its removal been made, before the first turn's man touched its
+    point: that is no reply.
+    """
+    o2, t2, r2 = second
+    latest = last or order
+    if o2 >= 0 and not unsure >> o2 & 1 and latest(t2) < latest(o2):
+        return False
+    o1, t1, _ = first
+    if not unsure >> t1 & 1:
+        # Nothing of the reply stood done before the first turn's man even touched down. A change
+        # only a scan showed happened at the latest at that scan, a settle window after its time.
+        def done_before(point: int) -> bool:
+            return latest(point) + (SCAN_SLACK_S if unsure >> point & 1 else 0.0) < order(t1)
+
+        if landed and o1 >= 0 and t2 != t1 and done_before(t2):
+            return False
+        if r2 >= 0 and r2 != t1 and done_before(r2):
+            return False
+    return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) - order(o1) >= CARRY_S
