@@ -12,6 +12,7 @@ import json
 
 import pytest
 from test_second_hands import load
+from test_tracker_soak_cases import assert_only_turns_of
 
 from morris_pi.physical.files import replay_lines
 
@@ -29,11 +30,7 @@ def _replays_exactly(second_hands, game: int, profile: str, window: tuple[int, i
     )
     code, rows, err = replay_lines([json.dumps(line) for line in lines])
     assert code == 0, err
-    want = str(expected["record"]).split()
-    for row in rows:
-        got = row["record"].split()
-        assert got == want[: len(got)], f"t={row['t']}: {row['record']}"
-    assert rows[-1]["record"] == expected["record"]
+    assert_only_turns_of(rows, str(expected["record"]))
 
 
 def test_a_fast_move_while_the_last_man_still_flickers_off_centre(second_hands):

@@ -45,6 +45,12 @@ def _replay_checked(header: dict, record: str, tail: list[dict], expected: str) 
     events += [{**e, "t": round(e["t"] + shift, 5)} for e in tail]
     code, rows, err = replay_lines([json.dumps(header)] + [json.dumps(e) for e in events])
     assert code == 0, err
+    assert_only_turns_of(rows, expected)
+
+
+def assert_only_turns_of(rows: list[dict], expected: str) -> None:
+    """Every replay line's record holds only turns of ``expected`` (never a turn nobody played,
+    not even for a moment), and the last is ``expected``."""
     want = expected.split()
     for row in rows:
         got = row["record"].split()
