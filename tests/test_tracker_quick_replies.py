@@ -63,6 +63,28 @@ def test_a_move_answered_at_once_with_the_reply_shown_only_by_a_scan():
     _replay_checked(LASKER, record, tail, record + " g7-g4 g7")
 
 
+def test_a_move_answered_at_once_whose_landing_bounced_off_first():
+    """Seed 0, game 1894: White lifts f2 and puts it back, lifts it again and carries it to f4,
+    where it touches down 0.72 s after the lift, comes off for 75 ms and stays; Black's man put
+    on f2 at once is never reported, and the next scan shows it. The first touch, not the
+    first change long enough to settle (1.04 s after the lift), is when the man arrived: too
+    soon for a tray trip, so "f2-f4 f2", not the placement f4 closing the mill f2-f4-f6."""
+    record = "e4 f6 d1 d5 d6 f2 c5 b2 d1-a1 d7 b6 d7-g7 d6-d7"
+    tail = [
+        {"t": 41.15086, "off": "f2"},
+        {"t": 42.19281, "on": "f2"},
+        {"t": 43.17572, "off": "f2"},
+        {"t": 43.89753, "on": "f4"},
+        {"t": 43.89769, "off": "f4"},
+        {"t": 43.89786, "on": "f4"},
+        {"t": 43.97231, "off": "f4"},
+        {"t": 44.22012, "on": "f4"},
+        {"t": 44.68327, "snapshot": ["a1", "b2", "b6", "c5", "d5", "d7", "e4", "f2", "f4", "f6", "g7"]},
+        {"t": 48.0},
+    ]
+    _replay_checked(LASKER, record, tail, record + " f2-f4 f2")
+
+
 def test_a_reply_whose_man_stood_before_the_turn_landed_is_not_read():
     """Seed 1, game 760: after White's d5-e5 the hand nudges e4 (off 0.1 s); Black lifts d1 and
     puts it back, then places e3. Black's man on e5 is knocked off with its event lost, and a

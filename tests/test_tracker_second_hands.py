@@ -73,3 +73,44 @@ def test_three_hands_on_the_board_with_an_illegal_step_and_a_lost_landing(second
     back and fast play, the next player lifting before the man landed, and a landing whose event
     was lost (a scan shows it)."""
     _replays_exactly(second_hands, 20, "club", (65, 68), 70)
+
+
+def test_a_flicker_is_no_man_landed_and_taken(second_hands):
+    """Game 140, club: Black's f6-d6 lands off-centre and d6 flickers for 1.2 s while White's
+    b2-d2 closes a mill; White takes f4, then Black lifts d6 for the next turn. Read between two
+    flickers, d6 looked filled and emptied: f6-d6 and b2-d2xd6, with f4 in the hand. The board is
+    read once d6 keeps still: b2-d2xf4."""
+    _replays_exactly(second_hands, 140, "club", (29, 30), 32)
+
+
+def test_a_removal_and_a_refill_are_not_read_from_a_flicker(second_hands):
+    """Game 281, twelve: White's d7-a7 closes a mill and White takes d1, while a4, where a man
+    stands, flickers as a hand brushes it. Read while it flickered, a4 looked emptied and filled:
+    d7-a7xa4 and Black's d1-a4."""
+    _replays_exactly(second_hands, 281, "twelve", (48, 48), 50)
+
+
+def test_a_man_flickering_where_no_begun_turn_can_go_holds_the_reading(second_hands):
+    """Game 161, twelve: White flies g4 to a4, where the man flickers off-centre for 1.4 s;
+    Black has lifted b2 and puts it on d2 meanwhile. Read at a moment a4 was open, White's man
+    looked flown to d2 with Black's b2 in the hand, though b2 cannot go to a4: the man on a4
+    was left unexplained. The board is read once a4 keeps still: g4-a4, then b2-d2."""
+    _replays_exactly(second_hands, 161, "twelve", (30, 32), 34)
+
+
+def test_a_touch_before_the_man_left_is_another_hand(second_hands):
+    """Game 163, move-this: White's hand, hesitating, rests on g1 for half a second and leaves;
+    White then lifts d3, carries it over d1 and g4 and puts it on g1 (off-centre), and Black
+    takes f2 first before moving d6-d5. Because g1 was first touched before d3 was lifted, d3's man was taken as not
+    carried there, and the board read as f2-g1 with d3 to be removed. A touch that was over
+    before the man even left his point is not his."""
+    _replays_exactly(second_hands, 163, "move-this", (33, 35), 37)
+
+
+def test_which_man_was_taken_and_which_moved_goes_by_who_lifted_first(second_hands):
+    """Game 247, move-this: White takes b2 first, then carries d2 to f2 (closing a mill); as
+    f2's man lands, Black lifts d1 and puts it on d2. The same men also read as d2-f2xd1 and
+    Black's b2-d2, with b2 held through White's whole turn. Both chains are backed by every
+    change; the one whose reply was lifted after the turn it answers began is read (before, the
+    tie left the game stopped)."""
+    _replays_exactly(second_hands, 247, "move-this", (29, 30), 32)

@@ -63,13 +63,14 @@ def begun_in_order(
     order: Callable[[int], float],
     unsure: int,
     last: Callable[[int], float] | None,
+    touched: Callable[[int, float], float] | None = None,
 ) -> bool:
     """``in_order`` for a chain whose second turn is only begun: its man is checked only once
     he has landed (a man lifted and put back before the first turn landed is no step of it)."""
     _, t2, r2 = second
     landed = bool(occupied >> t2 & 1)
     shown = second if landed else (-1, t2, r2)
-    return in_order(first, shown, order, unsure, last, landed=landed)
+    return in_order(first, shown, order, unsure, last, landed=landed, touched=touched)
 
 
 def in_order(
@@ -80,6 +81,7 @@ def in_order(
     last: Callable[[int], float] | None = None,
     *,
     landed: bool = True,
+    touched: Callable[[int, float], float] | None = None,
 ) -> bool:
     """Whether each move of a chain was lifted before it landed, where the sensors can tell.
 
@@ -89,7 +91,9 @@ def in_order(
     except where the second touched them again. (A lift healed by a late snapshot can look
     later than the landing: the chain then waits, never misreads.) The reply's man must not
     have come to stay, nor its removal been made, before the first turn's man touched its
-    point: that is no reply.
+    point: that is no reply. ``touched(point, t)``: when the point was first closed at or after
+    raw time ``t`` (``t`` itself if it was closed then); a touch of the first turn's target that
+    was over before its man even left was another hand's (a hover), not his.
     """
     o2, t2, r2 = second
     latest = last or order
@@ -106,4 +110,7 @@ def in_order(
             return False
         if r2 >= 0 and r2 != t1 and done_before(r2):
             return False
-    return o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) - order(o1) >= CARRY_S
+    if o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) - order(o1) >= CARRY_S:
+        return True
+    left = order(o1)
+    return touched is not None and order(t1) < left and touched(t1, left) - left >= CARRY_S

@@ -1,6 +1,7 @@
-"""What the hand is doing, from the raw switches: the man lifted, and men that may not be taken.
+"""What the hand is doing, from the raw switches: the man lifted, men that may not be taken, and
+men still flickering into place.
 
-Both are read from every raw change at once (no settle time): the LEDs answer a lifted man
+The first two are read from every raw change at once (no settle time): the LEDs answer a lifted man
 before it has landed anywhere.
 
 >>> from morris_pi.rules import Game
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from morris_pi.rules import SIDES, Game, Side, Turn
-from morris_pi.rules.board import POINTS, bits
+from morris_pi.rules.board import FULL, POINTS, bits
 
 from .reconcile import board_mask, removal_targets
 
@@ -68,3 +69,34 @@ def protected_men(game: Game, raw: int, back: int, protected: int, prompt: Turn 
             if raw >> t & 1 and (o < 0 or not raw >> o & 1) and raw >> r & 1:
                 mask |= off & ~(1 << o if o >= 0 else 0)
     return mask
+
+
+def unsettled_for(game: Game, turns: tuple[Turn, ...], raw: int, occ: int) -> int:
+    """The points whose flicker holds up reading ``turns`` on ``game`` from the firm board ``occ``.
+
+    Not only those whose switch differs from the firm board right now. A point the turns fill
+    and empty again is no man landed and taken while it flickers (hands-1-0140: d6's man read
+    as landed and at once removed). A man flickering on a point the firm board shows empty is
+    arriving there: unless the next turn, begun with the men the board shows lifted, may go
+    there, the turns leave him unexplained (hands-1-0161: the other side's man read as flown
+    to d2 while the mover's flickered on a4). A man being straightened on a point that stays
+    occupied holds the reading up only while his switch differs from the firm board.
+    """
+    touched = 0
+    for turn in turns:
+        for i in turn.to_raw():
+            if i >= 0:
+                touched |= 1 << i
+    after = game.copy()
+    try:
+        for turn in turns:
+            after.play(turn)
+    except ValueError:
+        return raw ^ occ  # not a reading to hold: playing it shows the problem
+    arriving = 0
+    if after.pending is None and after.outcome is None:
+        lifted = board_mask(after) & ~occ
+        for o, t, _ in after.position.turns():
+            if o < 0 or lifted >> o & 1:
+                arriving |= 1 << t
+    return (raw ^ occ) | (FULL & ~occ & ~arriving) | (touched & ~(board_mask(game) ^ occ))

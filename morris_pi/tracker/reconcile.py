@@ -229,6 +229,7 @@ def read_board(
     protected: int = 0,
     unsure: int = 0,
     third: bool = False,
+    touched: Callable[[int, float], float] | None = None,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -244,7 +245,8 @@ def read_board(
     whose last change only a scan of every switch showed, so when it happened is
     not known (a lost lift may be older than the landing it made possible). ``third``: two
     turns may be read with a third begun (two players only: against the computer its turns
-    are prompted one at a time).
+    are prompted one at a time). ``touched(i, t)``: when point ``i`` was first closed at or
+    after raw time ``t`` (see ``causal.in_order``).
     """
     expected = board_mask(game)
     actual = occupied
@@ -264,7 +266,7 @@ def read_board(
             if changes.chain(expected ^ after):
                 carried = None
                 if computer != nxt and not pending:
-                    carried = _carried_then_placed(pos, raw, allowed, changes, order, arrived, lifted, unsure)
+                    carried = _carried_then_placed(pos, raw, allowed, changes, order, arrived, lifted, unsure, touched)
                 return carried or Reading("turns", (Turn.from_raw(raw),))
             break  # no other turn leaves this board
     if human and not pending:
@@ -276,7 +278,9 @@ def read_board(
                     carried = None
                     if computer != nxt:
                         step = (o, t, -1)
-                        carried = _carried_then_placed(pos, step, allowed, changes, order, arrived, lifted, unsure)
+                        carried = _carried_then_placed(
+                            pos, step, allowed, changes, order, arrived, lifted, unsure, touched
+                        )
                     return carried or Reading("turns", (Turn.from_raw((o, t, -1)),))
         # The mill's step done, but an opponent man that may not be taken already lifted (the
         # removal tried before the step): the step stands; the tracker then shows that man as
@@ -298,7 +302,18 @@ def read_board(
 
     if computer != nxt:
         found = _two_turns(
-            pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived, third=third
+            pos,
+            expected,
+            pos_mask,
+            occupied,
+            allowed,
+            order,
+            changes,
+            unsure,
+            last,
+            arrived,
+            third=third,
+            touched=touched,
         )
         if found is None and computer is None and arrived is not None:
             found = _placements(pos, expected, occupied, changes, arrived)
@@ -320,6 +335,7 @@ def _carried_then_placed(
     arrived: Callable[[int, int], bool] | None,
     lifted: Callable[[int], float] | None,
     unsure: int,
+    touched: Callable[[int, float], float] | None = None,
 ) -> Reading | None:
     """A move answered at once by a placement on the point it left, where the board also reads
     as one placement (or a placement's step, its removal to come) with a man lifted and put back.
@@ -330,7 +346,9 @@ def _carried_then_placed(
     and a1 held no man when the man on a4 came to rest: a placement made while one's own man is
     in the hand is no way anyone plays. Every change is then explained by a turn. Where a1's
     return was lost and only a scan showed it, the lift must have come too shortly before a4's
-    touch for a1's man to go back and another come from the tray in between.
+    touch for a1's man to go back and another come from the tray in between; the touch is the
+    first contact at a4 after the lift (``touched``), however brief: a man brought down onto a
+    point may bounce off it before he stays.
     """
     o, t, r = placement
     if o >= 0 or order is None or arrived is None:
@@ -344,7 +362,11 @@ def _carried_then_placed(
         if unsure >> p & 1:
             # Only a scan showed the man back, so when is not known: the lift alone decides.
             # Putting him back and bringing another man from the tray takes longer than this.
-            if lifted is None or not CARRY_S <= order(t) - lifted(p) < TRAY_TRIP_S:
+            if lifted is None:
+                continue
+            left = lifted(p)
+            touch = touched(t, left) if touched is not None else order(t)
+            if not CARRY_S <= touch - left < TRAY_TRIP_S:
                 continue
         elif order(t) - order(p) < CARRY_S or not arrived(t, p):
             continue
@@ -369,6 +391,7 @@ def _two_turns(
     arrived: Callable[[int, int], bool] | None = None,
     *,
     third: bool = False,
+    touched: Callable[[int, float], float] | None = None,
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun;
     with ``third`` (two players: against the computer its turns are prompted one by one), also
@@ -398,19 +421,25 @@ def _two_turns(
             elif third and _next_lifted(pos1, raw1, raw2, m2, occupied, changes):
                 lifting.append((raw1, raw2))
             elif _partial(m1, occupied, raw2) and (
-                order is None or begun_in_order(raw1, raw2, occupied, order, unsure, last)
+                order is None or begun_in_order(raw1, raw2, occupied, order, unsure, last, touched)
             ):
                 begun.add(raw1)
     if whole and order is not None:
-        whole = [pair for pair in whole if in_order(*pair, order, unsure, last)]
+        whole = [pair for pair in whole if in_order(*pair, order, unsure, last, touched=touched)]
     if not whole and lifting and order is not None:
         # Only where no two turns explain the board alone: fewer hands are the likelier story.
-        whole = [pair for pair in lifting if in_order(*pair, order, unsure, last)]
+        whole = [pair for pair in lifting if in_order(*pair, order, unsure, last, touched=touched)]
     if whole:
         if len(whole) > 1 and arrived is not None:
             whole = [(a, b) for a, b in whole if arrived(a[1], b[1])] or whole
         elif len(whole) > 1 and order is not None:
             whole = [(a, b) for a, b in whole if order(a[1]) < order(b[1])] or whole
+        if len(whole) > 1 and order is not None:
+            # The same men, but which was taken and which moved differ (hands-1-0247: b2 lifted
+            # first, d2-f2, then d1 lifted; read as d2-f2xd1 and b2-d2, or as d2-f2xb2 and
+            # d1-d2). The reply's man left after the first turn's man did: a hand holding a man
+            # through the other side's whole turn is the less likely story.
+            whole = [(a, b) for a, b in whole if a[0] < 0 or b[0] < 0 or order(b[0]) > order(a[0])] or whole
         if len(whole) == 1:
             a, b = whole[0]
             if order is not None and b in begun:

@@ -297,16 +297,43 @@ class Settler:
             after = entry
         return None
 
+    def touched_after(self, index: int, t: float) -> float:
+        """When the point's switch was first closed at or after raw time ``t``: ``t`` itself if
+        it was closed then, ``inf`` if it has not closed since (or changes older than the log
+        keeps would be needed).
+
+        >>> settler = Settler()
+        >>> for raw, now in ((1, 1.0), (0, 1.5), (1, 3.0)):  # a1 touched, left, then a man lands
+        ...     _ = settler.feed(raw, now)
+        >>> settler.touched_after(0, 1.2), settler.touched_after(0, 2.0)
+        (1.2, 3.0)
+        >>> settler.touched_after(1, 2.0)  # never touched
+        inf
+        """
+        history = self._log[index]
+        first = math.inf
+        for when, closed, _ in reversed(history):
+            if when <= t:
+                return t if closed else first
+            if closed:
+                first = when
+        if len(history) >= LOG_LENGTH:
+            return math.inf  # older changes dropped: the state at t is not known
+        # Every change came after t: the state at t is the one before the first of them.
+        closed_then = not history[0][1] if history else bool(self.raw >> index & 1)
+        return t if closed_then else first
+
     def restless(self, points: int, now: float) -> int:
         """Those of ``points`` whose switch keeps changing: its latest run of changes, each
         within the firm time of the one before, has lasted longer than the settle window (a
-        bounce is over sooner) and began less than ``RESTLESS_MAX_S`` before ``now`` (a switch
-        flickering for longer is faulty and holds up nothing)."""
+        bounce is over sooner), began less than ``RESTLESS_MAX_S`` before ``now`` (a switch
+        flickering for longer is faulty and holds up nothing) and has not yet been still for the
+        firm time."""
         firm = self.window + self.hold
         mask = 0
         for i in bits(points):
             history = self._log[i]
-            if not history:
+            if not history or now - history[-1][0] >= firm:
                 continue
             since = history[-1][0]
             for when, _, _ in reversed(history[:-1]):

@@ -54,7 +54,7 @@ from typing import Literal
 from morris_pi.rules import SIDES, Game, Outcome, Side, Turn, other_side
 from morris_pi.rules.board import FULL, INDEX, POINTS, bits, names_of
 
-from .hand import lifted_man, protected_men
+from .hand import lifted_man, protected_men, unsettled_for
 from .provisional import ProvisionalTurn, carried_or_knocked, chain_of, watched
 from .reconcile import (
     Changes,
@@ -535,6 +535,7 @@ class Tracker:
             protected=protected,
             unsure=self._healed,
             third=self.computer is None,
+            touched=settler.touched_after,
         )
 
     def _arrived_in_order(self, chain: tuple[Turn, ...]) -> bool:
@@ -560,6 +561,7 @@ class Tracker:
             changes=Changes(once, twice, unsteady, self._flicker),
             unsure=self._healed,
             third=self.computer is None,
+            touched=settler.touched_after,
         )
 
     def _advance(self, now: float) -> None:
@@ -664,14 +666,16 @@ class Tracker:
             protected=self.protected,
             unsure=self._healed,
             third=self.computer is None,
+            touched=settler.touched_after,
         )
         kind = reading.kind
         if awaiting and kind == "turns":
             kind = "progress"
-        if kind == "turns" and (moving := settler.restless(settler.raw ^ occ, self._now)):
+        if kind == "turns" and (
+            moving := settler.restless(unsettled_for(game, reading.turns, settler.raw, occ), self._now)
+        ):
             # A switch that keeps changing (a man put down off-centre flickers): the board is not
             # yet what the hands leave. Read it when that point is firm.
-            # (A hair after: that is when the point has firmed, or gone back to its firm state.)
             wake = max(settler.changed_at(i) for i in bits(moving)) + self.settle_s + self.hold_s + 1e-6
             self._recheck_at = min(self._recheck_at, wake)
             kind = "progress"
