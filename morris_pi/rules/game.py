@@ -101,6 +101,7 @@ class Game:
         start = tables_for(self.profile).start
         self._positions: list[Position] = [start]
         self._history: list[Turn] = []
+        self._record: str | None = None  # the record's text, kept until the history changes
         self._seen: Counter[PositionKey] = Counter({start.key(): 1})
         self._pending: Turn | None = None
         self._declared: Outcome | None = None
@@ -178,6 +179,7 @@ class Game:
         other.profile = self.profile
         other._positions = list(self._positions)
         other._history = list(self._history)
+        other._record = self._record
         other._seen = Counter(self._seen)
         other._pending = self._pending
         other._declared = self._declared
@@ -209,7 +211,10 @@ class Game:
     @property
     def record(self) -> str:
         """The completed turns in notation, e.g. ``"d6 a1 f6 a4 b6xa1"``."""
-        return " ".join(map(str, self._history))
+        # Read on every step of the board's loop, while it changes once a turn.
+        if self._record is None:
+            self._record = " ".join(map(str, self._history))
+        return self._record
 
     @property
     def sanmill_record(self) -> str:
@@ -353,12 +358,14 @@ class Game:
         if not self._seen[position.key()]:
             del self._seen[position.key()]
         self._adjudicated = None
+        self._record = None
         return self._history.pop()
 
     def _commit(self, turn: Turn) -> Turn:
         position = self.position.play(turn.to_raw())
         self._positions.append(position)
         self._history.append(turn)
+        self._record = None
         self._seen[position.key()] += 1
         self._pending = None
         self._adjudicated = None
