@@ -1,9 +1,9 @@
 """Traces of the second generator (``bench/second_hands.py``) the tracker once misread.
 
 That generator was written apart from the tracker, from how hands, magnets and switches behave.
-Each case is one of its games (seed 1 of its 300-game run) with mess only on the turns that
-matter, cut off just after them; the replay must end on the game's exact record, and no line
-may hold a turn nobody played.
+Each case is one of its games (of its 300-game run with seed 1, unless a seed is named) with
+mess only on the turns that matter, cut off just after them; the replay must end on the game's
+exact record, and no line may hold a turn nobody played.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ def second_hands():
     return load("second_hands")
 
 
-def _replays_exactly(second_hands, game: int, profile: str, window: tuple[int, int], turns: int) -> None:
+def _replays_exactly(second_hands, game: int, profile: str, window: tuple[int, int], turns: int, seed: int = 1) -> None:
     lines, expected, _ = second_hands.make_trace(
-        f"1:{game}", profile, second_hands.mess_levels(MESS, None, None), window, turns
+        f"{seed}:{game}", profile, second_hands.mess_levels(MESS, None, None), window, turns
     )
     code, rows, err = replay_lines([json.dumps(line) for line in lines])
     assert code == 0, err
@@ -114,3 +114,11 @@ def test_which_man_was_taken_and_which_moved_goes_by_who_lifted_first(second_han
     change; the one whose reply was lifted after the turn it answers began is read (before, the
     tie left the game stopped)."""
     _replays_exactly(second_hands, 247, "move-this", (29, 30), 32)
+
+
+def test_one_turn_with_the_next_begun_before_two_with_a_third_begun(second_hands):
+    """Seed 2, game 80, club: White moves g7-g4 (the landing flickers) and a sleeve knocks
+    White's g1 off and back; Black lifts f4 to fly before g4 is firm. Read as g1-g4 and Black's
+    f4-g1 with White's g7 lifted for the next turn, two turns and a third begun, where one turn
+    with the next begun explains the same changes: fewer hands are the likelier story."""
+    _replays_exactly(second_hands, 80, "club", (158, 162), 164, seed=2)

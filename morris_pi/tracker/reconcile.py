@@ -427,7 +427,12 @@ def _two_turns(
     if whole and order is not None:
         whole = [pair for pair in whole if in_order(*pair, order, unsure, last, touched=touched)]
     if not whole and lifting and order is not None:
-        # Only where no two turns explain the board alone: fewer hands are the likelier story.
+        # Only where no two turns explain the board alone, nor one turn with the next begun
+        # (hands-2-0080: g7-g4 with Black's f4 lifted, not g1-g4 and f4-g1 with g7 lifted, where
+        # a sleeve knocked g1 off and it went back): fewer hands are the likelier story.
+        one = _one_begun(begun, occupied)
+        if one is not None:
+            return Reading("turns", (Turn.from_raw(one),))
         whole = [pair for pair in lifting if in_order(*pair, order, unsure, last, touched=touched)]
     if whole:
         if len(whole) > 1 and arrived is not None:
@@ -457,13 +462,20 @@ def _two_turns(
                     return Reading("turns", (Turn.from_raw(b),))
             return Reading("turns", (Turn.from_raw(a), Turn.from_raw(b)))
         return None
-    if begun:
-        # Prefer a first turn whose man already stands on its target.
-        shown = [raw for raw in begun if occupied >> raw[1] & 1]
-        if len(shown) == 1:
-            return Reading("turns", (Turn.from_raw(shown[0]),))
-        if len(begun) == 1:
-            return Reading("turns", (Turn.from_raw(next(iter(begun))),))
+    one = _one_begun(begun, occupied)
+    if one is not None:
+        return Reading("turns", (Turn.from_raw(one),))
+    return None
+
+
+def _one_begun(begun: set[RawTurn], occupied: int) -> RawTurn | None:
+    """The one first turn of the readings "a turn and the next begun", if they agree on it;
+    a first turn whose man already stands on its target is preferred."""
+    shown = [raw for raw in begun if occupied >> raw[1] & 1]
+    if len(shown) == 1:
+        return shown[0]
+    if len(begun) == 1:
+        return next(iter(begun))
     return None
 
 
