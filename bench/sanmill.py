@@ -193,9 +193,12 @@ class Ours:
     seeded: bool = True
     lmr: bool | None = None  # with ``nodes``/``time``: late-move reductions on/off (None: the default)
     weights: str | None = None  # with ``nodes``/``time``: evaluation weight overrides as JSON
+    placing_extension: int | None = None  # with ``nodes``/``time``: moving turns seen after the last placement
 
     def describe(self) -> str:
         lmr = "" if self.lmr is None else f", LMR {'on' if self.lmr else 'off'}"
+        if self.placing_extension is not None:
+            lmr += f", placing extension {self.placing_extension}"
         if self.weights:
             lmr += f", weights {self.weights}"
         if self.nodes:
@@ -212,6 +215,8 @@ class OurPlayer:
             from morris_pi.engine.search import Limits, Searcher
 
             options: dict[str, Any] = {} if spec.lmr is None else {"lmr": spec.lmr}
+            if spec.placing_extension is not None:
+                options["placing_extension"] = spec.placing_extension
             if spec.weights:
                 options["weights"] = json.loads(spec.weights)
             self.searcher = Searcher("standard", **options)
@@ -607,6 +612,14 @@ def main(argv: list[str] | None = None) -> int:
         help="with --nodes or --time: late-move reductions on or off (default: the engine's)",
     )
     parser.add_argument(
+        "--placing-extension",
+        type=int,
+        choices=range(5),
+        metavar="N",
+        help="with --nodes or --time: moving turns searched at least after the last placement, 0 = off "
+        "(default: the engine's)",
+    )
+    parser.add_argument(
         "--weights", help='with --nodes or --time: evaluation weights, e.g. {"moving": {"cramped": -30}}'
     )
     parser.add_argument("--unseeded", action="store_true", help="the level as on the board: time caps, table kept")
@@ -673,9 +686,12 @@ def main(argv: list[str] | None = None) -> int:
         seeded=not args.unseeded,
         lmr=None if args.lmr is None else args.lmr == "on",
         weights=args.weights,
+        placing_extension=args.placing_extension,
     )
-    if (args.lmr is not None or args.weights) and not (args.nodes or args.time):
-        parser.error("--lmr and --weights apply to --nodes or --time (a level uses the engine's settings)")
+    if (args.lmr is not None or args.weights or args.placing_extension is not None) and not (args.nodes or args.time):
+        parser.error(
+            "--lmr, --placing-extension and --weights apply to --nodes or --time (a level uses the engine's settings)"
+        )
     if args.weights:
         from morris_pi.engine.evaluate import merged
 
