@@ -8,10 +8,13 @@ engine 78630d1, the rest from the second pass's 40-game run).
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from morris_pi.engine.levels import get_level, think
 from morris_pi.engine.search import Limits, Searcher, score_form
 from morris_pi.rules import Game, Turn
 
@@ -93,6 +96,20 @@ def test_the_extension_is_bounded():
         totals[0] += nodes[0]
         totals[2] += nodes[2]
     assert totals[0] < totals[2] < 3 * totals[0]
+
+
+def test_a_level_sets_the_extension_for_its_own_searches():
+    # one searcher serves a player's level and its hints: each search takes its level's setting
+    game = Game.from_record(TRAP)
+    searcher = Searcher("standard")
+    level = replace(get_level(10), depth=3, placing_extension=2)
+    turn, result = think(searcher, game.position, game.positions, level, random.Random(0), seeded=True)
+    assert str(Turn.from_raw(turn)) != "f6" and searcher.placing_extension == 2
+    searcher.clear()  # as a seeded player does before each search
+    turn, result = think(
+        searcher, game.position, game.positions, replace(level, placing_extension=0), random.Random(0), seeded=True
+    )
+    assert str(Turn.from_raw(turn)) == "f6" and searcher.placing_extension == 0
 
 
 def test_the_extension_is_checked():

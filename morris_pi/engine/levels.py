@@ -43,6 +43,7 @@ class Level:
     noise: int  # standard deviation of the noise on root scores, centi-men
     description: str
     book: bool = True  # play the opening book's turns where it has one
+    placing_extension: int = 0  # moving turns searched at least after the last placement (``Searcher``)
 
 
 LEVELS: dict[int, Level] = {
@@ -118,6 +119,8 @@ def think(
         if hit is not None:
             turn, entry = hit
             return turn, SearchResult(turn, entry.score, entry.depth, 0, 0.0, [turn], book=True)
+    # one searcher serves the level and the hints, so the level sets it for each search
+    searcher.placing_extension = level.placing_extension
     result = searcher.search(
         position,
         history,
