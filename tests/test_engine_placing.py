@@ -103,10 +103,10 @@ def test_a_level_sets_the_extension_for_its_own_searches():
     game = Game.from_record(TRAP)
     searcher = Searcher("standard")
     level = replace(get_level(10), depth=3, placing_extension=2)
-    turn, result = think(searcher, game.position, game.positions, level, random.Random(0), seeded=True)
+    turn, _ = think(searcher, game.position, game.positions, level, random.Random(0), seeded=True)
     assert str(Turn.from_raw(turn)) != "f6" and searcher.placing_extension == 2
     searcher.clear()  # as a seeded player does before each search
-    turn, result = think(
+    turn, _ = think(
         searcher, game.position, game.positions, replace(level, placing_extension=0), random.Random(0), seeded=True
     )
     assert str(Turn.from_raw(turn)) == "f6" and searcher.placing_extension == 0
