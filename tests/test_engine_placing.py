@@ -112,6 +112,14 @@ def test_a_level_sets_the_extension_for_its_own_searches():
     assert str(Turn.from_raw(turn)) == "f6" and searcher.placing_extension == 0
 
 
+def test_a_level_can_spend_more_nodes_while_placing():
+    level = replace(get_level(10), nodes=2000, placing_nodes=5000)
+    for record, budget in ((TRAP, 5000), (BEFORE[-1][0], 2000)):
+        game = Game.from_record(record)
+        _, result = think(Searcher("standard"), game.position, game.positions, level, random.Random(0), seeded=True)
+        assert budget <= result.nodes < budget + 256, record  # the stop check comes every 256 nodes
+
+
 def test_the_extension_is_checked():
     with pytest.raises(ValueError, match="placing_extension 5"):
         Searcher("standard", placing_extension=5)

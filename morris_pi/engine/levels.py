@@ -44,6 +44,7 @@ class Level:
     description: str
     book: bool = True  # play the opening book's turns where it has one
     placing_extension: int = 0  # moving turns searched at least after the last placement (``Searcher``)
+    placing_nodes: int | None = None  # node budget while a side has men in hand (None: ``nodes``)
 
 
 LEVELS: dict[int, Level] = {
@@ -70,8 +71,16 @@ def get_level(number: int) -> Level:
         raise ValueError(f"unknown level {number!r}: levels are 1 to 10") from None
 
 
-def level_limits(level: Level, seeded: bool) -> Limits:
-    return Limits(depth=level.depth, nodes=level.nodes, time=None if seeded else level.seconds)
+def level_limits(level: Level, seeded: bool, placing: bool = False) -> Limits:
+    """The search limits of ``level``; ``placing``: a side still has men in hand.
+
+    >>> from dataclasses import replace
+    >>> level_limits(replace(LEVELS[10], placing_nodes=150000), seeded=True, placing=True).nodes
+    150000
+    """
+    nodes = level.placing_nodes if placing and level.placing_nodes else level.nodes
+    time = None if seeded else level.seconds * nodes / level.nodes  # the cap scales with the budget
+    return Limits(depth=level.depth, nodes=nodes, time=time)
 
 
 def margin(level: Level) -> int | None:
@@ -124,7 +133,7 @@ def think(
     result = searcher.search(
         position,
         history,
-        level_limits(level, seeded),
+        level_limits(level, seeded, placing=position.hand != (0, 0)),
         margin=margin(level),
         stop_flag=stop_flag,
         restrict=restrict,
