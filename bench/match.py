@@ -18,7 +18,7 @@ interval, and the CPU seconds per turn of each side; then a ladder of Elo
 estimates chained from the greedy baseline = 0.
 
 ``--openings`` can differ per pairing: ``--pairs 8-9:6,9-10:6`` plays 6.
-``--set N:nodes=..,noise=..,depth=..|none,book=on|off`` tries other settings
+``--set N:nodes=..,noise=..,depth=..|none,book=on|off,placing=0..4`` tries other settings
 for level N (repeatable) without editing ``levels.py``; the log records the
 settings each game was played with. ``--log`` appends one JSON line per game as
 it finishes, so an interrupted run keeps its games; ``--summarize`` prints the
@@ -79,12 +79,16 @@ def parse_set(text: str) -> tuple[int, dict[str, Any]]:
             changes[key] = int(value)
         elif key == "depth":
             changes[key] = None if value == "none" else int(value)
+        elif key == "placing":
+            if value not in ("0", "1", "2", "3", "4"):
+                raise ValueError(f"placing={value!r}: 0 (off) to 4 moving turns")
+            changes["placing_extension"] = int(value)
         elif key == "book":
             if value not in ("on", "off"):
                 raise ValueError(f"book={value!r}: on or off")
             changes[key] = value == "on"
         else:
-            raise ValueError(f"unknown setting {key!r} (nodes, noise, depth, book)")
+            raise ValueError(f"unknown setting {key!r} (nodes, noise, depth, book, placing)")
     return level, changes
 
 
@@ -101,6 +105,8 @@ def settings(name: str, overrides: Overrides) -> dict[str, Any] | str:
     level = get_level(int(name))
     lv = asdict(replace(level, **overrides.get(level.number, {})))
     del lv["description"], lv["seconds"]  # the seeded bench uses node budgets only
+    if not lv["placing_extension"]:
+        del lv["placing_extension"]  # off: logged as before the setting existed, so old logs compare
     return lv
 
 

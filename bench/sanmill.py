@@ -193,9 +193,15 @@ class Ours:
     seeded: bool = True
     lmr: bool | None = None  # with ``nodes``/``time``: late-move reductions on/off (None: the default)
     weights: str | None = None  # with ``nodes``/``time``: evaluation weight overrides as JSON
+    placing_extension: int | None = None  # with ``nodes``/``time``: moving turns seen after the last placement
+    placing_nodes: int | None = None  # with ``nodes``: the budget while men are in hand
 
     def describe(self) -> str:
         lmr = "" if self.lmr is None else f", LMR {'on' if self.lmr else 'off'}"
+        if self.placing_extension is not None:
+            lmr += f", placing extension {self.placing_extension}"
+        if self.placing_nodes:
+            lmr += f", {self.placing_nodes} nodes while placing"
         if self.weights:
             lmr += f", weights {self.weights}"
         if self.nodes:
@@ -212,10 +218,13 @@ class OurPlayer:
             from morris_pi.engine.search import Limits, Searcher
 
             options: dict[str, Any] = {} if spec.lmr is None else {"lmr": spec.lmr}
+            if spec.placing_extension is not None:
+                options["placing_extension"] = spec.placing_extension
             if spec.weights:
                 options["weights"] = json.loads(spec.weights)
             self.searcher = Searcher("standard", **options)
             self.limits = Limits(nodes=spec.nodes, time=spec.time)
+            self.placing_limits = Limits(nodes=spec.placing_nodes or spec.nodes, time=spec.time)
             self.player = None
         else:
             from morris_pi.engine.player import EnginePlayer
@@ -231,7 +240,9 @@ class OurPlayer:
         else:
             if self.spec.nodes:
                 self.searcher.clear()
-            result = self.searcher.search(game.position, game.positions, self.limits)
+            placing = game.position.hand != (0, 0)
+            limits = self.placing_limits if placing else self.limits
+            result = self.searcher.search(game.position, game.positions, limits)
             turn = Turn.from_raw(result.turn) if result.turn else None
             self.nodes = result.nodes
         if turn is None:
@@ -607,6 +618,17 @@ def main(argv: list[str] | None = None) -> int:
         help="with --nodes or --time: late-move reductions on or off (default: the engine's)",
     )
     parser.add_argument(
+        "--placing-extension",
+        type=int,
+        choices=range(5),
+        metavar="N",
+        help="with --nodes or --time: moving turns searched at least after the last placement, 0 = off "
+        "(default: the engine's)",
+    )
+    parser.add_argument(
+        "--placing-nodes", type=int, metavar="N", help="with --nodes: the node budget while men are in hand"
+    )
+    parser.add_argument(
         "--weights", help='with --nodes or --time: evaluation weights, e.g. {"moving": {"cramped": -30}}'
     )
     parser.add_argument("--unseeded", action="store_true", help="the level as on the board: time caps, table kept")
@@ -673,9 +695,15 @@ def main(argv: list[str] | None = None) -> int:
         seeded=not args.unseeded,
         lmr=None if args.lmr is None else args.lmr == "on",
         weights=args.weights,
+        placing_extension=args.placing_extension,
+        placing_nodes=args.placing_nodes,
     )
-    if (args.lmr is not None or args.weights) and not (args.nodes or args.time):
-        parser.error("--lmr and --weights apply to --nodes or --time (a level uses the engine's settings)")
+    if args.placing_nodes is not None and (not args.nodes or args.placing_nodes < 1):
+        parser.error("--placing-nodes applies to --nodes and must be at least 1")
+    if (args.lmr is not None or args.weights or args.placing_extension is not None) and not (args.nodes or args.time):
+        parser.error(
+            "--lmr, --placing-extension and --weights apply to --nodes or --time (a level uses the engine's settings)"
+        )
     if args.weights:
         from morris_pi.engine.evaluate import merged
 

@@ -82,6 +82,7 @@ def test_other_settings_are_logged_and_summarized_as_their_own_row(tmp_path, cap
     [
         (["--set", "7:nodes=lots"], "--set"),
         (["--set", "7:speed=3"], "unknown setting 'speed'"),
+        (["--set", "10:placing=9"], "placing='9': 0 (off) to 4"),
         (["--set", "12:noise=3"], "levels are 1 to 10"),
         (["--pairs", "1-x"], "--pairs: '1-x'"),
     ],

@@ -223,6 +223,9 @@ def test_sprt_accepts_the_hypothesis_the_results_support():
         (["--weights", "{not json"], "--weights '{not json'"),
         (["--weights", '{"moving": {"cramped": -30}}'], "apply to --nodes or --time"),
         (["--lmr", "on"], "apply to --nodes or --time"),
+        (["--placing-extension", "2"], "apply to --nodes or --time"),
+        (["--placing-extension", "7"], "--placing-extension: invalid choice: 7"),
+        (["--placing-nodes", "0"], "--placing-nodes applies to --nodes and must be at least 1"),
     ],
 )
 def test_bad_search_options_are_named(flags, message, capsys):
@@ -243,3 +246,15 @@ def test_a_node_budget_plays_with_the_weights_and_reductions_given(tmp_path, cap
     assert out["games"] == 2 and out["ours"] == f"300 nodes/turn, LMR on, weights {weights}"
     player = bench.OurPlayer(bench.Ours(level=None, nodes=300, lmr=True, weights=weights), seed=0)
     assert player.searcher.lmr and player.searcher.ev.weights["moving"]["cramped"] == -30
+    assert player.searcher.placing_extension == 0  # the engine's default
+
+
+def test_a_node_budget_plays_with_the_placing_extension_given(capsys):
+    search = ["--nodes", "300", "--placing-extension", "2", "--placing-nodes", "700"]
+    code = bench.main(["--peer", f"{sys.executable} {FAKE}", *search, "--openings", "1", "--cap", "40", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ours"] == "300 nodes/turn, placing extension 2, 700 nodes while placing"
+    player = bench.OurPlayer(bench.Ours(level=None, nodes=300, placing_extension=2, placing_nodes=700), seed=0)
+    assert player.searcher.placing_extension == 2
+    assert (player.limits.nodes, player.placing_limits.nodes) == (300, 700)

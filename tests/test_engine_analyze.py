@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 
 import pytest
+from test_engine_placing import TRAP
 from test_engine_tactics import ENDGAME_B, MILL_IN_ONE
 
 from morris_pi.cli import main
+from morris_pi.engine import levels
 from morris_pi.rules import Game, Turn
 
 
@@ -39,6 +42,18 @@ def test_level_budget_is_repeatable(capsys):
     a, b = json.loads(first), json.loads(second)
     assert a["limits"] == {"level": 4, "nodes": a["limits"]["nodes"]}
     assert (a["turn"], a["score"], a["nodes"], a["pv"]) == (b["turn"], b["score"], b["nodes"], b["pv"])
+
+
+def test_a_level_is_searched_with_its_placing_extension(capsys, monkeypatch):
+    # the placing trap of test_engine_placing at a small budget: the plain search walks into
+    # f6, the extended one (as level 10 searches) does not; --depth stays the plain search
+    for extension, turn in ((2, "g1"), (0, "f6")):
+        small = replace(levels.LEVELS[10], nodes=5000, placing_extension=extension)
+        monkeypatch.setitem(levels.LEVELS, 10, small)
+        _, out, _ = analyze(capsys, "--level", "10", *TRAP.split())
+        assert json.loads(out)["turn"] == turn
+    _, out, _ = analyze(capsys, "--depth", "3", *TRAP.split())
+    assert json.loads(out)["turn"] == "f6"
 
 
 def test_known_win_is_given_as_win_in(capsys):

@@ -1,8 +1,9 @@
 """``morris-pi analyze``: search the position after a record and print the result as JSON.
 
-``--level N`` uses level N's node budget (without its noise, and with a fixed
-seed, so the answer repeats); ``--time S`` searches S seconds; ``--depth D``
-searches D turns deep. The default is level 10.
+``--level N`` uses level N's node budget and placing extension (without its
+noise, and with a fixed seed, so the answer repeats); ``--time S`` searches S
+seconds; ``--depth D`` searches D turns deep, both without the extension. The
+default is level 10.
 
 Output fields: ``turn`` (the chosen turn), ``score`` (centi-men for the side to
 move, or ``{"win_in": n}`` / ``{"loss_in": n}`` turns for a known result),
@@ -86,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if game is None:
         return 2
     described: dict[str, float]
+    extension = 0  # --depth and --time: the plain search
     if args.depth is not None:
         limits, described = Limits(depth=args.depth), {"depth": args.depth}
     elif args.time is not None:
@@ -94,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         level = get_level(args.level or 10)
         limits = Limits(depth=level.depth, nodes=level.nodes)
         described = {"level": level.number, "nodes": level.nodes}
+        extension = level.placing_extension  # searched as the level searches, without its noise
     out: dict[str, object] = {
         "profile": game.profile.name,
         "record": game.record,
@@ -118,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         )
         print(json.dumps(out))
         return 0
-    searcher = Searcher(game.profile)
+    searcher = Searcher(game.profile, placing_extension=extension)
     restrict = [t.to_raw() for t in game.legal_turns()] if game.pending else None
     progress = Progress("analyze", enabled=args.progress)
     beat = _Heartbeat(searcher, progress, limits) if progress.enabled else None

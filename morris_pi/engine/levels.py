@@ -43,6 +43,8 @@ class Level:
     noise: int  # standard deviation of the noise on root scores, centi-men
     description: str
     book: bool = True  # play the opening book's turns where it has one
+    placing_extension: int = 0  # moving turns searched at least after the last placement (``Searcher``)
+    placing_nodes: int | None = None  # node budget while a side has men in hand (None: ``nodes``)
 
 
 LEVELS: dict[int, Level] = {
@@ -57,7 +59,7 @@ LEVELS: dict[int, Level] = {
         Level(7, 4500, 0.8, None, 15, "club player"),
         Level(8, 12000, 1.2, None, 9, "strong"),
         Level(9, 30000, 2.5, None, 6, "stronger"),
-        Level(10, 100000, 5.0, None, 0, "full strength within about a second here"),
+        Level(10, 100000, 5.0, None, 0, "full strength within about a second here", placing_extension=2),
     )
 }
 
@@ -69,8 +71,16 @@ def get_level(number: int) -> Level:
         raise ValueError(f"unknown level {number!r}: levels are 1 to 10") from None
 
 
-def level_limits(level: Level, seeded: bool) -> Limits:
-    return Limits(depth=level.depth, nodes=level.nodes, time=None if seeded else level.seconds)
+def level_limits(level: Level, seeded: bool, placing: bool = False) -> Limits:
+    """The search limits of ``level``; ``placing``: a side still has men in hand.
+
+    >>> from dataclasses import replace
+    >>> level_limits(replace(LEVELS[10], placing_nodes=150000), seeded=True, placing=True).nodes
+    150000
+    """
+    nodes = level.placing_nodes if placing and level.placing_nodes else level.nodes
+    time = None if seeded else level.seconds * nodes / level.nodes  # the cap scales with the budget
+    return Limits(depth=level.depth, nodes=nodes, time=time)
 
 
 def margin(level: Level) -> int | None:
@@ -118,10 +128,12 @@ def think(
         if hit is not None:
             turn, entry = hit
             return turn, SearchResult(turn, entry.score, entry.depth, 0, 0.0, [turn], book=True)
+    # one searcher serves the level and the hints, so the level sets it for each search
+    searcher.placing_extension = level.placing_extension
     result = searcher.search(
         position,
         history,
-        level_limits(level, seeded),
+        level_limits(level, seeded, placing=position.hand != (0, 0)),
         margin=margin(level),
         stop_flag=stop_flag,
         restrict=restrict,

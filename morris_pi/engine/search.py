@@ -55,6 +55,7 @@ LMR = False  # late-move reductions: measured, not kept (docs/engine.md, "Second
 LMR_DEPTH = 3  # reduce only at nodes this deep or deeper
 LMR_FROM = 3  # reduce from the fourth turn in the order on
 EVAL_CACHE = 1 << 16  # leaf evaluations kept by position key (about 5 MB at most)
+PLACING_EXTENSION = 0  # moving turns searched at least after the last placement (docs/engine.md, "Placing depth")
 
 
 #: A transposition-table entry: (key, depth, bound, score, best turn, search id).
@@ -136,6 +137,12 @@ class Searcher(TurnGenerator):
     ``endgame``: ``True`` loads the shipped endgame tables valid for the profile (if any),
     ``None`` or ``False`` searches without, or pass ``EndgameTables``.
 
+    ``placing_extension`` (0 = off): a line whose last placement falls at or near the
+    horizon is searched on until it has seen this many moving turns, so its evaluation
+    sees the room the placing left each side rather than guessing it from a placing
+    position. Every line leaves the placing phase at most once, so it is extended at
+    most once, by at most this many turns.
+
     >>> s = Searcher("standard")
     >>> r = s.search(Position.start(), limits=Limits(depth=2))
     >>> r.turn in Position.start().turns()
@@ -153,6 +160,7 @@ class Searcher(TurnGenerator):
         aspiration: int = ASPIRATION,
         lmr: bool = LMR,
         lmr_from: int = LMR_FROM,
+        placing_extension: int = PLACING_EXTENSION,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         t: Tables = tables_for(get_profile(profile))
@@ -165,6 +173,9 @@ class Searcher(TurnGenerator):
         self.aspiration = aspiration
         self.lmr = lmr
         self.lmr_from = lmr_from
+        if not 0 <= placing_extension <= 4:
+            raise ValueError(f"placing_extension {placing_extension!r}: 0 (off) to 4 moving turns")
+        self.placing_extension = placing_extension
         self.clock = clock
         if endgame is True:
             from .egtb import tables_for_profile
@@ -371,6 +382,10 @@ class Searcher(TurnGenerator):
         else:
             nh = hme - 1
             nkey ^= ZHAND[side][hme] ^ ZHAND[side][nh]
+            if not nh and not hop and depth <= self.placing_extension:
+                # the last placement: the child is the first moving position; see at least
+                # ``placing_extension`` moving turns before evaluating (only placements pay this test)
+                depth = self.placing_extension + 1
         nop = op
         nq = quiet + 1
         if r >= 0:

@@ -1,0 +1,44 @@
+"""bench/placing_depth.py: where the placing extension acts, from a logged game; bad input."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_bench():
+    spec = importlib.util.spec_from_file_location("bench_placing_depth", ROOT / "bench" / "placing_depth.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_placing_depth"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load_bench()
+GAME = "e3 f2 d6 b4 c3 d3 d5 d7 c5 e5 c4xd7 d7 d2 g7 a7 f4 f6 e4 d6-b6"
+
+
+def test_it_reports_depths_turns_and_nodes_of_a_logged_game(tmp_path, capsys):
+    log = tmp_path / "run.jsonl"
+    log.write_text(json.dumps({"record": GAME}) + "\n")
+    assert bench.main(["--log", str(log), "--games", "1", "--nodes", "600", "--depth", "3"]) == 0
+    out = capsys.readouterr().out
+    # one position at each cut, then the nodes at depth 3 (the trap position grows the most)
+    assert out.count(" of 1") == 3
+    assert "3 positions: N = 0: " in out and "N = 2: " in out
+
+
+def test_a_file_that_is_no_log_is_named(tmp_path, capsys):
+    log = tmp_path / "run.jsonl"
+    log.write_text("not json\n")
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--log", str(log)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--log {log}: not a log of bench/sanmill.py" in err and "Traceback" not in err
