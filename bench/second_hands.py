@@ -487,6 +487,13 @@ class Hands:
         def add(t: float, point: str, closed: bool, brief: bool = False) -> None:
             s.contacts.append(Contact(t, point, closed, brief=brief))
 
+        def lift_and_return(t: float, point: str, hold: tuple[float, float], pause: tuple[float, float]) -> float:
+            """A man lifted, held, and put back on his point; returns when the hand moves on."""
+            add(t, point, False)
+            t += _u(rng, *hold)
+            add(t, point, True)
+            return t + _u(rng, *pause)
+
         def land(t: float, point: str) -> float:
             """Put a man down; returns when it has settled."""
             add(t, point, True)
@@ -530,20 +537,14 @@ class Hands:
                     t += _u(rng, 0.5, 2.0)
             if origin and roll("hesitate"):
                 s.kinds["hesitate"] += 1
-                add(t, origin, False)
-                t += _u(rng, 0.3, 2.0)
-                add(t, origin, True)
-                t += _u(rng, 0.5, 3.0)
+                t = lift_and_return(t, origin, (0.3, 2.0), (0.5, 3.0))
             if origin and roll("wrong_man"):
                 others = free(own, t)
                 if others:
                     x = rng.choice(others)
                     touched.add(x)
                     s.kinds["wrong_man"] += 1
-                    add(t, x, False)
-                    t += _u(rng, 0.3, 1.5)
-                    add(t, x, True)
-                    t += _u(rng, 0.2, 1.0)
+                    t = lift_and_return(t, x, (0.3, 1.5), (0.2, 1.0))
 
         # the step
         if origin:
@@ -626,19 +627,13 @@ class Hands:
                     p = rng.choice(protected)
                     touched.add(p)
                     s.kinds["protected"] += 1
-                    add(t, p, False)
-                    t += _u(rng, 0.5, 2.0)
-                    add(t, p, True)
-                    t += _u(rng, 0.3, 1.5)
+                    t = lift_and_return(t, p, (0.5, 2.0), (0.3, 1.5))
                 mine = free(own - {origin} if origin else own, t)
                 if mine and roll("own_lift"):
                     m = rng.choice(mine)
                     touched.add(m)
                     s.kinds["own_lift"] += 1
-                    add(t, m, False)
-                    t += _u(rng, 0.4, 1.5)
-                    add(t, m, True)
-                    t += _u(rng, 0.3, 1.5)
+                    t = lift_and_return(t, m, (0.4, 1.5), (0.3, 1.5))
                 add(t, removal, False)
                 s.main_end = t
             if roll("captured_dropped"):
