@@ -37,17 +37,29 @@ def positions(log: Path, games: int, cuts: tuple[int, ...]) -> dict[int, list[Ga
     return out
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--log", type=Path, default=RUNS / "level10-skill10.jsonl", help="a bench/sanmill.py log")
-    parser.add_argument("--games", type=int, default=8, help="games to cut positions from")
-    parser.add_argument("--nodes", type=int, default=100000, help="budget of the depth comparison (level 10's)")
-    parser.add_argument("--depth", type=int, default=5, help="depth of the node comparison")
+    parser.add_argument("--games", type=_positive, default=8, help="games to cut positions from")
+    parser.add_argument("--nodes", type=_positive, default=100000, help="budget of the depth comparison (level 10's)")
+    parser.add_argument("--depth", type=_positive, default=5, help="depth of the node comparison")
     args = parser.parse_args(argv)
     try:
         by_cut = positions(args.log, args.games, (8, 11, 14))
     except (OSError, ValueError, KeyError) as exc:
         parser.error(f"--log {args.log}: not a log of bench/sanmill.py: {exc}")
+    if not any(by_cut.values()):
+        parser.error(f"--log {args.log}: no game in it (or none still placing at turns 9, 12 or 15)")
     print(f"{args.nodes} nodes, extension off -> N = 2")
     print(f"{'turn':>4} {'positions':>9}  {'depth off -> N=2':<40} turn changed")
     for cut, games in by_cut.items():
@@ -75,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
                     game.position, game.positions, Limits(depth=args.depth)
                 )
                 totals[n] += r.nodes
+    if not totals[0]:
+        print("no positions at turns 12, 15 or 18 still placing: nothing to compare")
+        return 0
     print(
         f"{count} positions: "
         + ", ".join(f"N = {n}: {total:,} ({total / totals[0]:.2f}x)" for n, total in totals.items())

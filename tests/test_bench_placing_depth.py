@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
+from test_second_hands import load
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _load_bench():
-    spec = importlib.util.spec_from_file_location("bench_placing_depth", ROOT / "bench" / "placing_depth.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_placing_depth"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = load("placing_depth")
 GAME = "e3 f2 d6 b4 c3 d3 d5 d7 c5 e5 c4xd7 d7 d2 g7 a7 f4 f6 e4 d6-b6"
 
 
@@ -42,3 +29,21 @@ def test_a_file_that_is_no_log_is_named(tmp_path, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert f"--log {log}: not a log of bench/sanmill.py" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("option", ["--games", "--nodes", "--depth"])
+def test_a_count_below_one_is_refused(option, capsys):
+    with pytest.raises(SystemExit) as exc:
+        bench.main([option, "0"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: 0 is not at least 1" in err and "Traceback" not in err
+
+
+def test_a_log_without_games_is_named(tmp_path, capsys):
+    log = tmp_path / "run.jsonl"
+    log.write_text("\n")
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--log", str(log), "--games", "1"])
+    assert exc.value.code == 2
+    assert f"--log {log}: no game in it" in capsys.readouterr().err
