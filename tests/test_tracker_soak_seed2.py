@@ -31,3 +31,35 @@ def test_three_men_in_quick_succession_the_last_closing_a_mill():
     ]
     prefix = "d2 f4 e5 a7 d5 g1 c5xf4 g7 d7 c4 d6xa7 a1 b4 b6"
     _replay_checked({"profile": "no-flying", **TWO_PLAYERS}, prefix, tail, f"{prefix} e4 a4 e3xa1")
+
+
+TWELVE_1265 = (
+    "d1 g1 c3 e5 g4 d7 a4 d6 b6 d5xb6 f2 c5xa4 b6 a4 d3 b4 e3xb4 f4 d2xa4 b4 b2xb4 g7 b4xg1 f6xg4 b4-a4 "
+    "f4-g4 f2-f4 g4-g1 a4-a7 g7-g4 b2-b4 e5-e4 f4-f2 c5-c4 f2-f4 e4-e5 f4-e4 f6-f4 d2-f2 d6-f6 d3-d2 d7-d6 "
+    "b6-c5 d6-d7 d2-b2 d5-d6 b2-a1 d6-d5 a1-a4 d5-d6 c5-b6 d6-d5 c3-d3 c4-c3 b4-c4 d5-d6 b6-c5 d6-b6 c5-d5 "
+    "b6-c5 d1-d2 f6-d6 a4-b4 g1-d1 a7-b6 d1-a1 d2-d1 d7-g7 b4-a4 c3-b2 b6-a7 b2-d2 f2-g1 d2-b2 e3-f2 e5-f6 "
+    "a7-b6 b2-c3 d3-d2 c3-d3 e4-e5 d6-d7 e5-e4 f6-e5 f2-e3 d7-d6 b6-a7 f4-f2 e4-f4 c5-b6 f4-f6 b6-b4 a7-d7 "
+    "e5-e4 f6-f4 g7-f6 d5-c5 g4-g7 c5-b6 d6-d5 b6-c5 b4-b2 c5-b6 b2-b4 b6-c5 b4-b6 c4-c3 g7-g4 d7-d6 g4-g7 "
+    "d2-b2 d3-d2 c3-c4"
+)
+
+
+def test_a_move_is_not_read_onto_a_point_touched_only_before_its_man_left():
+    """twelve, game 1265: a sleeve knocks White's b2 off and pushes it back across b4 (b4
+    touched 107 ms, its return lost); 0.5 s later Black lifts b6. The board then read as
+    ``b6-b4`` with White's next turn begun taking b4, though b4 never closed after b6 was
+    lifted. Nothing is read until the scan shows b2 back and Black's man lands on a7."""
+    tail = [
+        {"t": 595.14455, "off": "b2"},
+        {"t": 595.14473, "on": "b2"},
+        {"t": 595.14483, "off": "b2"},
+        {"t": 597.15075, "on": "b4"},
+        {"t": 597.25821, "off": "b4"},
+        {"t": 597.73944, "off": "b6"},
+        {"t": 598.08214, "snapshot": "a1 a4 b2 c4 c5 d1 d2 d5 d6 e3 e4 f2 f4 f6 g1 g7".split()},
+        {"t": 598.29685, "on": "a7"},
+        {"t": 598.31184, "off": "a4"},
+        {"t": 598.36884, "on": "a4"},
+        {"t": 601.4},
+    ]
+    _replay_checked({"profile": "twelve", **TWO_PLAYERS}, TWELVE_1265, tail, f"{TWELVE_1265} b6-a7")

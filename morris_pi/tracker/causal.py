@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -110,7 +111,14 @@ def in_order(
             return False
         if r2 >= 0 and r2 != t1 and done_before(r2):
             return False
-    if o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) - order(o1) >= CARRY_S:
+    if o1 < 0 or o1 == t2 or bool(unsure >> o1 & 1):
         return True
     left = order(o1)
+    if t1 == r2:
+        # The man landed and was taken again: his point closed after he left his own (soak seed
+        # 2 game 1265: a knocked man pushed back across b4 before b6 was lifted, read as b6-b4
+        # taken at once by the other side's turn begun).
+        return touched is None or touched(t1, left) != math.inf
+    if order(t1) - left >= CARRY_S:
+        return True
     return touched is not None and order(t1) < left and touched(t1, left) - left >= CARRY_S
