@@ -63,3 +63,26 @@ def test_a_move_is_not_read_onto_a_point_touched_only_before_its_man_left():
         {"t": 601.4},
     ]
     _replay_checked({"profile": "twelve", **TWO_PLAYERS}, TWELVE_1265, tail, f"{TWELVE_1265} b6-a7")
+
+
+def test_a_man_whose_return_only_a_scan_showed_came_before_a_man_slid_across_later():
+    """no-flying, game 1047: White's f4, then Black's g4 20 ms later, knocked off after 34 ms
+    and put back with the "on" lost; White's next man slides across b2 and b4 (b4 closed 85 ms)
+    before the scan shows g4 back, and lands on b4 1.2 s later. When g4's man came back is only
+    known to lie between his knock and the scan: b4's brief touch inside that time does not
+    make b4's man the first. ``f4 g4 b4``, never ``f4 b4 g4``."""
+    tail = [
+        {"t": 3.61385, "on": "f4"},
+        {"t": 3.63336, "on": "g4"},
+        {"t": 3.66763, "off": "g4"},
+        {"t": 4.95879, "on": "b2"},
+        {"t": 5.05233, "off": "b2"},
+        {"t": 5.10371, "on": "b4"},
+        {"t": 5.18829, "off": "b4"},
+        {"t": 5.22921, "snapshot": ["f4", "g4"]},
+        {"t": 6.38206, "on": "b4"},
+        {"t": 6.41133, "off": "b4"},
+        {"t": 6.431, "on": "b4"},
+        {"t": 9.5},
+    ]
+    _replay_checked({"profile": "no-flying", **TWO_PLAYERS}, "", tail, "f4 g4 b4")

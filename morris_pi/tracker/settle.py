@@ -361,13 +361,31 @@ class Settler:
         to rest first.
         """
         rest = self._rest
-        at_second = self.closed_since(first, rest[second])
-        at_first = self.closed_since(second, rest[first])
+        at_second = self._held_at_rest(first, second)
+        at_first = self._held_at_rest(second, first)
         if (at_second is None) != (at_first is None):
             return at_second is not None
         if at_second is not None and at_first is not None:
             return at_second < at_first
         return rest[first] < rest[second]
+
+    def _held_at_rest(self, point: int, other: int) -> float | None:
+        """When the closing that held ``point`` when the man on ``other`` came to rest began, or
+        ``None`` (see ``closed_since``). A man whose landing only a scan showed came to rest at
+        some time after his point's last reported change: ``point`` held a man then only if it
+        held one throughout (soak seed 2 game 1047: g4's man back before b4 was touched by a man
+        slid across it, the scan 50 ms after that touch)."""
+        rest = self._rest[other]
+        at = self.closed_since(point, rest)
+        if at is not None:
+            history = self._log[other]
+            for n in range(len(history) - 1, 0, -1):
+                when, closed, seen = history[n]
+                if when == rest and closed:
+                    if not seen and at > history[n - 1][0]:
+                        return None
+                    break
+        return at
 
     def changed_at(self, index: int) -> float:
         """Raw time of the last transition of a point (the order of changes)."""
