@@ -86,3 +86,20 @@ def test_a_man_whose_return_only_a_scan_showed_came_before_a_man_slid_across_lat
         {"t": 9.5},
     ]
     _replay_checked({"profile": "no-flying", **TWO_PLAYERS}, "", tail, "f4 g4 b4")
+
+
+def test_two_placements_are_not_read_in_the_order_their_men_did_not_come():
+    """club, game 74: White's a7, Black's e5 129 ms later, then White lifts c4 by mistake (the
+    lift lost; the scan shows c4 empty) and puts it back. Occupancy alone allows only the
+    other order, e5 and then Black's a7 closing a7-a4-a1 and taking c4, but a7's man came
+    first: the board waits until c4 is back and reads a7 and e5, then White's g7."""
+    tail = [
+        {"t": 21.4879, "on": "a7"},
+        {"t": 21.61661, "on": "e5"},
+        {"t": 22.19209, "snapshot": "a1 a4 a7 b4 b6 d1 d3 e3 e5 f4 g1".split()},
+        {"t": 23.06998, "on": "c4"},
+        {"t": 23.54614, "on": "g7"},
+        {"t": 26.6},
+    ]
+    prefix = "b4 b6 f4 d3 d1 g1 c4 a4 e3 a1"
+    _replay_checked({"profile": "club", **TWO_PLAYERS}, prefix, tail, f"{prefix} a7 e5 g7")

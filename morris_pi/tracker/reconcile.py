@@ -426,6 +426,13 @@ def _two_turns(
                 begun.add(raw1)
     if whole and order is not None:
         whole = [pair for pair in whole if in_order(*pair, order, unsure, last, touched=touched)]
+    if whole and arrived is not None:
+        # Two placements are read in the order their men came; where occupancy allows only the
+        # other order, the board waits (soak seed 2 game 74: a7 landed 129 ms before e5, then
+        # White lifted c4 by mistake with the lift lost; read as e5 and Black's a7 taking c4).
+        whole = [(a, b) for a, b in whole if a[0] >= 0 or b[0] >= 0 or arrived(a[1], b[1])] or (
+            whole if len(whole) > 1 else []
+        )
     if not whole and lifting and order is not None:
         # Only where no two turns explain the board alone, nor one turn with the next begun
         # (hands-2-0080: g7-g4 with Black's f4 lifted, not g1-g4 and f4-g1 with g7 lifted, where
