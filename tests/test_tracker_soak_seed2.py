@@ -103,3 +103,22 @@ def test_two_placements_are_not_read_in_the_order_their_men_did_not_come():
     ]
     prefix = "b4 b6 f4 d3 d1 g1 c4 a4 e3 a1"
     _replay_checked({"profile": "club", **TWO_PLAYERS}, prefix, tail, f"{prefix} a7 e5 g7")
+
+
+def test_the_computers_removal_made_first_and_answered_where_only_scans_showed_the_point():
+    """twelve, the computer White, game 83: the hand takes f6 first for the prompted a1xf6 (the
+    lift lost; a scan shows f6 empty), places a1, and Black's man, after hovering over f6, lands
+    there with the landing lost; a scan shows it 0.8 s later. f6 was surely empty when a1 was
+    placed and filled only after that: the computer's turn and Black's answer, not a1 with f6
+    lifted and put back, the removal still owed."""
+    tail = [
+        {"t": 48.9685, "snapshot": "a7 d1 d3 d7 e3 e5 g1 g4 g7".split()},
+        {"t": 49.15595, "on": "a1"},
+        {"t": 49.27478, "on": "f6"},
+        {"t": 49.29534, "off": "f6"},
+        {"t": 49.94695, "snapshot": "a1 a7 d1 d3 d7 e3 e5 f6 g1 g4 g7".split()},
+        {"t": 53.0},
+    ]
+    prefix = "a7 f4 d7 e5 g7xf4 e3 g4 a4 g1xa4 f6 d1 d3"
+    header = {"profile": "twelve", "white": "computer", "black": "human"}
+    _replay_checked(header, prefix, tail, f"{prefix} a1xf6 f6")

@@ -39,6 +39,7 @@ def removal_answered(
     last: Callable[[int], float] | None,
     lifted: Callable[[int], float] | None,
     unsure: int,
+    opened: Callable[[int, float], bool] | None = None,
 ) -> bool:
     """Whether the computer's prompted turn was carried out removal first and the other side's
     man has since come onto the removed point: not the turn in progress with the removed man
@@ -47,13 +48,19 @@ def removal_answered(
     The removed man's last lift came before the step's man first touched his point, and the
     removed point filled again only after that touch. A hand hesitating over the removal puts
     the man back before the step, or lifts him only after it; a man nudged before the step was
-    back before it too.
+    back before it too. Where only a scan showed the removed man go or come back, the point must
+    surely have been empty when the step's man touched down (``opened(point, t)``): the scan
+    that showed it empty came before that touch, and it closed again only after a change
+    reported after it (soak seed 2 game 83: f6 taken off first with the lift lost, a1 placed
+    after the scan, and the human's man landed on f6 with the landing lost).
     """
     _, t, r = turn
     if r < 0 or order is None or last is None or lifted is None or not occupied >> r & 1:
         return False
-    if not changes.twice >> r & 1 or (unsure >> r | unsure >> t) & 1:
+    if not changes.twice >> r & 1 or unsure >> t & 1:
         return False
+    if unsure >> r & 1:
+        return opened is not None and opened(r, order(t))
     return lifted(r) < order(t) < last(r)
 
 

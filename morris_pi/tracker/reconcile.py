@@ -230,6 +230,7 @@ def read_board(
     unsure: int = 0,
     third: bool = False,
     touched: Callable[[int, float], float] | None = None,
+    opened: Callable[[int, float], bool] | None = None,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -246,7 +247,8 @@ def read_board(
     not known (a lost lift may be older than the landing it made possible). ``third``: two
     turns may be read with a third begun (two players only: against the computer its turns
     are prompted one at a time). ``touched(i, t)``: when point ``i`` was first closed at or
-    after raw time ``t`` (see ``causal.in_order``).
+    after raw time ``t`` (see ``causal.in_order``); ``opened(i, t)``: whether point ``i`` was surely
+    empty at raw time ``t`` (see ``causal.removal_answered``).
     """
     expected = board_mask(game)
     actual = occupied
@@ -296,7 +298,7 @@ def read_board(
 
     for raw in allowed:
         if _partial(expected, occupied, raw, step_done=pending) and not (
-            not human and not pending and removal_answered(raw, occupied, changes, order, last, lifted, unsure)
+            not human and not pending and removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened)
         ):
             return PROGRESS
 

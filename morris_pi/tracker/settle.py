@@ -297,6 +297,30 @@ class Settler:
             after = entry
         return None
 
+    def open_at(self, index: int, t: float) -> bool:
+        """Whether the point's switch was surely open at raw time ``t``: its last change before
+        ``t`` an opening, reported or shown by a scan made by then, and its next change not a
+        closing only a scan showed (that one may have come before ``t``).
+
+        >>> settler = Settler()
+        >>> for raw, now in ((1, 1.0), (0, 1.5), (1, 3.0)):
+        ...     _ = settler.feed(raw, now)
+        >>> settler.open_at(0, 2.0), settler.open_at(0, 1.2), settler.open_at(0, 0.5)
+        (True, False, False)
+        """
+        history = self._log[index]
+        before = None
+        for n, (when, closed, seen) in enumerate(history):
+            if when > t:
+                if before is None or (closed and not seen):
+                    return False
+                break
+            before = n
+        if before is None:
+            return False
+        when, closed, seen = history[before]
+        return not closed and (seen or when + self.window <= t)
+
     def touched_after(self, index: int, t: float) -> float:
         """When the point's switch was first closed at or after raw time ``t``: ``t`` itself if
         it was closed then, ``inf`` if it has not closed since (or changes older than the log

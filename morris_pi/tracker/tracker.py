@@ -536,6 +536,7 @@ class Tracker:
             unsure=self._healed,
             third=self.computer is None,
             touched=settler.touched_after,
+            opened=settler.open_at,
         )
 
     def _arrived_in_order(self, chain: tuple[Turn, ...]) -> bool:
@@ -562,6 +563,7 @@ class Tracker:
             unsure=self._healed,
             third=self.computer is None,
             touched=settler.touched_after,
+            opened=settler.open_at,
         )
 
     def _advance(self, now: float) -> None:
@@ -667,6 +669,7 @@ class Tracker:
             unsure=self._healed,
             third=self.computer is None,
             touched=settler.touched_after,
+            opened=settler.open_at,
         )
         kind = reading.kind
         if awaiting and kind == "turns":
