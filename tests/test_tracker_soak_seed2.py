@@ -122,3 +122,38 @@ def test_the_computers_removal_made_first_and_answered_where_only_scans_showed_t
     prefix = "a7 f4 d7 e5 g7xf4 e3 g4 a4 g1xa4 f6 d1 d3"
     header = {"profile": "twelve", "white": "computer", "black": "human"}
     _replay_checked(header, prefix, tail, f"{prefix} a1xf6 f6")
+
+
+def test_a_mill_made_removal_first_and_answered_at_once_on_the_removed_point():
+    """no-flying, game 201: White takes e4 first, places f6 closing f2-f4-f6 0.6 s later, and
+    Black's man slides across e5 onto e4 98 ms after f6 landed, its landing bouncing. e4 was
+    empty when f6's man touched down and filled only after: White's f6xe4 and Black's e4, not
+    f6 with e4 lifted and put back and the removal still owed (the removal of another man
+    later would then be read as this mill's)."""
+    tail = [
+        {"t": 31.6071, "off": "e4"},
+        {"t": 32.23686, "on": "f6"},
+        {"t": 32.28478, "on": "e5"},
+        {"t": 32.31368, "off": "e5"},
+        {"t": 32.33489, "on": "e4"},
+        {"t": 32.33498, "off": "e4"},
+        {"t": 32.33527, "on": "e4"},
+        {"t": 32.33579, "off": "e4"},
+        {"t": 32.33604, "on": "e4"},
+        {"t": 35.4},
+    ]
+    prefix = "c5 c3 d6 d5 f2 a7 e3 e4 f4 g4"
+    _replay_checked({"profile": "no-flying", **TWO_PLAYERS}, prefix, tail, f"{prefix} f6xe4 e4")
+
+
+def test_a_hand_hesitating_over_a_removal_made_first_still_owes_it():
+    """The same mill, the hesitation the other way round: e4 lifted, put back before f6 is
+    placed. The step waits for its removal; nothing is read for Black."""
+    tail = [
+        {"t": 31.6071, "off": "e4"},
+        {"t": 32.1, "on": "e4"},
+        {"t": 32.8, "on": "f6"},
+        {"t": 35.4},
+    ]
+    prefix = "c5 c3 d6 d5 f2 a7 e3 e4 f4 g4"
+    _replay_checked({"profile": "no-flying", **TWO_PLAYERS}, prefix, tail, prefix)

@@ -48,20 +48,22 @@ def removal_answered(
     The removed man's last lift came before the step's man first touched his point, and the
     removed point filled again only after that touch. A hand hesitating over the removal puts
     the man back before the step, or lifts him only after it; a man nudged before the step was
-    back before it too. Where only a scan showed the removed man go or come back, the point must
-    surely have been empty when the step's man touched down (``opened(point, t)``): the scan
-    that showed it empty came before that touch, and it closed again only after a change
-    reported after it (soak seed 2 game 83: f6 taken off first with the lift lost, a1 placed
-    after the scan, and the human's man landed on f6 with the landing lost).
+    back before it too. With ``opened(point, t)`` the point must surely have been empty when the
+    step's man touched down: so also where only a scan showed the removed man go or come back
+    (the scan that showed it empty came before that touch, and it closed again only after a
+    change reported after it; soak seed 2 game 83: f6 taken off first with the lift lost, a1
+    placed after the scan, the human's man landed on f6 with the landing lost), and where the
+    answer's landing bounced (seed 2 game 201: its last opening came 1 ms after it touched).
     """
     _, t, r = turn
     if r < 0 or order is None or last is None or lifted is None or not occupied >> r & 1:
         return False
     if not changes.twice >> r & 1 or unsure >> t & 1:
         return False
-    if unsure >> r & 1:
-        return opened is not None and opened(r, order(t))
-    return lifted(r) < order(t) < last(r)
+    if opened is not None:
+        # Open then, and closed now: the man there came after the step's man touched down.
+        return opened(r, order(t))
+    return not unsure >> r & 1 and lifted(r) < order(t) < last(r)
 
 
 def begun_in_order(

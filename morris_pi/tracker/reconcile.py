@@ -282,6 +282,8 @@ def read_board(
                         step = (o, t, -1)
                         carried = _carried_then_placed(
                             pos, step, allowed, changes, order, arrived, lifted, unsure, touched
+                        ) or _removal_answered(
+                            pos, (o, t), allowed, occupied, changes, order, last, lifted, unsure, opened
                         )
                     return carried or Reading("turns", (Turn.from_raw((o, t, -1)),))
         # The mill's step done, but an opponent man that may not be taken already lifted (the
@@ -377,6 +379,37 @@ def _carried_then_placed(
             return Reading("turns", (Turn.from_raw(move), Turn.from_raw((-1, p, -1))))
         if replies:  # the reply closed a mill: read from the move on, its removal still to come
             return Reading("turns", (Turn.from_raw(move),))
+    return None
+
+
+def _removal_answered(
+    pos: Position,
+    step: tuple[int, int],
+    allowed: list[RawTurn],
+    occupied: int,
+    changes: Changes,
+    order: Callable[[int], float] | None,
+    last: Callable[[int], float] | None,
+    lifted: Callable[[int], float] | None,
+    unsure: int,
+    opened: Callable[[int, float], bool] | None,
+) -> Reading | None:
+    """A mill's turn made removal first and answered at once by the other side's placement on the
+    removed point, where the board also reads as the mill's step with the removed man put back
+    (``causal.removal_answered``, as for the computer's prompted turn; soak seed 2 game 201)."""
+    o, t = step
+    for raw in allowed:
+        if raw[0] != o or raw[1] != t or raw[2] < 0:
+            continue
+        r = raw[2]
+        after = _after(pos.men[0] | pos.men[1], raw)
+        if not changes.chain((pos.men[0] | pos.men[1]) ^ after, 1 << r):
+            continue
+        if not removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened):
+            continue
+        reply = (-1, r, -1)
+        if reply in pos.play(raw).turns():
+            return Reading("turns", (Turn.from_raw(raw), Turn.from_raw(reply)))
     return None
 
 
