@@ -157,3 +157,28 @@ def test_a_hand_hesitating_over_a_removal_made_first_still_owes_it():
     ]
     prefix = "c5 c3 d6 d5 f2 a7 e3 e4 f4 g4"
     _replay_checked({"profile": "no-flying", **TWO_PLAYERS}, prefix, tail, prefix)
+
+
+def test_a_point_changing_again_holds_up_the_turn_that_hands_over_to_the_computer():
+    """lasker, the computer White, game 424: Black lifts d2 by mistake and puts it back with the
+    "on" lost, places f2 (closing f2-d2-b2) and the hand nudges d2 off 23 ms later; the scan
+    falls inside the nudge, and d2's switch closes again 0.15 s later. Read at once, d2 off
+    and f2 on was the move d2-f2, and d2's man an extra man on the computer's turn. The
+    computer is asked only after the reading, so d2 changing again is no answer to it: the
+    board is read when d2 has settled, as f2 closing the mill, and g1 is taken."""
+    tail = [
+        {"t": 69.4364, "off": "d2"},
+        {"t": 71.41357, "on": "f2"},
+        {"t": 71.43471, "off": "f2"},
+        {"t": 71.55747, "on": "f2"},
+        {"t": 71.58083, "off": "d2"},
+        {"t": 71.66888, "snapshot": "a1 a7 b2 d1 d7 f2 g1 g4 g7".split()},
+        {"t": 71.72629, "on": "d2"},
+        {"t": 72.08284, "off": "d2"},
+        {"t": 73.0161, "on": "d2"},
+        {"t": 73.60774, "off": "g1"},
+        {"t": 76.7},
+    ]
+    prefix = "a7 b6 d7 a1 g7xa1 a1 g4 b6-d6 g1xa1 d2 d1 f2 a1xd6 b2xg1 g1xf2 f2xd1 d1xf2 f2xg4 g4xf2"
+    header = {"profile": "lasker", "white": "computer", "black": "human"}
+    _replay_checked(header, prefix, tail, f"{prefix} f2xg1")
