@@ -182,3 +182,31 @@ def test_a_point_changing_again_holds_up_the_turn_that_hands_over_to_the_compute
     prefix = "a7 b6 d7 a1 g7xa1 a1 g4 b6-d6 g1xa1 d2 d1 f2 a1xd6 b2xg1 g1xf2 f2xd1 d1xf2 f2xg4 g4xf2"
     header = {"profile": "lasker", "white": "computer", "black": "human"}
     _replay_checked(header, prefix, tail, f"{prefix} f2xg1")
+
+
+CLUB_1430 = (
+    "d6 e3 d3 c4 e4 b4 a4 d1 d7 f4 d5xf4 f2 b6 g4 f6xe3 a7 e3 b2 e4-e5 d1-d2xe3 d3-e3 g4-g1 d7-g7 "
+    "a7-d7 g7-g4 d7-a7 e5-e4 d2-d1 f6-f4xc4 d1-d2xd6 d5-e5xa7 d2-d1 e5-d5 d1-d2xa4 d5-e5xb4 g1-d1 "
+    "g4-g1 d2-d3 b6-b4 d1-d2xf4 g1-d1 d3-c3 e3-d3"
+)
+
+
+def test_an_illegal_step_is_no_takeback_when_the_man_that_changes_colour_came_first():
+    """club, the computer White (level 1), game 1430: after Black's d3-c3 and the computer's
+    e3-d3, Black's sleeve knocks d3 off and it is put back; 4 s later Black carries c3 to e3
+    (not adjacent), leaves it 1.2 s and puts it back. The board then equals the position
+    before the two turns, and d3 changed twice, but d3's man was back before c3's man left:
+    he is not c3's man retracing his step. No takeback; the record keeps both turns."""
+    tail = [
+        {"t": 215.039, "off": "d3"},
+        {"t": 216.0093, "on": "e3"},
+        {"t": 216.1208, "off": "e3"},
+        {"t": 216.15465, "on": "d3"},
+        {"t": 220.23827, "off": "c3"},
+        {"t": 220.80783, "on": "e3"},
+        {"t": 221.96796, "off": "e3"},
+        {"t": 222.19083, "on": "c3"},
+        {"t": 225.3},
+    ]
+    header = {"profile": "club", "white": "computer", "black": "human", "level": 1, "seed": 1432}
+    _replay_checked(header, CLUB_1430, tail, CLUB_1430)

@@ -324,7 +324,7 @@ def read_board(
         if found is not None:
             return found
 
-    back = _takeback(game, actual, computer, changes)
+    back = _takeback(game, actual, computer, changes, last)
     if back:
         return Reading("takeback", back=back)
     return Reading("problems", problems=diff_problems(expected, occupied))
@@ -609,7 +609,13 @@ def colour_masks(game: Game) -> tuple[int, int]:
     return men[0], men[1]
 
 
-def _takeback(game: Game, occupied: int, computer: Side | None, changes: Changes = ANYTHING) -> int:
+def _takeback(
+    game: Game,
+    occupied: int,
+    computer: Side | None,
+    changes: Changes = ANYTHING,
+    last: Callable[[int], float] | None = None,
+) -> int:
     if game.outcome is not None:
         return 0
     g = game.copy()
@@ -627,6 +633,18 @@ def _takeback(game: Game, occupied: int, computer: Side | None, changes: Changes
     bw, bb = colour_masks(g)
     if not changes.show((nw ^ bw) | (nb ^ bb), (nw & bb) | (nb & bw)):
         return 0
+    if last is not None:
+        # A man that changes colour came from a point the takeback empties of his colour, so he
+        # landed after that man left (soak seed 2 game 1430: d3's own man knocked off and put
+        # back, then the other side's c3 carried to e3 by an illegal step 4 s later). Not where
+        # removed men come back from the tray.
+        for now_other, after_own, now_own, after_all in ((nb, bw, nw, bw | bb), (nw, bb, nb, bw | bb)):
+            if after_own.bit_count() > now_own.bit_count():
+                continue
+            sources = [last(i) for i in bits(now_own & ~after_all)]
+            for i in bits(now_other & after_own):
+                if not any(left < last(i) for left in sources):
+                    return 0
     return n
 
 
