@@ -40,6 +40,7 @@ def removal_answered(
     lifted: Callable[[int], float] | None,
     unsure: int,
     opened: Callable[[int, float], bool] | None = None,
+    rested: Callable[[int], float] | None = None,
 ) -> bool:
     """Whether the computer's prompted turn was carried out removal first and the other side's
     man has since come onto the removed point: not the turn in progress with the removed man
@@ -54,6 +55,9 @@ def removal_answered(
     change reported after it; soak seed 2 game 83: f6 taken off first with the lift lost, a1
     placed after the scan, the human's man landed on f6 with the landing lost), and where the
     answer's landing bounced (seed 2 game 201: its last opening came 1 ms after it touched).
+    ``rested(point)``: when the man on the point came to rest; the removed point must still
+    have been empty then (second generator seed 1 game 52: d6 nudged off for 118 ms while b6's
+    man, put down off-centre, flickered for 0.7 s).
     """
     _, t, r = turn
     if r < 0 or order is None or last is None or lifted is None or not occupied >> r & 1:
@@ -61,8 +65,10 @@ def removal_answered(
     if not changes.twice >> r & 1 or unsure >> t & 1:
         return False
     if opened is not None:
-        # Open then, and closed now: the man there came after the step's man touched down.
-        return opened(r, order(t))
+        # Open then, and closed now: the man there came after the step's man touched down. And
+        # still open when he came to rest: an answer comes after the turn it answers, and a man
+        # nudged off while the step's man still flickered into place is back by then.
+        return opened(r, order(t)) and (rested is None or opened(r, rested(t)))
     return not unsure >> r & 1 and lifted(r) < order(t) < last(r)
 
 

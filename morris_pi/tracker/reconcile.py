@@ -231,6 +231,7 @@ def read_board(
     third: bool = False,
     touched: Callable[[int, float], float] | None = None,
     opened: Callable[[int, float], bool] | None = None,
+    rested: Callable[[int], float] | None = None,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -248,7 +249,8 @@ def read_board(
     turns may be read with a third begun (two players only: against the computer its turns
     are prompted one at a time). ``touched(i, t)``: when point ``i`` was first closed at or
     after raw time ``t`` (see ``causal.in_order``); ``opened(i, t)``: whether point ``i`` was surely
-    empty at raw time ``t`` (see ``causal.removal_answered``).
+    empty at raw time ``t``, and ``rested(i)`` when the man on point ``i`` came to rest (see
+    ``causal.removal_answered``).
     """
     expected = board_mask(game)
     actual = occupied
@@ -283,7 +285,7 @@ def read_board(
                         carried = _carried_then_placed(
                             pos, step, allowed, changes, order, arrived, lifted, unsure, touched
                         ) or _removal_answered(
-                            pos, (o, t), allowed, occupied, changes, order, last, lifted, unsure, opened
+                            pos, (o, t), allowed, occupied, changes, order, last, lifted, unsure, opened, rested
                         )
                     return carried or Reading("turns", (Turn.from_raw((o, t, -1)),))
         # The mill's step done, but an opponent man that may not be taken already lifted (the
@@ -300,7 +302,9 @@ def read_board(
 
     for raw in allowed:
         if _partial(expected, occupied, raw, step_done=pending) and not (
-            not human and not pending and removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened)
+            not human
+            and not pending
+            and removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened, rested)
         ):
             return PROGRESS
 
@@ -393,6 +397,7 @@ def _removal_answered(
     lifted: Callable[[int], float] | None,
     unsure: int,
     opened: Callable[[int, float], bool] | None,
+    rested: Callable[[int], float] | None,
 ) -> Reading | None:
     """A mill's turn made removal first and answered at once by the other side's placement on the
     removed point, where the board also reads as the mill's step with the removed man put back
@@ -405,7 +410,7 @@ def _removal_answered(
         after = _after(pos.men[0] | pos.men[1], raw)
         if not changes.chain((pos.men[0] | pos.men[1]) ^ after, 1 << r):
             continue
-        if not removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened):
+        if not removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened, rested):
             continue
         reply = (-1, r, -1)
         if reply in pos.play(raw).turns():

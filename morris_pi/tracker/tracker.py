@@ -537,6 +537,7 @@ class Tracker:
             third=self.computer is None,
             touched=settler.touched_after,
             opened=settler.open_at,
+            rested=settler.landed_at,
         )
 
     def _arrived_in_order(self, chain: tuple[Turn, ...]) -> bool:
@@ -564,6 +565,7 @@ class Tracker:
             third=self.computer is None,
             touched=settler.touched_after,
             opened=settler.open_at,
+            rested=settler.landed_at,
         )
 
     def _advance(self, now: float) -> None:
@@ -670,6 +672,7 @@ class Tracker:
             third=self.computer is None,
             touched=settler.touched_after,
             opened=settler.open_at,
+            rested=settler.landed_at,
         )
         kind = reading.kind
         if awaiting and kind == "turns":
