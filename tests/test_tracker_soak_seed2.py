@@ -210,3 +210,22 @@ def test_an_illegal_step_is_no_takeback_when_the_man_that_changes_colour_came_fi
     ]
     header = {"profile": "club", "white": "computer", "black": "human", "level": 1, "seed": 1432}
     _replay_checked(header, CLUB_1430, tail, CLUB_1430)
+
+
+def test_a_man_on_the_target_before_the_origin_was_left_is_no_move():
+    """lasker, game 1732: White places d7; 38 ms later the hand nudges White's g7 off and it
+    slides back, then Black's sleeve knocks g7 off with the lift lost, and the scan shows g7
+    empty. The board equals g7-d7, but g7 held its man when d7's man touched down for good: he
+    did not come from g7. The board waits until g7 is back, then reads Black's c3-d3."""
+    tail = [
+        {"t": 57.50878, "on": "d7"},
+        {"t": 57.54721, "off": "g7"},
+        {"t": 57.62172, "on": "g7"},
+        {"t": 58.43588, "snapshot": "b4 b6 c3 c4 c5 d1 d2 d5 d6 d7 e4 f2 f6 g4".split()},
+        {"t": 59.04894, "on": "g7"},
+        {"t": 59.43694, "off": "c3"},
+        {"t": 59.72457, "on": "d3"},
+        {"t": 62.9},
+    ]
+    prefix = "c5 d5 d2 b4 b2 b4-b6 g4 g1 d6 g1-d1 f2xd5 c3 b2-b4 c4 f6 d5 g7 e4"
+    _replay_checked({"profile": "lasker", **TWO_PLAYERS}, prefix, tail, f"{prefix} d7 c3-d3")

@@ -232,6 +232,7 @@ def read_board(
     touched: Callable[[int, float], float] | None = None,
     opened: Callable[[int, float], bool] | None = None,
     rested: Callable[[int], float] | None = None,
+    held: Callable[[int, float], float | None] | None = None,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -250,7 +251,8 @@ def read_board(
     are prompted one at a time). ``touched(i, t)``: when point ``i`` was first closed at or
     after raw time ``t`` (see ``causal.in_order``); ``opened(i, t)``: whether point ``i`` was surely
     empty at raw time ``t``, and ``rested(i)`` when the man on point ``i`` came to rest (see
-    ``causal.removal_answered``).
+    ``causal.removal_answered``). ``held(i, t)``: when the closing that held point ``i`` at raw
+    time ``t`` began, or ``None`` (``Settler.closed_since``).
     """
     expected = board_mask(game)
     actual = occupied
@@ -267,7 +269,7 @@ def read_board(
     for raw in allowed:
         after = _after(pos_mask, raw)
         if after == occupied:
-            if changes.chain(expected ^ after):
+            if changes.chain(expected ^ after) and not _landed_before_left(raw, unsure, last, held):
                 carried = None
                 if computer != nxt and not pending:
                     carried = _carried_then_placed(pos, raw, allowed, changes, order, arrived, lifted, unsure, touched)
@@ -332,6 +334,19 @@ def read_board(
     if back:
         return Reading("takeback", back=back)
     return Reading("problems", problems=diff_problems(expected, occupied))
+
+
+def _landed_before_left(
+    raw: RawTurn, unsure: int, last: Callable[[int], float] | None, held: Callable[[int, float], float | None] | None
+) -> bool:
+    """Whether a move's origin still held a man when the man now on its target touched down for
+    good: he is not the mover's man, who leaves before he lands (soak seed 2 game 1732: d7
+    placed, then g7 nudged off 38 ms later and put back, then knocked off with the lift lost;
+    read as g7-d7). Where only a scan showed the target's man come, when is not known."""
+    o, t, _ = raw
+    if o < 0 or last is None or held is None or unsure >> t & 1:
+        return False
+    return held(o, last(t)) is not None
 
 
 def _carried_then_placed(

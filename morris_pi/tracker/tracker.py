@@ -538,6 +538,7 @@ class Tracker:
             touched=settler.touched_after,
             opened=settler.open_at,
             rested=settler.landed_at,
+            held=settler.closed_since,
         )
 
     def _arrived_in_order(self, chain: tuple[Turn, ...]) -> bool:
@@ -566,6 +567,7 @@ class Tracker:
             touched=settler.touched_after,
             opened=settler.open_at,
             rested=settler.landed_at,
+            held=settler.closed_since,
         )
 
     def _advance(self, now: float) -> None:
@@ -673,6 +675,7 @@ class Tracker:
             touched=settler.touched_after,
             opened=settler.open_at,
             rested=settler.landed_at,
+            held=settler.closed_since,
         )
         kind = reading.kind
         if awaiting and kind == "turns":
