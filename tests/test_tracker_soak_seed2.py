@@ -1,4 +1,4 @@
-"""Soak failures of seed 2 (``bench/soak.py --seed 2``), each rebuilt from its trace.
+"""Soak failures of seeds 2 and 1 (``bench/soak.py --seed 2``, ``--seed 1``), each rebuilt from its trace.
 
 Each test plays the game up to the trouble with clean events, then the failing trace's own
 events (trimmed to those that matter, shifted in time), and requires that every replay line
@@ -229,3 +229,24 @@ def test_a_man_on_the_target_before_the_origin_was_left_is_no_move():
     ]
     prefix = "c5 d5 d2 b4 b2 b4-b6 g4 g1 d6 g1-d1 f2xd5 c3 b2-b4 c4 f6 d5 g7 e4"
     _replay_checked({"profile": "lasker", **TWO_PLAYERS}, prefix, tail, f"{prefix} d7 c3-d3")
+
+
+def test_a_scan_that_still_showed_the_first_man_bounds_when_he_was_lifted():
+    """standard, soak seed 1 game 1548: White's e4, Black's b2 48 ms later, White's a1 92 ms
+    after that (its hover's opening lost). A scan shows b2 still there; Black then lifts b2 by
+    mistake with the lift lost, a second scan shows it gone, and it is put back 0.9 s later.
+    The lift came after the first scan, so b2 held its man when a1's came: b2 was first."""
+    tail = [
+        {"t": 9.12551, "on": "e4"},
+        {"t": 9.1732, "on": "b2"},
+        {"t": 9.26495, "on": "a1"},
+        {"t": 9.49279, "on": "a1"},
+        {"t": 9.54583, "snapshot": ["a1", "b2", "b4", "b6", "e4"]},
+        {"t": 9.92074, "snapshot": ["a1", "b4", "b6", "e4"]},
+        {"t": 10.79419, "on": "b2"},
+        {"t": 11.75548, "on": "c4"},
+        {"t": 11.79018, "off": "b4"},
+        {"t": 11.8576, "on": "b4"},
+        {"t": 14.9},
+    ]
+    _replay_checked({"profile": "standard", **TWO_PLAYERS}, "b6 b4", tail, "b6 b4 e4 b2 a1 c4")

@@ -65,6 +65,8 @@ REST_GAP_S = 0.3
 SHORTEST_CLOSING_S = 0.02
 #: Transitions kept per point: enough for a man's landing with bounce and a few touches.
 LOG_LENGTH = 32
+#: Scans of every switch kept: enough to bound when a change only a later scan showed happened.
+SCANS_KEPT = 16
 #: Seconds at most a switch that keeps changing holds up the reading of the board: a man put
 #: down off-centre flickers for up to a second or so; longer is a fault of the switch.
 RESTLESS_MAX_S = 2.5
@@ -77,6 +79,7 @@ class Settler:
         "_bases",
         "_log",
         "_rest",
+        "_scans",
         "_settled_at",
         "_since",
         "_unfirm",
@@ -133,6 +136,8 @@ class Settler:
         self._settled_at = [now] * len(POINTS)
         self._unsettled = 0  # points whose raw state differs from the settled one
         self._unfirm = 0  # points whose raw state differs from the firm one
+        #: Raw times of the latest scans of every switch (``scanned``), oldest first.
+        self._scans: list[float] = []
 
     def feed(self, raw: int, now: float, held: int = 0) -> int:
         """Take a raw reading; returns the mask of points whose raw state changed.
@@ -161,6 +166,14 @@ class Settler:
             self._unsettled = raw ^ self.settled
             self._unfirm = raw ^ self.firm
         return changed
+
+    def scanned(self, now: float) -> None:
+        """Every switch was read at raw time ``now``: a change it did not show came after it."""
+        scans = self._scans
+        if not scans or now > scans[-1]:
+            scans.append(now)
+            if len(scans) > SCANS_KEPT:
+                del scans[0]
 
     def advance(self, now: float) -> tuple[int, int]:
         """Settle every change that has held for the window, and firm up those that have held
@@ -291,8 +304,14 @@ class Settler:
         for entry in reversed(history):
             when, closed, _ = entry
             if when <= t:
-                if not closed or (after is not None and not after[2] and t - when > SHORTEST_CLOSING_S):
+                if not closed:
                     return None
+                if after is not None and not after[2] and t - when > SHORTEST_CLOSING_S:
+                    # The opening came at some time before the scan that showed it, but after
+                    # any earlier scan that still showed the point closed.
+                    shown = after[0] + self.window
+                    if not any(t <= scan < shown - 1e-9 for scan in self._scans):
+                        return None
                 return when
             after = entry
         return None

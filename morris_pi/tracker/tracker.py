@@ -210,6 +210,7 @@ class Tracker:
         if full:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = mask
+            self.settler.scanned(now)
         if self._started:
             # Points whose present state only a scan showed: their change had not been reported.
             seen = mask ^ self.settler.raw
@@ -234,6 +235,7 @@ class Tracker:
         if full:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = self.settler.raw
+            self.settler.scanned(now)
             self._dirty = True
         self._advance(now)
 
