@@ -250,3 +250,24 @@ def test_a_scan_that_still_showed_the_first_man_bounds_when_he_was_lifted():
         {"t": 14.9},
     ]
     _replay_checked({"profile": "standard", **TWO_PLAYERS}, "b6 b4", tail, "b6 b4 e4 b2 a1 c4")
+
+
+def test_the_computers_placement_shown_only_by_a_scan_after_the_humans_answer():
+    """no-flying, the computer White, game 1611: the hand puts the prompted a7 down off-centre
+    (it flickers) with the landing lost; Black's b6 lands, and only then a scan shows a7. The
+    prompt orders the turns: a7, then b6 (in two-player games the order the men came decides)."""
+    tail = [
+        {"t": 3.54862, "on": "a7"},
+        {"t": 3.6582, "off": "a7"},
+        {"t": 4.31472, "on": "a7"},
+        {"t": 4.33, "off": "a7"},
+        {"t": 4.34819, "on": "a7"},
+        {"t": 4.40658, "off": "a7"},
+        {"t": 5.75602, "on": "a4"},
+        {"t": 5.80798, "off": "a4"},
+        {"t": 6.16075, "on": "b6"},
+        {"t": 6.40829, "snapshot": ["a7", "b6"]},
+        {"t": 9.5},
+    ]
+    header = {"profile": "no-flying", "white": "computer", "black": "human"}
+    _replay_checked(header, "", tail, "a7 b6")

@@ -450,7 +450,7 @@ def _two_turns(
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun;
     with ``third`` (two players: against the computer its turns are prompted one by one), also
-    two turns and the third begun.
+    two turns and the third begun, and two placements only in the order their men came.
 
     Only chains the sensors back: each point the two turns change must have
     changed, and a point the first turn empties and the second refills (or
@@ -481,10 +481,12 @@ def _two_turns(
                 begun.add(raw1)
     if whole and order is not None:
         whole = [pair for pair in whole if in_order(*pair, order, unsure, last, touched=touched)]
-    if whole and arrived is not None:
-        # Two placements are read in the order their men came; where occupancy allows only the
-        # other order, the board waits (soak seed 2 game 74: a7 landed 129 ms before e5, then
-        # White lifted c4 by mistake with the lift lost; read as e5 and Black's a7 taking c4).
+    if whole and arrived is not None and third:
+        # Two players: two placements are read in the order their men came; where occupancy
+        # allows only the other order, the board waits (soak seed 2 game 74: a7 landed 129 ms
+        # before e5, then White lifted c4 by mistake with the lift lost; read as e5 and Black's
+        # a7 taking c4). Against the computer its prompt orders the turns (seed 2 game 1611: the
+        # computer's a7 landing lost, shown by a scan after the human's b6 had landed).
         whole = [(a, b) for a, b in whole if a[0] >= 0 or b[0] >= 0 or arrived(a[1], b[1])] or (
             whole if len(whole) > 1 else []
         )
