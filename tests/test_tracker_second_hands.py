@@ -122,3 +122,11 @@ def test_one_turn_with_the_next_begun_before_two_with_a_third_begun(second_hands
     f4-g1 with White's g7 lifted for the next turn, two turns and a third begun, where one turn
     with the next begun explains the same changes: fewer hands are the likelier story."""
     _replays_exactly(second_hands, 80, "club", (158, 162), 164, seed=2)
+
+
+def test_a_man_nudged_off_while_the_mill_man_still_flickers_is_no_removal_answered(second_hands):
+    """Game 52, lasker: Black's b6 is put down off-centre and flickers for 0.7 s; the hand
+    nudges d6 off for 118 ms meanwhile, and d1 is taken 1.4 s later. d6 was empty when b6's man
+    first touched and full again before he came to rest: not Black's mill taking d6 answered at
+    once by White's man on d6, but b6 waiting for its removal, b6xd1."""
+    _replays_exactly(second_hands, 52, "lasker", (20, 20), 22)

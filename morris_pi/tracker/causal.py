@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,8 @@ def removal_answered(
     last: Callable[[int], float] | None,
     lifted: Callable[[int], float] | None,
     unsure: int,
+    opened: Callable[[int, float], bool] | None = None,
+    rested: Callable[[int], float] | None = None,
 ) -> bool:
     """Whether the computer's prompted turn was carried out removal first and the other side's
     man has since come onto the removed point: not the turn in progress with the removed man
@@ -46,14 +49,27 @@ def removal_answered(
     The removed man's last lift came before the step's man first touched his point, and the
     removed point filled again only after that touch. A hand hesitating over the removal puts
     the man back before the step, or lifts him only after it; a man nudged before the step was
-    back before it too.
+    back before it too. With ``opened(point, t)`` the point must surely have been empty when the
+    step's man touched down: so also where only a scan showed the removed man go or come back
+    (the scan that showed it empty came before that touch, and it closed again only after a
+    change reported after it; soak seed 2 game 83: f6 taken off first with the lift lost, a1
+    placed after the scan, the human's man landed on f6 with the landing lost), and where the
+    answer's landing bounced (seed 2 game 201: its last opening came 1 ms after it touched).
+    ``rested(point)``: when the man on the point came to rest; the removed point must still
+    have been empty then (second generator seed 1 game 52: d6 nudged off for 118 ms while b6's
+    man, put down off-centre, flickered for 0.7 s).
     """
     _, t, r = turn
     if r < 0 or order is None or last is None or lifted is None or not occupied >> r & 1:
         return False
-    if not changes.twice >> r & 1 or (unsure >> r | unsure >> t) & 1:
+    if not changes.twice >> r & 1 or unsure >> t & 1:
         return False
-    return lifted(r) < order(t) < last(r)
+    if opened is not None:
+        # Open then, and closed now: the man there came after the step's man touched down. And
+        # still open when he came to rest: an answer comes after the turn it answers, and a man
+        # nudged off while the step's man still flickered into place is back by then.
+        return opened(r, order(t)) and (rested is None or opened(r, rested(t)))
+    return not unsure >> r & 1 and lifted(r) < order(t) < last(r)
 
 
 def begun_in_order(
@@ -110,7 +126,14 @@ def in_order(
             return False
         if r2 >= 0 and r2 != t1 and done_before(r2):
             return False
-    if o1 < 0 or o1 in (t2,) or t1 == r2 or bool(unsure >> o1 & 1) or order(t1) - order(o1) >= CARRY_S:
+    if o1 < 0 or o1 == t2 or bool(unsure >> o1 & 1):
         return True
     left = order(o1)
+    if t1 == r2:
+        # The man landed and was taken again: his point closed after he left his own (soak seed
+        # 2 game 1265: a knocked man pushed back across b4 before b6 was lifted, read as b6-b4
+        # taken at once by the other side's turn begun).
+        return touched is None or touched(t1, left) != math.inf
+    if order(t1) - left >= CARRY_S:
+        return True
     return touched is not None and order(t1) < left and touched(t1, left) - left >= CARRY_S

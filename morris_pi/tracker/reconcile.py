@@ -230,6 +230,9 @@ def read_board(
     unsure: int = 0,
     third: bool = False,
     touched: Callable[[int, float], float] | None = None,
+    opened: Callable[[int, float], bool] | None = None,
+    rested: Callable[[int], float] | None = None,
+    held: Callable[[int, float], float | None] | None = None,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -246,7 +249,10 @@ def read_board(
     not known (a lost lift may be older than the landing it made possible). ``third``: two
     turns may be read with a third begun (two players only: against the computer its turns
     are prompted one at a time). ``touched(i, t)``: when point ``i`` was first closed at or
-    after raw time ``t`` (see ``causal.in_order``).
+    after raw time ``t`` (see ``causal.in_order``); ``opened(i, t)``: whether point ``i`` was surely
+    empty at raw time ``t``, and ``rested(i)`` when the man on point ``i`` came to rest (see
+    ``causal.removal_answered``). ``held(i, t)``: when the closing that held point ``i`` at raw
+    time ``t`` began, or ``None`` (``Settler.closed_since``).
     """
     expected = board_mask(game)
     actual = occupied
@@ -263,7 +269,7 @@ def read_board(
     for raw in allowed:
         after = _after(pos_mask, raw)
         if after == occupied:
-            if changes.chain(expected ^ after):
+            if changes.chain(expected ^ after) and not _landed_before_left(raw, unsure, last, held):
                 carried = None
                 if computer != nxt and not pending:
                     carried = _carried_then_placed(pos, raw, allowed, changes, order, arrived, lifted, unsure, touched)
@@ -280,6 +286,8 @@ def read_board(
                         step = (o, t, -1)
                         carried = _carried_then_placed(
                             pos, step, allowed, changes, order, arrived, lifted, unsure, touched
+                        ) or _removal_answered(
+                            pos, (o, t), allowed, occupied, changes, order, last, lifted, unsure, opened, rested
                         )
                     return carried or Reading("turns", (Turn.from_raw((o, t, -1)),))
         # The mill's step done, but an opponent man that may not be taken already lifted (the
@@ -296,7 +304,9 @@ def read_board(
 
     for raw in allowed:
         if _partial(expected, occupied, raw, step_done=pending) and not (
-            not human and not pending and removal_answered(raw, occupied, changes, order, last, lifted, unsure)
+            not human
+            and not pending
+            and removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened, rested)
         ):
             return PROGRESS
 
@@ -320,10 +330,23 @@ def read_board(
         if found is not None:
             return found
 
-    back = _takeback(game, actual, computer, changes)
+    back = _takeback(game, actual, computer, changes, last)
     if back:
         return Reading("takeback", back=back)
     return Reading("problems", problems=diff_problems(expected, occupied))
+
+
+def _landed_before_left(
+    raw: RawTurn, unsure: int, last: Callable[[int], float] | None, held: Callable[[int, float], float | None] | None
+) -> bool:
+    """Whether a move's origin still held a man when the man now on its target touched down for
+    good: he is not the mover's man, who leaves before he lands (soak seed 2 game 1732: d7
+    placed, then g7 nudged off 38 ms later and put back, then knocked off with the lift lost;
+    read as g7-d7). Where only a scan showed the target's man come, when is not known."""
+    o, t, _ = raw
+    if o < 0 or last is None or held is None or unsure >> t & 1:
+        return False
+    return held(o, last(t)) is not None
 
 
 def _carried_then_placed(
@@ -378,6 +401,38 @@ def _carried_then_placed(
     return None
 
 
+def _removal_answered(
+    pos: Position,
+    step: tuple[int, int],
+    allowed: list[RawTurn],
+    occupied: int,
+    changes: Changes,
+    order: Callable[[int], float] | None,
+    last: Callable[[int], float] | None,
+    lifted: Callable[[int], float] | None,
+    unsure: int,
+    opened: Callable[[int, float], bool] | None,
+    rested: Callable[[int], float] | None,
+) -> Reading | None:
+    """A mill's turn made removal first and answered at once by the other side's placement on the
+    removed point, where the board also reads as the mill's step with the removed man put back
+    (``causal.removal_answered``, as for the computer's prompted turn; soak seed 2 game 201)."""
+    o, t = step
+    for raw in allowed:
+        if raw[0] != o or raw[1] != t or raw[2] < 0:
+            continue
+        r = raw[2]
+        after = _after(pos.men[0] | pos.men[1], raw)
+        if not changes.chain((pos.men[0] | pos.men[1]) ^ after, 1 << r):
+            continue
+        if not removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened, rested):
+            continue
+        reply = (-1, r, -1)
+        if reply in pos.play(raw).turns():
+            return Reading("turns", (Turn.from_raw(raw), Turn.from_raw(reply)))
+    return None
+
+
 def _two_turns(
     pos: Position,
     expected: int,
@@ -395,7 +450,7 @@ def _two_turns(
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun;
     with ``third`` (two players: against the computer its turns are prompted one by one), also
-    two turns and the third begun.
+    two turns and the third begun, and two placements only in the order their men came.
 
     Only chains the sensors back: each point the two turns change must have
     changed, and a point the first turn empties and the second refills (or
@@ -426,6 +481,15 @@ def _two_turns(
                 begun.add(raw1)
     if whole and order is not None:
         whole = [pair for pair in whole if in_order(*pair, order, unsure, last, touched=touched)]
+    if whole and arrived is not None and third:
+        # Two players: two placements are read in the order their men came; where occupancy
+        # allows only the other order, the board waits (soak seed 2 game 74: a7 landed 129 ms
+        # before e5, then White lifted c4 by mistake with the lift lost; read as e5 and Black's
+        # a7 taking c4). Against the computer its prompt orders the turns (seed 2 game 1611: the
+        # computer's a7 landing lost, shown by a scan after the human's b6 had landed).
+        whole = [(a, b) for a, b in whole if a[0] >= 0 or b[0] >= 0 or arrived(a[1], b[1])] or (
+            whole if len(whole) > 1 else []
+        )
     if not whole and lifting and order is not None:
         # Only where no two turns explain the board alone, nor one turn with the next begun
         # (hands-2-0080: g7-g4 with Black's f4 lifted, not g1-g4 and f4-g1 with g7 lifted, where
@@ -513,9 +577,15 @@ def _placements(
 
     order = sorted(bits(extra), key=cmp_to_key(earlier))
     turns: list[Turn] = []
-    for point in order:
-        raw = next((r for r in pos.turns() if r[0] < 0 and r[1] == point and r[2] < 0), None)
+    for n, point in enumerate(order, start=1):
+        raws = [r for r in pos.turns() if r[0] < 0 and r[1] == point]
+        raw = next((r for r in raws if r[2] < 0), None)
         if raw is None:
+            if n == len(order) and raws:
+                # The last man closed a mill: its step, the removal still to come (soak seed 2
+                # game 363: e4, a4 and e3 within 70 ms, e3 closing e3-e4-e5).
+                turns.append(Turn.from_raw((-1, point, -1)))
+                return Reading("turns", tuple(turns))
             return None
         pos = pos.play(raw)
         turns.append(Turn.from_raw(raw))
@@ -561,7 +631,13 @@ def colour_masks(game: Game) -> tuple[int, int]:
     return men[0], men[1]
 
 
-def _takeback(game: Game, occupied: int, computer: Side | None, changes: Changes = ANYTHING) -> int:
+def _takeback(
+    game: Game,
+    occupied: int,
+    computer: Side | None,
+    changes: Changes = ANYTHING,
+    last: Callable[[int], float] | None = None,
+) -> int:
     if game.outcome is not None:
         return 0
     g = game.copy()
@@ -579,6 +655,18 @@ def _takeback(game: Game, occupied: int, computer: Side | None, changes: Changes
     bw, bb = colour_masks(g)
     if not changes.show((nw ^ bw) | (nb ^ bb), (nw & bb) | (nb & bw)):
         return 0
+    if last is not None:
+        # A man that changes colour came from a point the takeback empties of his colour, so he
+        # landed after that man left (soak seed 2 game 1430: d3's own man knocked off and put
+        # back, then the other side's c3 carried to e3 by an illegal step 4 s later). Not where
+        # removed men come back from the tray.
+        for now_other, after_own, now_own, after_all in ((nb, bw, nw, bw | bb), (nw, bb, nb, bw | bb)):
+            if after_own.bit_count() > now_own.bit_count():
+                continue
+            sources = [last(i) for i in bits(now_own & ~after_all)]
+            for i in bits(now_other & after_own):
+                if not any(left < last(i) for left in sources):
+                    return 0
     return n
 
 

@@ -65,6 +65,8 @@ REST_GAP_S = 0.3
 SHORTEST_CLOSING_S = 0.02
 #: Transitions kept per point: enough for a man's landing with bounce and a few touches.
 LOG_LENGTH = 32
+#: Scans of every switch kept: enough to bound when a change only a later scan showed happened.
+SCANS_KEPT = 16
 #: Seconds at most a switch that keeps changing holds up the reading of the board: a man put
 #: down off-centre flickers for up to a second or so; longer is a fault of the switch.
 RESTLESS_MAX_S = 2.5
@@ -77,6 +79,7 @@ class Settler:
         "_bases",
         "_log",
         "_rest",
+        "_scans",
         "_settled_at",
         "_since",
         "_unfirm",
@@ -133,6 +136,8 @@ class Settler:
         self._settled_at = [now] * len(POINTS)
         self._unsettled = 0  # points whose raw state differs from the settled one
         self._unfirm = 0  # points whose raw state differs from the firm one
+        #: Raw times of the latest scans of every switch (``scanned``), oldest first.
+        self._scans: list[float] = []
 
     def feed(self, raw: int, now: float, held: int = 0) -> int:
         """Take a raw reading; returns the mask of points whose raw state changed.
@@ -161,6 +166,14 @@ class Settler:
             self._unsettled = raw ^ self.settled
             self._unfirm = raw ^ self.firm
         return changed
+
+    def scanned(self, now: float) -> None:
+        """Every switch was read at raw time ``now``: a change it did not show came after it."""
+        scans = self._scans
+        if not scans or now > scans[-1]:
+            scans.append(now)
+            if len(scans) > SCANS_KEPT:
+                del scans[0]
 
     def advance(self, now: float) -> tuple[int, int]:
         """Settle every change that has held for the window, and firm up those that have held
@@ -291,11 +304,41 @@ class Settler:
         for entry in reversed(history):
             when, closed, _ = entry
             if when <= t:
-                if not closed or (after is not None and not after[2] and t - when > SHORTEST_CLOSING_S):
+                if not closed:
                     return None
+                if after is not None and not after[2] and t - when > SHORTEST_CLOSING_S:
+                    # The opening came at some time before the scan that showed it, but after
+                    # any earlier scan that still showed the point closed.
+                    shown = after[0] + self.window
+                    if not any(t <= scan < shown - 1e-9 for scan in self._scans):
+                        return None
                 return when
             after = entry
         return None
+
+    def open_at(self, index: int, t: float) -> bool:
+        """Whether the point's switch was surely open at raw time ``t``: its last change before
+        ``t`` an opening, reported or shown by a scan made by then, and its next change not a
+        closing only a scan showed (that one may have come before ``t``).
+
+        >>> settler = Settler()
+        >>> for raw, now in ((1, 1.0), (0, 1.5), (1, 3.0)):
+        ...     _ = settler.feed(raw, now)
+        >>> settler.open_at(0, 2.0), settler.open_at(0, 1.2), settler.open_at(0, 0.5)
+        (True, False, False)
+        """
+        history = self._log[index]
+        before = None
+        for n, (when, closed, seen) in enumerate(history):
+            if when > t:
+                if before is None or (closed and not seen):
+                    return False
+                break
+            before = n
+        if before is None:
+            return False
+        when, closed, seen = history[before]
+        return not closed and (seen or when + self.window <= t)
 
     def touched_after(self, index: int, t: float) -> float:
         """When the point's switch was first closed at or after raw time ``t``: ``t`` itself if
@@ -361,13 +404,31 @@ class Settler:
         to rest first.
         """
         rest = self._rest
-        at_second = self.closed_since(first, rest[second])
-        at_first = self.closed_since(second, rest[first])
+        at_second = self._held_at_rest(first, second)
+        at_first = self._held_at_rest(second, first)
         if (at_second is None) != (at_first is None):
             return at_second is not None
         if at_second is not None and at_first is not None:
             return at_second < at_first
         return rest[first] < rest[second]
+
+    def _held_at_rest(self, point: int, other: int) -> float | None:
+        """When the closing that held ``point`` when the man on ``other`` came to rest began, or
+        ``None`` (see ``closed_since``). A man whose landing only a scan showed came to rest at
+        some time after his point's last reported change: ``point`` held a man then only if it
+        held one throughout (soak seed 2 game 1047: g4's man back before b4 was touched by a man
+        slid across it, the scan 50 ms after that touch)."""
+        rest = self._rest[other]
+        at = self.closed_since(point, rest)
+        if at is not None:
+            history = self._log[other]
+            for n in range(len(history) - 1, 0, -1):
+                when, closed, seen = history[n]
+                if when == rest and closed:
+                    if not seen and at > history[n - 1][0]:
+                        return None
+                    break
+        return at
 
     def changed_at(self, index: int) -> float:
         """Raw time of the last transition of a point (the order of changes)."""

@@ -210,6 +210,7 @@ class Tracker:
         if full:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = mask
+            self.settler.scanned(now)
         if self._started:
             # Points whose present state only a scan showed: their change had not been reported.
             seen = mask ^ self.settler.raw
@@ -234,6 +235,7 @@ class Tracker:
         if full:
             self._scan_at = max(self._scan_at, now)
             self._scan_mask = self.settler.raw
+            self.settler.scanned(now)
             self._dirty = True
         self._advance(now)
 
@@ -536,6 +538,9 @@ class Tracker:
             unsure=self._healed,
             third=self.computer is None,
             touched=settler.touched_after,
+            opened=settler.open_at,
+            rested=settler.landed_at,
+            held=settler.closed_since,
         )
 
     def _arrived_in_order(self, chain: tuple[Turn, ...]) -> bool:
@@ -562,6 +567,9 @@ class Tracker:
             unsure=self._healed,
             third=self.computer is None,
             touched=settler.touched_after,
+            opened=settler.open_at,
+            rested=settler.landed_at,
+            held=settler.closed_since,
         )
 
     def _advance(self, now: float) -> None:
@@ -667,6 +675,9 @@ class Tracker:
             unsure=self._healed,
             third=self.computer is None,
             touched=settler.touched_after,
+            opened=settler.open_at,
+            rested=settler.landed_at,
+            held=settler.closed_since,
         )
         kind = reading.kind
         if awaiting and kind == "turns":
@@ -678,6 +689,12 @@ class Tracker:
             # yet what the hands leave. Read it when that point is firm.
             wake = max(settler.changed_at(i) for i in bits(moving)) + self.settle_s + self.hold_s + 1e-6
             self._recheck_at = min(self._recheck_at, wake)
+            kind = "progress"
+        if kind == "turns" and flicker and self.computer is not None and self._hands_over(reading.turns, flicker):
+            # The computer is asked only once this reading is confirmed, so a point it changes that
+            # is already changing again is no answer to it: the hands are not done (soak seed 2 game
+            # 424: d2 lifted with its return lost, nudged off as f2 landed and back 0.15 s later,
+            # read as d2-f2). Read it when that point has settled (a flicker wakes the tracker then).
             kind = "progress"
         # A scan showed a point differently from what the provisional turns left there: an
         # event was lost, and the reading may have been made without it.
@@ -747,6 +764,23 @@ class Tracker:
             return False
         self._set_problems(reading.problems)
         return False
+
+    def _hands_over(self, turns: tuple[Turn, ...], flicker: int) -> bool:
+        """Whether ``turns`` change a point in ``flicker`` and leave the computer to move."""
+        points = 0
+        for turn in turns:
+            for i in turn.to_raw():
+                if i >= 0:
+                    points |= 1 << i
+        if not points & flicker:
+            return False
+        after = self.game.copy()
+        try:
+            for turn in turns:
+                after.play(turn)
+        except ValueError:
+            return False
+        return after.pending is None and after.outcome is None and after.turn == self.computer
 
     def _dropped_by(self, occ: int, unsteady: int, expected: int, contradicted: int) -> int | None:
         """How many provisional turns to keep when the board no longer reads from them, or
