@@ -225,6 +225,9 @@ class Searcher(TurnGenerator):
         self.root_pv: list[RawTurn] = []
         self.history: list[list[int]] = []
         self.rep: dict[int, int] = {}
+        # history additions made while a node's table turn is searched before its other turns
+        self._journal: list[tuple[list[int], int, int]] = []
+        self._pending = 0  # nodes waiting to rank their other turns
 
     def clear(self) -> None:
         self.tt = [None] * (self.tt_mask + 1)
@@ -269,6 +272,7 @@ class Searcher(TurnGenerator):
         self.root_pv = []
         self.history = [[0] * (25 * 25) for _ in range(2)]  # by (origin + 1) * 25 + target
         self.rep = {}
+        self._journal, self._pending = [], 0
         for past in history:
             if past is not position:
                 k = zobrist(past)
@@ -515,29 +519,31 @@ class Searcher(TurnGenerator):
                     self.evals.clear()
                 s = self.evals[key] = self.evaluate(me, op, hme, hop)
             return s
-        turns = self.generate(me, op, hme)
-        if not turns:
-            return -(MATE - ply)
-        if quiet >= self.n_limit:
-            return 0
         # order: table turn, mill-closing turns, killers, then history
         killers = self.killers[ply]
         hist = self.history[side]
         k0, k1 = killers
-        # one comprehension, then the few special turns patched in: a loop with a branch
-        # per turn cost more than the search of the turns it ordered
-        # (the step's index into the history, times 25, plus removal + 1, is the turn's code)
-        scored = [
-            (hist[(step := o * 25 + t + 25)] << CODE_BITS) + step * 25 + r + 1 + (CAPTURE_RANK if r >= 0 else 0)
-            for o, t, r in turns
-        ]
-        if k0 is not None and k0 != tt_turn and k0 in turns:
-            scored[turns.index(k0)] = 1 << 34 + CODE_BITS | turn_code(k0)
-        if k1 is not None and k1 != tt_turn and k1 in turns:
-            scored[turns.index(k1)] = 1 << 33 + CODE_BITS | turn_code(k1)
-        if tt_turn is not None and tt_turn in turns:
-            scored[turns.index(tt_turn)] = 1 << 40 + CODE_BITS | turn_code(tt_turn)
-        scored.sort(reverse=True)
+        # The table's turn is tried before the others are generated: it often ends the node
+        # (a quarter of the inner nodes here), and then the rest was never needed. A turn
+        # stored for this key is this position's; the test only guards the boards against a
+        # key collision.
+        deferred = False
+        if tt_turn is not None:
+            o, t, r = tt_turn
+            deferred = bool(me >> o & 1 if o >= 0 else hme) and not (me | op) >> t & 1 and (r < 0 or bool(op >> r & 1))
+        if deferred:
+            if quiet >= self.n_limit:
+                return 0
+            scored = [1 << 40 + CODE_BITS | (o + 1) * 625 + t * 25 + r + 1]
+            mark = len(self._journal)
+            self._pending += 1
+        else:
+            turns = self.generate(me, op, hme)
+            if not turns:
+                return -(MATE - ply)
+            if quiet >= self.n_limit:
+                return 0
+            scored = self._ranks(turns, hist, k0, k1, None)
         turn_of = TURN_OF_CODE
         best = -INF
         best_turn: RawTurn | None = None
@@ -545,7 +551,7 @@ class Searcher(TurnGenerator):
         self.rep[key] = self.rep.get(key, 0) + 1
         # late-move reductions: quiet turns late in the order are first searched one turn
         # shallower, and again at full depth only if they beat the best so far
-        reduce_from = self.lmr_from if self.lmr and depth >= LMR_DEPTH else len(scored)
+        reduce_from = self.lmr_from if self.lmr and depth >= LMR_DEPTH else 1 << 30
         # The child positions are made here rather than by ``_child`` (which the root uses):
         # the same steps, written out because a call per searched turn cost a tenth of the search.
         pvs = self._pvs
@@ -574,27 +580,20 @@ class Searcher(TurnGenerator):
                         floor = ext + 1
                 nop = op
                 nq = quiet + 1
+                won = False
                 if r >= 0:
                     nop = op & ~(1 << r)
                     nkey ^= zop[r]
                     nq = 0
-                    if hop + nop.bit_count() < 3:
-                        self.pvt[child_ply] = ()
-                        s = MATE - child_ply
-                        first = False
-                        if s > best:
-                            best, best_turn = s, turn
-                            if s > a:
-                                a = s
-                                if s < beta:
-                                    self.pvt[ply] = (turn,) + self.pvt[child_ply]
-                                else:
-                                    break
-                        continue
+                    won = hop + nop.bit_count() < 3
                 elif mill_resets and self._closes(me, o, t):
                     nq = 0
                 d = depth - 1 if depth > floor else floor - 1
-                if first:
+                if won:
+                    self.pvt[child_ply] = ()
+                    s = MATE - child_ply
+                    first = False
+                elif first:
                     s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -beta, -a, child_ply)
                     first = False
                 else:
@@ -630,8 +629,27 @@ class Searcher(TurnGenerator):
                                     killers[1] = k0
                                     killers[0] = turn
                                 hist[turn[0] * 25 + turn[1] + 25] += depth * depth
+                                if self._pending:
+                                    self._journal.append((hist, turn[0] * 25 + turn[1] + 25, depth * depth))
                             break
+                if deferred:
+                    # The table's turn did not end the node: rank the rest by the history as it
+                    # stood before that turn's search added to it, as if ranked together.
+                    deferred = False
+                    self._pending -= 1
+                    added = [entry for entry in self._journal[mark:] if entry[0] is hist]
+                    for _, index, amount in added:
+                        hist[index] -= amount
+                    scored += self._ranks(self.generate(me, op, hme), hist, k0, k1, tt_turn)
+                    for _, index, amount in added:
+                        hist[index] += amount
+                    if not self._pending:
+                        self._journal.clear()
         finally:
+            if deferred:
+                self._pending -= 1
+                if not self._pending:
+                    self._journal.clear()
             self._unrep(key)
         flag = LOWER if best >= beta else (EXACT if best > alpha else UPPER)
         stored = best
@@ -645,6 +663,28 @@ class Searcher(TurnGenerator):
         if old is None or old[5] != self.age or depth >= old[1] or old[0] == tkey:
             self.tt[slot] = (tkey, depth, flag, stored, best_turn, self.age)
         return best
+
+    @staticmethod
+    def _ranks(
+        turns: list[RawTurn], hist: list[int], k0: RawTurn | None, k1: RawTurn | None, first: RawTurn | None
+    ) -> list[int]:
+        """The turns' ranks, best first: ``first`` (the table's turn), mill-closing turns,
+        the killers, then the history (``first`` itself is left out: it was searched)."""
+        # One comprehension, then the few special turns patched in: a loop with a branch per
+        # turn cost more than the search of the turns it ordered. The step's index into the
+        # history, times 25, plus removal + 1, is the turn's code.
+        ranks = [
+            (hist[(step := o * 25 + t + 25)] << CODE_BITS) + step * 25 + r + 1 + (CAPTURE_RANK if r >= 0 else 0)
+            for o, t, r in turns
+        ]
+        if k0 is not None and k0 != first and k0 in turns:
+            ranks[turns.index(k0)] = 1 << 34 + CODE_BITS | turn_code(k0)
+        if k1 is not None and k1 != first and k1 in turns:
+            ranks[turns.index(k1)] = 1 << 33 + CODE_BITS | turn_code(k1)
+        if first is not None and first in turns:
+            del ranks[turns.index(first)]
+        ranks.sort(reverse=True)
+        return ranks
 
     def _qs(self, me: int, op: int, hme: int, hop: int, alpha: int, beta: int, ply: int) -> int:
         """Quiescence: the side to move may stand pat or close a mill."""
