@@ -3,7 +3,7 @@
     python bench/placing_depth.py [--log runs/level10-skill10.jsonl] [--games 8] [--nodes 100000] [--depth 5]
 
 Placing positions are cut from logged games of ``bench/sanmill.py`` (turns 9, 12
-and 15 of every fifth game). Each is searched with ``--nodes`` (level 10's budget)
+and 15 of every fifth game). Each is searched with ``--nodes`` (level 10's budget then)
 with the extension off and with N = 2: the depth reached and whether the turn
 changes. Then positions at turns 12, 15 and 18 are searched to ``--depth`` with
 N = 0, 1 and 2: the nodes, which show what the extension costs. Node counts are
@@ -51,7 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--log", type=Path, default=RUNS / "level10-skill10.jsonl", help="a bench/sanmill.py log")
     parser.add_argument("--games", type=_positive, default=8, help="games to cut positions from")
-    parser.add_argument("--nodes", type=_positive, default=100000, help="budget of the depth comparison (level 10's)")
+    parser.add_argument(
+        "--nodes",
+        type=_positive,
+        default=100000,
+        help="budget of the depth comparison (level 10's when the figures in docs/engine.md were measured)",
+    )
     parser.add_argument("--depth", type=_positive, default=5, help="depth of the node comparison")
     args = parser.parse_args(argv)
     try:

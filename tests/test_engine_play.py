@@ -45,26 +45,33 @@ def test_the_engines_capture_list_and_step_test_agree_with_the_rules(profile):
                 assert searcher._can_step(me, op, hme) == bool(pos.steps()), pos
 
 
+def _point(mask: int) -> int:
+    return mask.bit_length() - 1 if mask else -1
+
+
 class WatchedSearcher(Searcher):
-    """Records, for every node the search expands, the turns in the order it tries them."""
+    """Records, for every node the search expands, the turns in the order it tries them.
+
+    A turn is read off the boards of the node and of the child searched after it (the
+    child's opponent is the mover after the turn), so the record does not depend on how
+    the search makes its children.
+    """
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tried: list[list[tuple[int, int, int]]] = []
-        self._open: list[list[tuple[int, int, int]]] = []
+        self._open: list[tuple[int, int, list[tuple[int, int, int]]]] = []
 
-    def _pvs(self, *args):
-        self._open.append([])
-        try:
-            return super()._pvs(*args)
-        finally:
-            turns = self._open.pop()
-            self.tried.append(list(dict.fromkeys(turns)))  # a re-search tries a turn twice
-
-    def _child(self, turn, *args):
+    def _pvs(self, me, op, *args):
         if self._open:
-            self._open[-1].append(turn)
-        return super()._child(turn, *args)
+            mover, other, turns = self._open[-1]
+            turns.append((_point(mover & ~op), _point(op & ~mover), _point(other & ~me)))
+        self._open.append((me, op, []))
+        try:
+            return super()._pvs(me, op, *args)
+        finally:
+            turns = self._open.pop()[2]
+            self.tried.append(list(dict.fromkeys(turns)))  # a re-search tries a turn twice
 
 
 def test_move_ordering_tries_mill_closing_turns_before_quiet_ones():

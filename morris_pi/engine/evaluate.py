@@ -127,16 +127,9 @@ class Evaluator:
         self.flying = tables.flying
         self.move_while_placing = tables.move_while_placing
         mills = tables.mills
-        # Men per mill as 2-bit fields (field j = men on mill j; at most 3, so no carries):
-        # the sum of one table entry per byte of the board.
-        self._count = tuple(
-            tuple(
-                sum((mill & (byte << 8 * k)).bit_count() << 2 * j for j, mill in enumerate(mills))
-                for byte in range(256)
-            )
-            for k in range(3)
-        )
-        self._low = sum(1 << 2 * j for j in range(len(mills)))
+        # men per mill as 2-bit fields, from the rules' byte tables (see ``Tables``)
+        self._count = tables.mill_count
+        self._low = tables.mill_low
         # field bit (2j) -> (mill mask, its points as (bit, neighbours))
         self._mill_at = {
             1 << 2 * j: (mill, tuple((1 << i, adjacency[i]) for i in bits(mill))) for j, mill in enumerate(mills)

@@ -59,7 +59,7 @@ LEVELS: dict[int, Level] = {
         Level(7, 4500, 0.8, None, 15, "club player"),
         Level(8, 12000, 1.2, None, 9, "strong"),
         Level(9, 30000, 2.5, None, 6, "stronger"),
-        Level(10, 100000, 5.0, None, 0, "full strength within about a second here", placing_extension=2),
+        Level(10, 85000, 5.0, None, 0, "full strength within about a second here", placing_extension=2),
     )
 }
 

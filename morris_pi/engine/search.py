@@ -27,7 +27,9 @@ Decisions:
 
 from __future__ import annotations
 
+import itertools
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +58,31 @@ LMR_DEPTH = 3  # reduce only at nodes this deep or deeper
 LMR_FROM = 3  # reduce from the fourth turn in the order on
 EVAL_CACHE = 1 << 16  # leaf evaluations kept by position key (about 5 MB at most)
 PLACING_EXTENSION = 0  # moving turns searched at least after the last placement (docs/engine.md, "Placing depth")
+# A turn's place in the order is one integer, ``score << CODE_BITS | code``, with a code that
+# grows with (origin, target, removal): sorting these gives the order of sorting
+# ``(score, turn)`` pairs, but compares integers instead of tuples (ties on the score, which
+# are common, made every tuple comparison fall through to the turns).
+CODE_BITS = 14
+CODE_MASK = (1 << CODE_BITS) - 1
+CAPTURE_RANK = CAPTURE_ORDER << CODE_BITS
+
+
+def turn_code(turn: RawTurn) -> int:
+    """The turn's rank among turns, ``(origin, target, removal)`` compared in that order.
+
+    >>> turn_code((-1, 0, -1)) < turn_code((-1, 0, 5)) < turn_code((-1, 1, -1)) < turn_code((0, 0, -1))
+    True
+    >>> TURN_OF_CODE[turn_code((7, 23, 23))]
+    (7, 23, 23)
+    """
+    o, t, r = turn
+    return (o + 1) * 625 + t * 25 + r + 1
+
+
+#: The turn of each code (points 0-23); codes no turn has hold ``(-1, -1, -1)``.
+TURN_OF_CODE: list[RawTurn] = [(-1, -1, -1)] * (1 << CODE_BITS)
+for _turn in itertools.product(range(-1, 24), range(24), range(-1, 24)):
+    TURN_OF_CODE[turn_code(_turn)] = _turn
 
 
 #: A transposition-table entry: (key, depth, bound, score, best turn, search id).
@@ -187,6 +214,7 @@ class Searcher(TurnGenerator):
         self.evals: dict[int, int] = {}
         self.age = 0
         self.stop_flag: StopFlag | None = None
+        self._yield = False
         self.nodes = 0
         # per search (set up by ``search``)
         self._check_at = CHECK_EVERY
@@ -197,6 +225,9 @@ class Searcher(TurnGenerator):
         self.root_pv: list[RawTurn] = []
         self.history: list[list[int]] = []
         self.rep: dict[int, int] = {}
+        # history additions made while a node's table turn is searched before its other turns
+        self._journal: list[tuple[list[int], int, int]] = []
+        self._pending = 0  # nodes waiting to rank their other turns
 
     def clear(self) -> None:
         self.tt = [None] * (self.tt_mask + 1)
@@ -235,11 +266,13 @@ class Searcher(TurnGenerator):
         self._max_nodes = limits.nodes
         self._deadline = started + limits.time if limits.time is not None else None
         self.stop_flag = stop_flag
+        self._yield = threading.current_thread() is not threading.main_thread()
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
         self.pvt = [()] * (MAX_PLY + 2)
         self.root_pv = []
-        self.history = [[0] * (25 * 24) for _ in range(2)]
+        self.history = [[0] * (25 * 25) for _ in range(2)]  # by (origin + 1) * 25 + target
         self.rep = {}
+        self._journal, self._pending = [], 0
         for past in history:
             if past is not position:
                 k = zobrist(past)
@@ -408,8 +441,10 @@ class Searcher(TurnGenerator):
         if self.stop_flag is not None:
             if self.stop_flag.is_set():
                 raise _Stop
-            # in a thread: let the board's loop have the interpreter now and then
-            time.sleep(0)
+            if self._yield:
+                # in the engine's thread: let the board's loop have the interpreter now and then
+                # (on the main thread nobody waits, and a sleep(0) costs tens of microseconds)
+                time.sleep(0)
         if self._max_nodes is not None and self.nodes >= self._max_nodes:
             raise _Stop
         if self._deadline is not None and self.clock() >= self._deadline:
@@ -484,47 +519,104 @@ class Searcher(TurnGenerator):
                     self.evals.clear()
                 s = self.evals[key] = self.evaluate(me, op, hme, hop)
             return s
-        turns = self.generate(me, op, hme)
-        if not turns:
-            return -(MATE - ply)
-        if quiet >= self.n_limit:
-            return 0
         # order: table turn, mill-closing turns, killers, then history
         killers = self.killers[ply]
         hist = self.history[side]
         k0, k1 = killers
-        # one comprehension, then the few special turns patched in: a loop with a branch
-        # per turn cost more than the search of the turns it ordered
-        scored = [(hist[o * 24 + 24 + t] + (CAPTURE_ORDER if r >= 0 else 0), (o, t, r)) for o, t, r in turns]
-        if k0 is not None and k0 != tt_turn and k0 in turns:
-            scored[turns.index(k0)] = (1 << 34, k0)
-        if k1 is not None and k1 != tt_turn and k1 in turns:
-            scored[turns.index(k1)] = (1 << 33, k1)
-        if tt_turn is not None and tt_turn in turns:
-            scored[turns.index(tt_turn)] = (1 << 40, tt_turn)
-        scored.sort(reverse=True)
+        # The table's turn is tried before the others are generated: it often ends the node
+        # (a quarter of the inner nodes here), and then the rest was never needed. A turn
+        # stored for this key is this position's; the test only guards the boards against a
+        # key collision.
+        deferred = False
+        if tt_turn is not None:
+            o, t, r = tt_turn
+            deferred = bool(me >> o & 1 if o >= 0 else hme) and not (me | op) >> t & 1 and (r < 0 or bool(op >> r & 1))
+        if deferred:
+            if quiet >= self.n_limit:
+                return 0
+            scored = [1 << 40 + CODE_BITS | (o + 1) * 625 + t * 25 + r + 1]
+            mark = len(self._journal)
+            self._pending += 1
+        else:
+            turns = self.generate(me, op, hme)
+            if not turns:
+                return -(MATE - ply)
+            if quiet >= self.n_limit:
+                return 0
+            scored = self._ranks(turns, hist, k0, k1, None)
+        turn_of = TURN_OF_CODE
         best = -INF
         best_turn: RawTurn | None = None
         a = alpha
         self.rep[key] = self.rep.get(key, 0) + 1
         # late-move reductions: quiet turns late in the order are first searched one turn
         # shallower, and again at full depth only if they beat the best so far
-        reduce_from = self.lmr_from if self.lmr and depth >= LMR_DEPTH else len(scored)
+        reduce_from = self.lmr_from if self.lmr and depth >= LMR_DEPTH else 1 << 30
+        # The child positions are made here rather than by ``_child`` (which the root uses):
+        # the same steps, written out because a call per searched turn cost a tenth of the search.
+        pvs = self._pvs
+        zme, zop, zhand = ZPOINT[side], ZPOINT[side ^ 1], ZHAND[side]
+        ext = self.placing_extension
+        last_placement = hme == 1 and not hop
+        mill_resets = self.reset_on_mill and not op
+        child_side = side ^ 1
+        child_ply = ply + 1
         try:
             first = True
-            for i, (_, turn) in enumerate(scored):
-                if first:
-                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -a, ply)
+            for i, rank in enumerate(scored):
+                turn = turn_of[rank & CODE_MASK]
+                o, t, r = turn
+                nme = me | 1 << t
+                nkey = key ^ zme[t] ^ ZSIDE
+                nh = hme
+                floor = 0  # the least depth the child is searched to (the placing extension)
+                if o >= 0:
+                    nme &= ~(1 << o)
+                    nkey ^= zme[o]
+                else:
+                    nh = hme - 1
+                    nkey ^= zhand[hme] ^ zhand[nh]
+                    if last_placement and ext:
+                        floor = ext + 1
+                nop = op
+                nq = quiet + 1
+                won = False
+                if r >= 0:
+                    nop = op & ~(1 << r)
+                    nkey ^= zop[r]
+                    nq = 0
+                    won = hop + nop.bit_count() < 3
+                elif mill_resets and self._closes(me, o, t):
+                    nq = 0
+                d = depth - 1 if depth > floor else floor - 1
+                if won:
+                    self.pvt[child_ply] = ()
+                    s = MATE - child_ply
+                    first = False
+                elif first:
+                    s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -beta, -a, child_ply)
                     first = False
                 else:
-                    if i >= reduce_from and turn[2] < 0 and turn not in (k0, k1):
-                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth - 1, -a - 1, -a, ply)
+                    if i >= reduce_from and r < 0 and turn not in (k0, k1):
+                        s = -pvs(
+                            nop,
+                            nme,
+                            hop,
+                            nh,
+                            child_side,
+                            nq,
+                            nkey,
+                            depth - 2 if depth - 1 > floor else floor - 1,
+                            -a - 1,
+                            -a,
+                            child_ply,
+                        )
                         if s > a:
-                            s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
+                            s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -a - 1, -a, child_ply)
                     else:
-                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -a - 1, -a, ply)
+                        s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -a - 1, -a, child_ply)
                     if a < s < beta:
-                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -a, ply)
+                        s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -beta, -a, child_ply)
                 if s > best:
                     best, best_turn = s, turn
                     if s > a:
@@ -536,9 +628,28 @@ class Searcher(TurnGenerator):
                                 if turn != k0:
                                     killers[1] = k0
                                     killers[0] = turn
-                                hist[(turn[0] + 1) * 24 + turn[1]] += depth * depth
+                                hist[turn[0] * 25 + turn[1] + 25] += depth * depth
+                                if self._pending:
+                                    self._journal.append((hist, turn[0] * 25 + turn[1] + 25, depth * depth))
                             break
+                if deferred:
+                    # The table's turn did not end the node: rank the rest by the history as it
+                    # stood before that turn's search added to it, as if ranked together.
+                    deferred = False
+                    self._pending -= 1
+                    added = [entry for entry in self._journal[mark:] if entry[0] is hist]
+                    for _, index, amount in added:
+                        hist[index] -= amount
+                    scored += self._ranks(self.generate(me, op, hme), hist, k0, k1, tt_turn)
+                    for _, index, amount in added:
+                        hist[index] += amount
+                    if not self._pending:
+                        self._journal.clear()
         finally:
+            if deferred:
+                self._pending -= 1
+                if not self._pending:
+                    self._journal.clear()
             self._unrep(key)
         flag = LOWER if best >= beta else (EXACT if best > alpha else UPPER)
         stored = best
@@ -552,6 +663,28 @@ class Searcher(TurnGenerator):
         if old is None or old[5] != self.age or depth >= old[1] or old[0] == tkey:
             self.tt[slot] = (tkey, depth, flag, stored, best_turn, self.age)
         return best
+
+    @staticmethod
+    def _ranks(
+        turns: list[RawTurn], hist: list[int], k0: RawTurn | None, k1: RawTurn | None, first: RawTurn | None
+    ) -> list[int]:
+        """The turns' ranks, best first: ``first`` (the table's turn), mill-closing turns,
+        the killers, then the history (``first`` itself is left out: it was searched)."""
+        # One comprehension, then the few special turns patched in: a loop with a branch per
+        # turn cost more than the search of the turns it ordered. The step's index into the
+        # history, times 25, plus removal + 1, is the turn's code.
+        ranks = [
+            (hist[(step := o * 25 + t + 25)] << CODE_BITS) + step * 25 + r + 1 + (CAPTURE_RANK if r >= 0 else 0)
+            for o, t, r in turns
+        ]
+        if k0 is not None and k0 != first and k0 in turns:
+            ranks[turns.index(k0)] = 1 << 34 + CODE_BITS | turn_code(k0)
+        if k1 is not None and k1 != first and k1 in turns:
+            ranks[turns.index(k1)] = 1 << 33 + CODE_BITS | turn_code(k1)
+        if first is not None and first in turns:
+            del ranks[turns.index(first)]
+        ranks.sort(reverse=True)
+        return ranks
 
     def _qs(self, me: int, op: int, hme: int, hop: int, alpha: int, beta: int, ply: int) -> int:
         """Quiescence: the side to move may stand pat or close a mill."""

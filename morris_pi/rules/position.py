@@ -47,13 +47,18 @@ class Tables:
         "adjacency",
         "flying",
         "men",
+        "mill_count",
+        "mill_low",
+        "mill_of_field",
         "mills",
         "move_while_placing",
         "partners",
+        "placements",
         "profile",
         "remove_all_in_mills",
         "reset_on_mill",
         "start",
+        "steps_from",
     )
 
     def __init__(self, profile: Profile) -> None:
@@ -68,6 +73,55 @@ class Tables:
         self.remove_all_in_mills = profile.all_in_mills == "any"
         self.reset_on_mill = profile.n_move_reset == "mill"
         self.start = Position(self, (0, 0), (profile.men, profile.men), WHITE, 0)
+        # The generator's tables. A side's men per mill as 2-bit fields (field j: men on mill
+        # j, at most 3, so no carries) are the sum of one entry per byte of the board; from
+        # them the points that can close a mill come without a loop over points (the engine's
+        # evaluation counts mills with them too). The turns of a step or a placement are
+        # built once, looked up by the mask of free targets.
+        self.mill_count: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                sum((mill & (byte << 8 * k)).bit_count() << 2 * j for j, mill in enumerate(self.mills))
+                for byte in range(256)
+            )
+            for k in range(3)
+        )
+        self.mill_low = sum(1 << 2 * j for j in range(len(self.mills)))
+        self.mill_of_field = {1 << 2 * j: mill for j, mill in enumerate(self.mills)}
+        place = [(-1, to, -1) for to in range(len(POINTS))]
+        # placements by empty points: one table per 12-point half of the board
+        self.placements = tuple(
+            tuple(tuple(place[to] for to in bits(half << shift)) for half in range(1 << 12)) for shift in (0, 12)
+        )
+        self.steps_from: tuple[dict[int, tuple[RawTurn, ...]], ...] = tuple(
+            {targets: tuple((origin, to, -1) for to in bits(targets)) for targets in _subsets(neighbours)}
+            for origin, neighbours in enumerate(self.adjacency)
+        )
+
+    def closing_points(self, own: int) -> int:
+        """Points outside ``own`` that complete a mill with two men of ``own``.
+
+        >>> t = tables_for("standard")
+        >>> [POINTS[i] for i in bits(t.closing_points(1 << POINTS.index("a1") | 1 << POINTS.index("a4")))]
+        ['a7']
+        """
+        c = self.mill_count
+        counts = c[0][own & 255] + c[1][own >> 8 & 255] + c[2][own >> 16]
+        two = counts >> 1 & ~counts & self.mill_low
+        points = 0
+        mill_of_field = self.mill_of_field
+        while two:
+            field = two & -two
+            two ^= field
+            points |= mill_of_field[field]
+        return points & ~own
+
+
+def _subsets(mask: int) -> list[int]:
+    """Every subset of the set bits of ``mask`` (0 included)."""
+    out = [0]
+    for i in bits(mask):
+        out += [s | 1 << i for s in out]
+    return out
 
 
 @cache
@@ -253,42 +307,74 @@ def removable_mask(tables: Tables, opp: int) -> int:
 def generate_turns(tables: Tables, own: int, opp: int, hand: int) -> list[RawTurn]:
     """Every legal turn of the side with men ``own`` and ``hand`` men in hand, against ``opp``.
 
-    Plain integers in and out, so the search uses it without building positions.
+    Plain integers in and out, so the search uses it without building positions. Placements
+    come first, by target, then steps by origin and target; a step that closes a mill comes
+    once per removable man.
+
+    >>> t = tables_for("standard")
+    >>> a1, a4, d1 = (1 << POINTS.index(p) for p in ("a1", "a4", "d1"))
+    >>> [[POINTS[i] for i in turn[1:]] for turn in generate_turns(t, a1 | a4, d1, 1) if turn[2] >= 0]
+    [['a7', 'd1']]
     """
     if hand + own.bit_count() < 3:
         return []
     empty = FULL & ~(own | opp)
-    partners = tables.partners
+    # Most turns close no mill: only a step to one of ``closing`` can, so the others take
+    # their turns from the tables without a look at the mills (closing_points, inlined: the
+    # search calls this at every inner node).
+    c = tables.mill_count
+    counts = c[0][own & 255] + c[1][own >> 8 & 255] + c[2][own >> 16]
+    two = counts >> 1 & ~counts & tables.mill_low
+    closing = 0
+    if two:
+        mill_of_field = tables.mill_of_field
+        while two:
+            field = two & -two
+            two ^= field
+            closing |= mill_of_field[field]
+        closing &= empty
     removals: tuple[int, ...] | None = None
-    out: list[RawTurn] = []
-    if hand:
+    out: list[RawTurn]
+    if not hand:
+        out = []
+    elif not closing:
+        low, high = tables.placements
+        out = [*low[empty & 0xFFF], *high[empty >> 12]]
+    else:
+        removals = bits(removable_mask(tables, opp))
+        out = []
         for to in bits(empty):
-            for pair in partners[to]:
-                if own & pair == pair:
-                    if removals is None:
-                        removals = bits(removable_mask(tables, opp))
-                    if removals:
-                        out.extend((-1, to, r) for r in removals)
-                    else:
-                        out.append((-1, to, -1))
-                    break
+            if removals and closing >> to & 1:
+                out.extend([(-1, to, r) for r in removals])
             else:
                 out.append((-1, to, -1))
     if hand == 0 or tables.move_while_placing:
         fly = tables.flying and hand == 0 and own.bit_count() == 3
         adjacency = tables.adjacency
+        steps_from = tables.steps_from
+        partners = tables.partners
         for origin in bits(own):
+            targets = empty if fly else adjacency[origin] & empty
+            if not targets & closing:
+                if fly:
+                    out.extend([(origin, to, -1) for to in bits(targets)])
+                elif targets:
+                    out.extend(steps_from[origin][targets])
+                continue
             rest = own & ~(1 << origin)
-            for to in bits(empty if fly else adjacency[origin] & empty):
-                for pair in partners[to]:
-                    if rest & pair == pair:
-                        if removals is None:
-                            removals = bits(removable_mask(tables, opp))
-                        if removals:
-                            out.extend((origin, to, r) for r in removals)
-                        else:
-                            out.append((origin, to, -1))
-                        break
+            for to in bits(targets):
+                if closing >> to & 1:
+                    for pair in partners[to]:
+                        if rest & pair == pair:
+                            if removals is None:
+                                removals = bits(removable_mask(tables, opp))
+                            if removals:
+                                out.extend([(origin, to, r) for r in removals])
+                            else:
+                                out.append((origin, to, -1))
+                            break
+                    else:
+                        out.append((origin, to, -1))
                 else:
                     out.append((origin, to, -1))
     return out
