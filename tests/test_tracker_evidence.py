@@ -235,6 +235,7 @@ def test_a_man_carried_to_the_point_of_an_older_position_is_not_a_takeback_unles
     # Undone properly: the black man back to d6, the white man back to d7.
     table.move("d7", "d6")
     table.move("a7", "d7")
+    table.wait(1.0)  # a takeback by hand is never urgent: it is read once the board has held
     assert table.record == OPENING
     assert not table.problems
     assert set(table.games) == {f"{OPENING} d7-a7", f"{OPENING} d7-a7 d6-d7", OPENING}

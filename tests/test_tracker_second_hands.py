@@ -130,3 +130,13 @@ def test_a_man_nudged_off_while_the_mill_man_still_flickers_is_no_removal_answer
     first touched and full again before he came to rest: not Black's mill taking d6 answered at
     once by White's man on d6, but b6 waiting for its removal, b6xd1."""
     _replays_exactly(second_hands, 52, "lasker", (20, 20), 22)
+
+
+def test_a_takeback_waits_for_the_hold_after_the_board_is_firm(second_hands):
+    """Game 15, no-flying: White's c5-d5 lands with c5's lift lost, and White's sleeve knocks
+    Black's d6 (the man Black just moved there from d5) off 0.4 s later. The switches then show
+    d5 full, d6 empty and c5 still full: the board before Black's d5-d6, a takeback by hand. The
+    scan that shows c5 empty came 1.04 s after d6 opened; the takeback was read 1 s after that
+    opening, just before it, and the game then waited for good. The board must show the older
+    position for the whole hold once it is firm: the scan comes first, and c5-d5 is read."""
+    _replays_exactly(second_hands, 15, "no-flying", (26, 26), 28)

@@ -69,9 +69,9 @@ from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, REST_GAP_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
 RESIGN_CONFIRM_S = 3.0
-#: Seconds the board must show the older position before a takeback by hand is read. Longer
-#: than firm: a man carried onto the point the last turn emptied, with the lift of the man
-#: really moved lost, shows the same board until a scan of every switch (within a second)
+#: Seconds the board must show the older position, counted from when it became firm, before a
+#: takeback by hand is read. A man carried onto the point the last turn emptied, with the lift of
+#: the man really moved lost, shows the same board until a scan of every switch (within a second)
 #: completes the picture; a takeback is never urgent.
 TAKEBACK_HOLD_S = 1.0
 #: Seconds a turn read stays provisional while no point it changes changes (without a newer scan
@@ -749,7 +749,9 @@ class Tracker:
                     break
             return True
         if kind == "takeback":
-            since = max(settler.changed_at(i) for i in bits(expected ^ occ))
+            # Counted from when the last change became firm: the board has shown the older
+            # position for the whole hold, and a scan in that time may still heal a lost change.
+            since = max(settler.changed_at(i) for i in bits(expected ^ occ)) + self.settle_s + self.hold_s
             if self._now < since + TAKEBACK_HOLD_S:
                 self._takeback_at = since + TAKEBACK_HOLD_S
                 self._set_problems(())
