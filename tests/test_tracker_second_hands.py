@@ -140,3 +140,11 @@ def test_a_takeback_waits_for_the_hold_after_the_board_is_firm(second_hands):
     opening, just before it, and the game then waited for good. The board must show the older
     position for the whole hold once it is firm: the scan comes first, and c5-d5 is read."""
     _replays_exactly(second_hands, 15, "no-flying", (26, 26), 28)
+
+
+def test_a_flying_man_that_flickers_as_he_lands_arrived_at_his_first_touch(second_hands):
+    """Game 116, club: Black flies e4-d6 and the man flickers off-centre on d6 for 0.25 s; White
+    takes d7 first, 2 ms before d6's last closing, then closes the mill with d2-b2. Timed from
+    d6's last (settled) closing, the removal looked made before Black's man arrived, so the
+    chain was no reply and the game stopped; he arrived at his first touch after leaving e4."""
+    _replays_exactly(second_hands, 116, "club", (49, 50), 51)

@@ -119,8 +119,15 @@ def in_order(
     if not unsure >> t1 & 1:
         # Nothing of the reply stood done before the first turn's man even touched down. A change
         # only a scan showed happened at the latest at that scan, a settle window after its time.
+        # His touching down is timed from the first closing of his point after he left his own,
+        # if that came before the point's first settled change: a man that flickers as he is put
+        # down settles only at his last closing (second generator seed 1 game 116).
+        arrived = order(t1)
+        if touched is not None and o1 >= 0 and not unsure >> o1 & 1:
+            arrived = min(arrived, touched(t1, order(o1)))
+
         def done_before(point: int) -> bool:
-            return latest(point) + (SCAN_SLACK_S if unsure >> point & 1 else 0.0) < order(t1)
+            return latest(point) + (SCAN_SLACK_S if unsure >> point & 1 else 0.0) < arrived
 
         if landed and o1 >= 0 and t2 != t1 and done_before(t2):
             return False
