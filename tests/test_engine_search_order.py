@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from morris_pi.engine import search
-from morris_pi.engine.search import TURN_OF_CODE, Limits, Searcher, turn_code
+from morris_pi.engine.ordering import CODE_BITS, TURN_OF_CODE, turn_code
+from morris_pi.engine.search import Limits, Searcher
 from morris_pi.rules import Game, Turn
 
 TURNS = st.tuples(st.integers(-1, 23), st.integers(0, 23), st.integers(-1, 23))
@@ -21,7 +22,7 @@ def test_turn_codes_rank_turns_as_the_turns_themselves_compare(a, b):
     # the same turn as comparing the turns would, or seeded games would not repeat.
     assert (turn_code(a) < turn_code(b)) == (a < b)
     assert TURN_OF_CODE[turn_code(a)] == a
-    assert turn_code(a) < 1 << search.CODE_BITS
+    assert turn_code(a) < 1 << CODE_BITS
 
 
 MIDGAME = "d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7"

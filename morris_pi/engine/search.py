@@ -27,7 +27,6 @@ Decisions:
 
 from __future__ import annotations
 
-import itertools
 import random
 import threading
 import time
@@ -41,6 +40,7 @@ from morris_pi.rules.profiles import Profile, get_profile
 
 from .evaluate import WIN_SCORE, Evaluator
 from .movegen import TurnGenerator
+from .ordering import CODE_MASK, TABLE_RANK, TURN_OF_CODE, history_index, ranks, turn_code
 
 if TYPE_CHECKING:
     from .egtb import EndgameTables  # imported when the tables are first wanted
@@ -52,39 +52,11 @@ MAX_PLY = 40
 EXACT, LOWER, UPPER = 0, 1, 2
 ASPIRATION = 25  # half-width of the root window around the last iteration's score (0 = off)
 CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
-CAPTURE_ORDER = 1 << 36  # mill-closing turns come after the table's turn, before killers and history
 LMR = False  # late-move reductions: measured, not kept (docs/engine.md, "Second pass")
 LMR_DEPTH = 3  # reduce only at nodes this deep or deeper
 LMR_FROM = 3  # reduce from the fourth turn in the order on
 EVAL_CACHE = 1 << 16  # leaf evaluations kept by position key (about 5 MB at most)
 PLACING_EXTENSION = 0  # moving turns searched at least after the last placement (docs/engine.md, "Placing depth")
-# A turn's place in the order is one integer, ``score << CODE_BITS | code``, with a code that
-# grows with (origin, target, removal): sorting these gives the order of sorting
-# ``(score, turn)`` pairs, but compares integers instead of tuples (ties on the score, which
-# are common, made every tuple comparison fall through to the turns).
-CODE_BITS = 14
-CODE_MASK = (1 << CODE_BITS) - 1
-CAPTURE_RANK = CAPTURE_ORDER << CODE_BITS
-
-
-def turn_code(turn: RawTurn) -> int:
-    """The turn's rank among turns, ``(origin, target, removal)`` compared in that order.
-
-    >>> turn_code((-1, 0, -1)) < turn_code((-1, 0, 5)) < turn_code((-1, 1, -1)) < turn_code((0, 0, -1))
-    True
-    >>> TURN_OF_CODE[turn_code((7, 23, 23))]
-    (7, 23, 23)
-    """
-    o, t, r = turn
-    return (o + 1) * 625 + t * 25 + r + 1
-
-
-#: The turn of each code (points 0-23); codes no turn has hold ``(-1, -1, -1)``.
-TURN_OF_CODE: list[RawTurn] = [(-1, -1, -1)] * (1 << CODE_BITS)
-for _turn in itertools.product(range(-1, 24), range(24), range(-1, 24)):
-    TURN_OF_CODE[turn_code(_turn)] = _turn
-
-
 #: A transposition-table entry: (key, depth, bound, score, best turn, search id).
 TTEntry = tuple[int, int, int, int, RawTurn | None, int]
 #: Zobrist numbers, one row per side: by point, or by the number of men in hand.
@@ -534,7 +506,7 @@ class Searcher(TurnGenerator):
         if deferred:
             if quiet >= self.n_limit:
                 return 0
-            scored = [1 << 40 + CODE_BITS | (o + 1) * 625 + t * 25 + r + 1]
+            scored = [TABLE_RANK | turn_code((o, t, r))]
             mark = len(self._journal)
             self._pending += 1
         else:
@@ -543,7 +515,7 @@ class Searcher(TurnGenerator):
                 return -(MATE - ply)
             if quiet >= self.n_limit:
                 return 0
-            scored = self._ranks(turns, hist, k0, k1, None)
+            scored = ranks(turns, hist, k0, k1, None)
         turn_of = TURN_OF_CODE
         best = -INF
         best_turn: RawTurn | None = None
@@ -628,9 +600,10 @@ class Searcher(TurnGenerator):
                                 if turn != k0:
                                     killers[1] = k0
                                     killers[0] = turn
-                                hist[turn[0] * 25 + turn[1] + 25] += depth * depth
+                                index = history_index(turn)
+                                hist[index] += depth * depth
                                 if self._pending:
-                                    self._journal.append((hist, turn[0] * 25 + turn[1] + 25, depth * depth))
+                                    self._journal.append((hist, index, depth * depth))
                             break
                 if deferred:
                     # The table's turn did not end the node: rank the rest by the history as it
@@ -640,7 +613,7 @@ class Searcher(TurnGenerator):
                     added = [entry for entry in self._journal[mark:] if entry[0] is hist]
                     for _, index, amount in added:
                         hist[index] -= amount
-                    scored += self._ranks(self.generate(me, op, hme), hist, k0, k1, tt_turn)
+                    scored += ranks(self.generate(me, op, hme), hist, k0, k1, tt_turn)
                     for _, index, amount in added:
                         hist[index] += amount
                     if not self._pending:
@@ -663,28 +636,6 @@ class Searcher(TurnGenerator):
         if old is None or old[5] != self.age or depth >= old[1] or old[0] == tkey:
             self.tt[slot] = (tkey, depth, flag, stored, best_turn, self.age)
         return best
-
-    @staticmethod
-    def _ranks(
-        turns: list[RawTurn], hist: list[int], k0: RawTurn | None, k1: RawTurn | None, first: RawTurn | None
-    ) -> list[int]:
-        """The turns' ranks, best first: ``first`` (the table's turn), mill-closing turns,
-        the killers, then the history (``first`` itself is left out: it was searched)."""
-        # One comprehension, then the few special turns patched in: a loop with a branch per
-        # turn cost more than the search of the turns it ordered. The step's index into the
-        # history, times 25, plus removal + 1, is the turn's code.
-        ranks = [
-            (hist[(step := o * 25 + t + 25)] << CODE_BITS) + step * 25 + r + 1 + (CAPTURE_RANK if r >= 0 else 0)
-            for o, t, r in turns
-        ]
-        if k0 is not None and k0 != first and k0 in turns:
-            ranks[turns.index(k0)] = 1 << 34 + CODE_BITS | turn_code(k0)
-        if k1 is not None and k1 != first and k1 in turns:
-            ranks[turns.index(k1)] = 1 << 33 + CODE_BITS | turn_code(k1)
-        if first is not None and first in turns:
-            del ranks[turns.index(first)]
-        ranks.sort(reverse=True)
-        return ranks
 
     def _qs(self, me: int, op: int, hme: int, hop: int, alpha: int, beta: int, ply: int) -> int:
         """Quiescence: the side to move may stand pat or close a mill."""

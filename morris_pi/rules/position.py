@@ -320,19 +320,8 @@ def generate_turns(tables: Tables, own: int, opp: int, hand: int) -> list[RawTur
         return []
     empty = FULL & ~(own | opp)
     # Most turns close no mill: only a step to one of ``closing`` can, so the others take
-    # their turns from the tables without a look at the mills (closing_points, inlined: the
-    # search calls this at every inner node).
-    c = tables.mill_count
-    counts = c[0][own & 255] + c[1][own >> 8 & 255] + c[2][own >> 16]
-    two = counts >> 1 & ~counts & tables.mill_low
-    closing = 0
-    if two:
-        mill_of_field = tables.mill_of_field
-        while two:
-            field = two & -two
-            two ^= field
-            closing |= mill_of_field[field]
-        closing &= empty
+    # their turns from the tables without a look at the mills.
+    closing = tables.closing_points(own) & empty
     removals: tuple[int, ...] | None = None
     out: list[RawTurn]
     if not hand:
