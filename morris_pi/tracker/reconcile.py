@@ -506,9 +506,11 @@ def _two_turns(
         if len(whole) > 1 and order is not None:
             # The same men, but which was taken and which moved differ (hands-1-0247: b2 lifted
             # first, d2-f2, then d1 lifted; read as d2-f2xd1 and b2-d2, or as d2-f2xb2 and
-            # d1-d2). The reply's man left after the first turn's man did: a hand holding a man
-            # through the other side's whole turn is the less likely story.
-            whole = [(a, b) for a, b in whole if a[0] < 0 or b[0] < 0 or order(b[0]) > order(a[0])] or whole
+            # d1-d2). The reply's man left after the first turn began, with its man's lift or
+            # its removal made first: a hand holding a man through the other side's whole turn
+            # is the less likely story (hands-2-0114: e3 taken first, then d5 placed, f4 lifted
+            # and put on e4; d5xf4 and e3-e4 has e3's man held from before d5 was touched).
+            whole = [(a, b) for a, b in whole if b[0] < 0 or _left_after_began(b[0], a, order)] or whole
         if len(whole) == 1:
             a, b = whole[0]
             if order is not None and b in begun:
@@ -530,6 +532,14 @@ def _two_turns(
     if one is not None:
         return Reading("turns", (Turn.from_raw(one),))
     return None
+
+
+def _left_after_began(origin: int, first: RawTurn, order: Callable[[int], float]) -> bool:
+    """Whether the man on ``origin`` left after the turn ``first`` began: its man lifted or its
+    removal made, whichever came first (a placement without a removal tells nothing: true)."""
+    o, _, r = first
+    began = [order(p) for p in (o, r) if p >= 0]
+    return not began or order(origin) > min(began)
 
 
 def _one_begun(begun: set[RawTurn], occupied: int) -> RawTurn | None:

@@ -1,0 +1,27 @@
+"""Second generator games (``bench/second_hands.py``) where both players' hands overlap so far that
+the board shows three turns at once, or a tie only the order of the lifts breaks.
+
+Each case is cut from a game that stopped short (the tracker waited and never read the rest):
+mess only on the turns that matter, cut off just after them. The replay must end on the game's
+exact record, and no line may hold a turn nobody played (``_replays_exactly``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_second_hands import load
+from test_tracker_second_hands import _replays_exactly
+
+
+@pytest.fixture(scope="module")
+def second_hands():
+    return load("second_hands")
+
+
+def test_which_man_was_taken_first_goes_by_when_the_turn_began(second_hands):
+    """Seed 2, game 114, standard: Black takes e3 first, then puts his man on d5 (closing a mill,
+    off-centre); White lifts f4 as d5's man still flickers and puts it on e4, and Black lifts a7.
+    The same men read as d5xf4 and White's e3-e4, with e3's man held from before Black's man
+    was even put down. The reply's man left after the first turn began (its removal made first):
+    d5xe3 and f4-e4."""
+    _replays_exactly(second_hands, 114, "standard", (5, 19), 20, seed=2)
