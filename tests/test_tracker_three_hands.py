@@ -25,3 +25,11 @@ def test_which_man_was_taken_first_goes_by_when_the_turn_began(second_hands):
     was even put down. The reply's man left after the first turn began (its removal made first):
     d5xe3 and f4-e4."""
     _replays_exactly(second_hands, 114, "standard", (5, 19), 20, seed=2)
+
+
+def test_two_turns_and_a_removal_made_first_for_the_third(second_hands):
+    """Seed 1, game 56, club: White's e4-e3 flickers on e3 for 1.3 s while Black carries f2 to d2
+    (a sleeve knocks f4 off and back meanwhile), and White takes a7 for c5-c4xa7 before e3 keeps
+    still. The board shows two whole turns and the third begun with its removal: e4-e3 and
+    f2-d2 are read, and c5-c4xa7 from there."""
+    _replays_exactly(second_hands, 56, "club", (144, 147), 149)

@@ -473,7 +473,10 @@ def _two_turns(
             m2 = _after(m1, raw2)
             if m2 == occupied:
                 whole.append((raw1, raw2))
-            elif third and _next_lifted(pos1, raw1, raw2, m2, occupied, changes):
+            elif third and (
+                _next_lifted(pos1, raw1, raw2, m2, occupied, changes)
+                or (order is not None and _next_removal_first(pos1, raw1, raw2, m2, occupied, changes, order))
+            ):
                 lifting.append((raw1, raw2))
             elif _partial(m1, occupied, raw2) and (
                 order is None or begun_in_order(raw1, raw2, occupied, order, unsure, last, touched)
@@ -551,6 +554,32 @@ def _one_begun(begun: set[RawTurn], occupied: int) -> RawTurn | None:
     if len(begun) == 1:
         return next(iter(begun))
     return None
+
+
+def _next_removal_first(
+    pos1: Position,
+    first: RawTurn,
+    second: RawTurn,
+    m2: int,
+    occupied: int,
+    changes: Changes,
+    order: Callable[[int], float],
+) -> bool:
+    """Whether ``occupied`` is the board after ``second`` with one man of the side that made it
+    taken off by the side to move next, for a mill-closing turn made removal first: a third turn
+    begun (hands-1-0056: White's e4-e3 flickers for 1.3 s while Black carries f2 to d2, and
+    White takes a7 for c5-c4xa7 before e3 keeps still). Not a man either turn put down (a hand
+    hovering touches it as briefly), and the man taken after the second turn's man touched down."""
+    taken = m2 & ~occupied
+    if occupied & ~m2 or taken.bit_count() != 1 or not changes.show(taken):
+        return False
+    point = taken.bit_length() - 1
+    if point in (first[1], second[1]) or order(point) <= order(second[1]):
+        return False
+    pos2 = pos1.play(second)
+    if not pos2.men[pos2.side ^ 1] >> point & 1:
+        return False
+    return any(raw[2] == point for raw in pos2.turns())
 
 
 def _next_lifted(pos1: Position, first: RawTurn, second: RawTurn, m2: int, occupied: int, changes: Changes) -> bool:
