@@ -18,6 +18,23 @@ def second_hands():
     return load("second_hands")
 
 
+def test_a_removal_refilled_at_once_and_the_next_placement_are_three_turns(second_hands):
+    """Seed 1, game 144, standard: White's d1 closes a mill and takes a4; Black puts his next man
+    on a4 at once, the landing lost, and a scan shows a4 full: the fewest turns read the removal
+    as not yet made. Once White's c4 lands, only d1xa4, a4 and c4 are legal, and every change is
+    backed (a4 emptied and, by the scan, filled again): the three are read together."""
+    _replays_exactly(second_hands, 144, "standard", (8, 12), 13)
+
+
+def test_three_whole_turns_with_both_hands_on_the_board(second_hands):
+    """Seed 2, game 288, standard: Black's g7-g4 lands off-centre and flickers for a second while
+    White has already lifted c3; White's man flickers on c4 while Black lifts e4 and puts it on
+    e3. No moment shows fewer than three hands' work: g7-g4, c3-c4 and e4-e3 are read together,
+    in the order the men left and landed (e4-e3 first would have g4's man come to stay before
+    e3's was put down)."""
+    _replays_exactly(second_hands, 288, "standard", (117, 119), 121, seed=2)
+
+
 def test_which_man_was_taken_first_goes_by_when_the_turn_began(second_hands):
     """Seed 2, game 114, standard: Black takes e3 first, then puts his man on d5 (closing a mill,
     off-centre); White lifts f4 as d5's man still flickers and puts it on e4, and Black lifts a7.
