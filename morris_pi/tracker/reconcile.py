@@ -6,7 +6,8 @@ switches never tell colour) and the game, and answers with one ``Reading``:
 ``match``     the board is the game.
 ``turns``     the board shows a legal turn (or a step that closed a mill and
               waits for its removal), or two turns in a row when the next side
-              was quick; they are to be played in order.
+              was quick (three where both players' hands overlapped and nothing
+              fewer explains the board); they are to be played in order.
 ``progress``  the board is part-way through a legal turn: a man lifted, or an
               opponent man already taken off before the move that earns it.
 ``takeback``  the board was put back by hand to the position before the last
@@ -327,6 +328,10 @@ def read_board(
         )
         if found is None and computer is None and arrived is not None:
             found = _placements(pos, expected, occupied, changes, arrived)
+        if found is None and computer is None and order is not None and arrived is not None:
+            found = _three_turns(
+                pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived, touched
+            )
         if found is not None:
             return found
 
@@ -473,7 +478,10 @@ def _two_turns(
             m2 = _after(m1, raw2)
             if m2 == occupied:
                 whole.append((raw1, raw2))
-            elif third and _next_lifted(pos1, raw1, raw2, m2, occupied, changes):
+            elif third and (
+                _next_lifted(pos1, raw1, raw2, m2, occupied, changes)
+                or (order is not None and _next_removal_first(pos1, raw1, raw2, m2, occupied, changes, order))
+            ):
                 lifting.append((raw1, raw2))
             elif _partial(m1, occupied, raw2) and (
                 order is None or begun_in_order(raw1, raw2, occupied, order, unsure, last, touched)
@@ -506,9 +514,11 @@ def _two_turns(
         if len(whole) > 1 and order is not None:
             # The same men, but which was taken and which moved differ (hands-1-0247: b2 lifted
             # first, d2-f2, then d1 lifted; read as d2-f2xd1 and b2-d2, or as d2-f2xb2 and
-            # d1-d2). The reply's man left after the first turn's man did: a hand holding a man
-            # through the other side's whole turn is the less likely story.
-            whole = [(a, b) for a, b in whole if a[0] < 0 or b[0] < 0 or order(b[0]) > order(a[0])] or whole
+            # d1-d2). The reply's man left after the first turn began, with its man's lift or
+            # its removal made first: a hand holding a man through the other side's whole turn
+            # is the less likely story (hands-2-0114: e3 taken first, then d5 placed, f4 lifted
+            # and put on e4; d5xf4 and e3-e4 has e3's man held from before d5 was touched).
+            whole = [(a, b) for a, b in whole if b[0] < 0 or _left_after_began(b[0], a, order)] or whole
         if len(whole) == 1:
             a, b = whole[0]
             if order is not None and b in begun:
@@ -532,6 +542,98 @@ def _two_turns(
     return None
 
 
+def _three_turns(
+    pos: Position,
+    expected: int,
+    pos_mask: int,
+    occupied: int,
+    allowed: list[RawTurn],
+    order: Callable[[int], float],
+    changes: Changes,
+    unsure: int,
+    last: Callable[[int], float] | None,
+    arrived: Callable[[int, int], bool],
+    touched: Callable[[int, float], float] | None,
+) -> Reading | None:
+    """Three whole turns in a row, where neither one nor two explain the board: both players'
+    hands on the board at once, each man in the air while the other side's turn is made.
+
+    Read only if exactly one chain of three is backed by every change (a point two turns flip
+    changed twice; none may be flipped by all three, which the counts cannot back) and each
+    turn follows every one before it in causal order, placements in the order their men came
+    (hands-2-0288: Black's g7-g4 flickers on g4 while White carries c3 to c4, whose man flickers
+    too while Black lifts e4 and puts it on e3; hands-1-0144: d1 closes a mill and takes a4,
+    Black puts his next man on a4 at once with the landing lost, a scan shows a4 full, and
+    White's c4 lands: only ``d1xa4 a4 c4`` is legal).
+    """
+    seen = changes.once
+    found: list[tuple[RawTurn, RawTurn, RawTurn]] = []
+    for raw1 in allowed:
+        m1 = _after(pos_mask, raw1)
+        f1 = expected ^ m1
+        # Two more turns add at most two men and take at most four away.
+        if f1 & ~seen or (occupied & ~m1).bit_count() > 2 or (m1 & ~occupied).bit_count() > 4:
+            continue
+        pos1 = pos.play(raw1)
+        for raw2 in pos1.turns():
+            m2 = _after(m1, raw2)
+            f2 = m1 ^ m2
+            if f2 & ~seen or (occupied & ~m2).bit_count() > 1 or (m2 & ~occupied).bit_count() > 2:
+                continue
+            if not _follows(raw1, raw2, order, unsure, last, arrived, touched):
+                continue
+            pos2 = pos1.play(raw2)
+            for raw3 in pos2.turns():
+                m3 = _after(m2, raw3)
+                if m3 != occupied:
+                    continue
+                f3 = m2 ^ m3
+                if f1 & f2 & f3 or not changes.show(f1 | f2 | f3, (f1 & f2) | (f2 & f3) | (f1 & f3)):
+                    continue
+                if _follows(raw2, raw3, order, unsure, last, arrived, touched) and _follows(
+                    raw1, raw3, order, unsure, last, arrived, touched
+                ):
+                    found.append((raw1, raw2, raw3))
+                    if len(found) > 1:
+                        return None
+    if len(found) == 1:
+        return Reading("turns", tuple(Turn.from_raw(raw) for raw in found[0]))
+    return None
+
+
+def _follows(
+    first: RawTurn,
+    second: RawTurn,
+    order: Callable[[int], float],
+    unsure: int,
+    last: Callable[[int], float] | None,
+    arrived: Callable[[int, int], bool],
+    touched: Callable[[int, float], float] | None,
+) -> bool:
+    """Whether ``second`` may follow ``first`` as the sensors timed them: in causal order, and
+    two placements in the order their men came (unless the second is put where the first took a
+    man: that point held the man taken, not one put down with the first). Nothing of the second
+    may stand done before the first even began, where ``in_order`` cannot tell when the first
+    man touched down (soak seed 0 game 796: White's f2 lifted, carried over d2 and put back, then
+    Black's a1 carried to d1 with the landing lost, an illegal step; read as f2-d2, a1-d1 and
+    d2-f2, the last done 3 s before a1 was lifted)."""
+    if first[0] < 0 and second[0] < 0 and second[1] != first[2] and not arrived(first[1], second[1]):
+        return False
+    began = min(order(p) for p in first if p >= 0)
+    latest = last or order
+    if any(p >= 0 and latest(p) < began for p in (second[1], second[2])):
+        return False
+    return in_order(first, second, order, unsure, last, touched=touched)
+
+
+def _left_after_began(origin: int, first: RawTurn, order: Callable[[int], float]) -> bool:
+    """Whether the man on ``origin`` left after the turn ``first`` began: its man lifted or its
+    removal made, whichever came first (a placement without a removal tells nothing: true)."""
+    o, _, r = first
+    began = [order(p) for p in (o, r) if p >= 0]
+    return not began or order(origin) > min(began)
+
+
 def _one_begun(begun: set[RawTurn], occupied: int) -> RawTurn | None:
     """The one first turn of the readings "a turn and the next begun", if they agree on it;
     a first turn whose man already stands on its target is preferred."""
@@ -541,6 +643,32 @@ def _one_begun(begun: set[RawTurn], occupied: int) -> RawTurn | None:
     if len(begun) == 1:
         return next(iter(begun))
     return None
+
+
+def _next_removal_first(
+    pos1: Position,
+    first: RawTurn,
+    second: RawTurn,
+    m2: int,
+    occupied: int,
+    changes: Changes,
+    order: Callable[[int], float],
+) -> bool:
+    """Whether ``occupied`` is the board after ``second`` with one man of the side that made it
+    taken off by the side to move next, for a mill-closing turn made removal first: a third turn
+    begun (hands-1-0056: White's e4-e3 flickers for 1.3 s while Black carries f2 to d2, and
+    White takes a7 for c5-c4xa7 before e3 keeps still). Not a man either turn put down (a hand
+    hovering touches it as briefly), and the man taken after the second turn's man touched down."""
+    taken = m2 & ~occupied
+    if occupied & ~m2 or taken.bit_count() != 1 or not changes.show(taken):
+        return False
+    point = taken.bit_length() - 1
+    if point in (first[1], second[1]) or order(point) <= order(second[1]):
+        return False
+    pos2 = pos1.play(second)
+    if not pos2.men[pos2.side ^ 1] >> point & 1:
+        return False
+    return any(raw[2] == point for raw in pos2.turns())
 
 
 def _next_lifted(pos1: Position, first: RawTurn, second: RawTurn, m2: int, occupied: int, changes: Changes) -> bool:
