@@ -59,7 +59,7 @@ from typing import Literal, get_args
 from morris_pi.rules import Game, Position, Side, Turn, other_side
 from morris_pi.rules.board import FULL, INDEX, POINTS, bits, point_index
 
-from .causal import CARRY_S, TRAY_TRIP_S, begun_in_order, in_order, removal_answered
+from .causal import CARRY_S, TRAY_TRIP_S, begun_in_order, carried_in_order, in_order, removal_answered, stood
 
 RawTurn = tuple[int, int, int]
 #: What a reading found; the module text says what each means.
@@ -233,6 +233,7 @@ def read_board(
     opened: Callable[[int, float], bool] | None = None,
     rested: Callable[[int], float] | None = None,
     held: Callable[[int, float], float | None] | None = None,
+    gap: Callable[[int, float, float], float] | None = None,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -252,7 +253,8 @@ def read_board(
     after raw time ``t`` (see ``causal.in_order``); ``opened(i, t)``: whether point ``i`` was surely
     empty at raw time ``t``, and ``rested(i)`` when the man on point ``i`` came to rest (see
     ``causal.removal_answered``). ``held(i, t)``: when the closing that held point ``i`` at raw
-    time ``t`` began, or ``None`` (``Settler.closed_since``).
+    time ``t`` began, or ``None`` (``Settler.closed_since``). ``gap(i, start, end)``: the longest
+    time point ``i`` stayed open between those raw times (``Settler.longest_open``).
     """
     expected = board_mask(game)
     actual = occupied
@@ -324,9 +326,13 @@ def read_board(
             arrived,
             third=third,
             touched=touched,
+            lifted=lifted,
+            gap=gap,
         )
         if found is None and computer is None and arrived is not None:
             found = _placements(pos, expected, occupied, changes, arrived)
+        if found is None and third and not pending:
+            found = _three_turns(pos, pos_mask, occupied, allowed, changes, order, lifted, gap, unsure, touched, last)
         if found is not None:
             return found
 
@@ -447,6 +453,8 @@ def _two_turns(
     *,
     third: bool = False,
     touched: Callable[[int, float], float] | None = None,
+    lifted: Callable[[int], float] | None = None,
+    gap: Callable[[int, float, float], float] | None = None,
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun;
     with ``third`` (two players: against the computer its turns are prompted one by one), also
@@ -473,7 +481,9 @@ def _two_turns(
             m2 = _after(m1, raw2)
             if m2 == occupied:
                 whole.append((raw1, raw2))
-            elif third and _next_lifted(pos1, raw1, raw2, m2, occupied, changes):
+            elif third and _next_lifted(
+                pos_mask, pos1, raw1, raw2, m2, occupied, changes, order, lifted, gap, unsure, touched
+            ):
                 lifting.append((raw1, raw2))
             elif _partial(m1, occupied, raw2) and (
                 order is None or begun_in_order(raw1, raw2, occupied, order, unsure, last, touched)
@@ -543,21 +553,108 @@ def _one_begun(begun: set[RawTurn], occupied: int) -> RawTurn | None:
     return None
 
 
-def _next_lifted(pos1: Position, first: RawTurn, second: RawTurn, m2: int, occupied: int, changes: Changes) -> bool:
+def _next_lifted(
+    start: int,
+    pos1: Position,
+    first: RawTurn,
+    second: RawTurn,
+    m2: int,
+    occupied: int,
+    changes: Changes,
+    order: Callable[[int], float] | None = None,
+    lifted: Callable[[int], float] | None = None,
+    gap: Callable[[int, float, float], float] | None = None,
+    unsure: int = 0,
+    touched: Callable[[int, float], float] | None = None,
+) -> bool:
     """Whether ``occupied`` is the board after ``second`` with one man of the side to move
     next lifted, a man with somewhere to go: a third turn begun while the second man was still
-    in the air (both players' hands on the board at once). Not a man either turn put down: a
+    in the air (both players' hands on the board at once). Not the man the second turn put
+    down, and the man the first turn put down only if he stood there (``causal.stood``): a
     hand hovering over a point on its way touches it just as briefly."""
-    lifted = m2 & ~occupied
-    if occupied & ~m2 or lifted.bit_count() != 1 or not changes.show(lifted):
+    off = m2 & ~occupied
+    if occupied & ~m2 or off.bit_count() != 1 or not changes.show(off):
         return False
-    point = lifted.bit_length() - 1
-    if point in (first[1], second[1]):
+    point = off.bit_length() - 1
+    if point == second[1]:
+        return False
+    if point == first[1] and not (
+        changes.show(0, off)
+        and order is not None
+        and lifted is not None
+        and gap is not None
+        and stood(start, (first, second, (point, -1, -1)), order, lifted, gap, unsure, touched)
+    ):
         return False
     pos2 = pos1.play(second)
     if not pos2.men[pos2.side] >> point & 1:
         return False
     return any(raw[0] == point for raw in pos2.turns())
+
+
+def _three_turns(
+    pos: Position,
+    pos_mask: int,
+    occupied: int,
+    allowed: list[RawTurn],
+    changes: Changes,
+    order: Callable[[int], float] | None,
+    lifted: Callable[[int], float] | None,
+    gap: Callable[[int, float, float], float] | None,
+    unsure: int = 0,
+    touched: Callable[[int, float], float] | None = None,
+    last: Callable[[int], float] | None = None,
+) -> Reading | None:
+    """Three whole turns, the only legal chain of three that leaves the board, every point it
+    changes backed as for two (second generator seed 1 game 285: ``a1-a4``, ``e5-d5``,
+    ``a4-a7xf6``, a4's man lifted again before d5's came, while he still flickered).
+
+    A man one turn puts down and a later one lifts stood there: from his first touch to his
+    lift the point was open only for a bounce or a nudge, and the switch reported the lift.
+    """
+    if order is None or lifted is None or gap is None:
+        return None
+    seen = changes.once
+
+    def backed(raw: RawTurn) -> bool:
+        o, t, r = raw
+        return not (1 << t | (1 << o if o >= 0 else 0) | (1 << r if r >= 0 else 0)) & ~seen
+
+    found: tuple[RawTurn, RawTurn, RawTurn] | None = None
+    for raw1 in allowed:
+        if not backed(raw1):
+            continue
+        m1 = _after(pos_mask, raw1)
+        if (m1 ^ occupied).bit_count() > 6:  # a turn changes three points at most
+            continue
+        pos1 = pos.play(raw1)
+        for raw2 in pos1.turns():
+            if not backed(raw2):
+                continue
+            m2 = _after(m1, raw2)
+            if (m2 ^ occupied).bit_count() > 3:
+                continue
+            pos2 = pos1.play(raw2)
+            for raw3 in pos2.turns():
+                if not backed(raw3):
+                    continue
+                m3 = _after(m2, raw3)
+                if m3 != occupied:
+                    continue
+                f1, f2, f3 = pos_mask ^ m1, m1 ^ m2, m2 ^ m3
+                if not changes.show(f1 | f2 | f3, (f1 & f2) | (f1 & f3) | (f2 & f3)):
+                    continue
+                chain = (raw1, raw2, raw3)
+                if not stood(pos_mask, chain, order, lifted, gap, unsure, touched):
+                    continue
+                if not carried_in_order(chain, order, last or order, unsure):
+                    continue
+                if found is not None:
+                    return None  # two chains: the switches cannot tell which
+                found = chain
+    if found is None:
+        return None
+    return Reading("turns", tuple(Turn.from_raw(raw) for raw in found))
 
 
 def _placements(
