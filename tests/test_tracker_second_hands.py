@@ -148,3 +148,46 @@ def test_a_flying_man_that_flickers_as_he_lands_arrived_at_his_first_touch(secon
     d6's last (settled) closing, the removal looked made before Black's man arrived, so the
     chain was no reply and the game stopped; he arrived at his first touch after leaving e4."""
     _replays_exactly(second_hands, 116, "club", (49, 50), 51)
+
+
+def test_a_man_moved_on_again_after_the_reply(second_hands):
+    """Game 123, no-flying: White's b6-b4 flickers off-centre for a second while Black's g1-d1
+    is made with the other hand; b4's man stands half a second, and White lifts him again for
+    ``b4-b6`` just after d1's man came. Read as the two turns with the third begun (the game
+    stopped here: a lift of the man the first turn put down was taken for a hover)."""
+    _replays_exactly(second_hands, 123, "no-flying", (196, 199), 200)
+
+
+def test_a_man_lifted_again_for_the_next_step_while_the_reply_is_in_the_air(second_hands):
+    """Game 182, club: White's d1-a1 flickers for 0.66 s; Black lifts c4, and White lifts a1
+    again for ``a1-a4`` before Black's man lands on c3. Once a4 holds a man only three turns
+    explain the board, each change seen: ``d1-a1``, ``c4-c3``, ``a1-a4``."""
+    _replays_exactly(second_hands, 182, "club", (48, 50), 51)
+
+
+def test_three_whole_turns_the_third_closing_a_mill(second_hands):
+    """Game 285, no-flying: the same with a mill: ``a1-a4`` (a4 flickers 0.75 s), ``e5-d5``,
+    and ``a4-a7xf6``."""
+    _replays_exactly(second_hands, 285, "no-flying", (39, 41), 42)
+
+
+def test_a_long_run_of_turns_while_the_board_waits(second_hands):
+    """Seed 2 game 60, standard: six turns while the board waits on a lost lift (d3 to e3 and
+    back, b6 out and back); the first reading that fits (``c3-d3``, ``d2-d1``, d3 lifted) leaves
+    out that d3 stood empty for seconds in between, and is not made."""
+    _replays_exactly(second_hands, 60, "standard", (111, 117), 118, seed=2)
+
+
+@pytest.mark.parametrize(
+    ("seed", "game", "profile", "window", "turns"),
+    [
+        (1, 53, "twelve", (22, 24), 25),
+        (2, 131, "twelve", (22, 24), 25),
+        (2, 294, "standard", (16, 18), 19),
+    ],
+)
+def test_a_hover_over_a_point_is_no_man_put_down_and_moved_on(second_hands, seed, game, profile, window, turns):
+    """A hand hovering over a point before placing elsewhere touches it for about a tenth of a
+    second (seed 1 game 53: c5 touched 94 ms, then c4 placed). That is no man put down there and
+    lifted again for the next turn."""
+    _replays_exactly(second_hands, game, profile, window, turns, seed=seed)

@@ -557,3 +557,285 @@ def test_the_next_turn_begun_before_its_man_lands_keeps_the_first_turn():
     ]
     header = {"profile": "twelve", "white": "human", "black": "human"}
     _replay_checked(header, record, tail, record + " f2-d2 d3-e3")
+
+
+def test_a_man_lifted_and_put_back_after_a_touch_next_to_it_is_no_chain_of_three_turns():
+    """Soak seed 183, no-flying: White lifts b4, touches b2 for 0.13 s and puts the man back on
+    b4; a sleeve knocks e4 and it bounces back; then White moves Black's e3 to d3 by mistake,
+    takes it back and plays d2-d3 (d2's lift nearly lost in a flicker). The board after the
+    mistake nets to ``e3-d3``, which three turns explain (``b4-b2``, Black's ``e3-d3``,
+    ``b2-b4``): but b2's man would have stood 0.13 s and left before Black's turn began. The
+    mistake is shown, and only ``d2-d3`` recorded."""
+    record = (
+        "a7 c3 c5 d3 d6 b6 b4 a1 e4 g7 b2 f6 d7 e3xd7 d1 d5 f4 a4 b2-d2 c3-c4 f4-g4 d5-e5 g4-f4 "
+        "e5-d5 f4-g4 g7-d7 g4-g7 c4-c3xc5 e4-e5 e3-e4 g7-g4 e4-f4 e5-e4 d3-e3"
+    )
+    tail = [
+        {"t": 162.83825, "off": "b4"},
+        {"t": 164.57308, "on": "b2"},
+        {"t": 164.69946, "off": "b2"},
+        {"t": 164.70954, "on": "b4"},
+        {"t": 165.61135, "off": "e4"},
+        {"t": 165.61154, "on": "e4"},
+        {"t": 165.61173, "off": "e4"},
+        {"t": 166.0768, "on": "e4"},
+        {"t": 166.07691, "off": "e4"},
+        {"t": 166.07697, "on": "e4"},
+        {"t": 166.07722, "off": "e4"},
+        {"t": 166.0774, "on": "e4"},
+        {"t": 166.07767, "off": "e4"},
+        {"t": 166.07785, "on": "e4"},
+        {"t": 167.04654, "off": "e3"},
+        {"t": 167.80151, "on": "d3"},
+        {"t": 167.8018, "off": "d3"},
+        {"t": 167.80205, "on": "d3"},
+        {"t": 167.80225, "off": "d3"},
+        {"t": 167.80249, "on": "d3"},
+        {"t": 167.80269, "off": "d3"},
+        {"t": 167.80286, "on": "d3"},
+        {"t": 169.85936, "off": "d3"},
+        {"t": 170.40488, "on": "e3"},
+        {"t": 170.40507, "off": "e3"},
+        {"t": 170.40522, "on": "e3"},
+        {"t": 171.06995, "off": "d2"},
+        {"t": 171.07015, "on": "d2"},
+        {"t": 171.07026, "off": "d2"},
+        {"t": 171.99834, "on": "d3"},
+        {"t": 172.13728, "off": "d3"},
+        {"t": 172.13755, "on": "d3"},
+        {"t": 172.13777, "off": "d3"},
+        {"t": 172.30202, "on": "d3"},
+    ]
+    _replay_checked({"profile": "no-flying", "white": "human", "black": "human"}, record, tail, record + " d2-d3")
+
+
+def test_a_man_moved_on_again_while_the_reply_s_lift_was_lost():
+    """Second generator seed 1 game 233, twelve: White's d1-g1 flickers on g1 for 0.6 s and
+    White lifts g1 again for ``g1-d1``; Black's d6-d7 comes with d6's lift lost (a scan shows
+    it). Only ``d1-g1 d6-d7 g1-d1`` explains the board, every change seen, and g1's man stood:
+    when Black's turn began is not known, so it is not asked whether it began before g1's lift."""
+    record = (
+        "a7 c4 e4 g1 d7 e3 d2 c3 f2 a4 f4 f6 d3 e5 c5 g7xd2 b4 a1 d5 d6 d1 g4xf2 b2 b6xb4 f4-f2 f6-f4 "
+        "d1-d2xa4 a1-d1 b2-a1 c4-b4 a7-a4 e5-f6xa1 d7-a7 b4-c4 a7-d7 b6-a7 c5-b6 d1-a1 d2-d1 c3-b2 "
+        "d5-e5 b2-d2 a4-b4 a1-b2 d3-c3 e3-d3 b6-c5 b2-a1 b4-b2 d6-d5 d7-d6 d3-e3 d6-b6 a7-a4 b6-b4 "
+        "e3-d3 e4-e3 a4-a7 e3-e4 d5-d6 e5-d5 a7-a4 e4-e3 a4-a7 c5-b6xd2 g7-d7 f2-d2 a7-a4 b6-c5 g4-g7 "
+        "d5-e5 g1-f2xc3 e5-e4 f2-g1 d2-f2 c4-c3 f2-d2 g7-g4 e4-e5 g4-g7 c5-b6xg1 d7-a7xe3 e5-d5 g7-g4 "
+        "d5-e5 g4-g7 b6-c5 a7-d7 b4-b6 f4-e4 c5-c4 g7-g4 c4-b4xg4 a4-a7 d1-g1 d7-g7 b4-a4 d3-e3 "
+        "a4-b4xa1 d6-d5 g1-d1 c3-c4 b6-c5 g7-d7 b4-b6 f6-f4 b2-a1 d7-d6 a1-a4 c4-b4 d2-f2 e3-d3 f2-d2 "
+        "f4-f2 a4-a1 b4-c4 d2-b2 f2-d2 d1-g1 d2-d1 g1-g4 e4-e3 b2-c3 e3-e4 g4-f4 d1-d2 e5-f6 a7-a4 "
+        "f4-g4 d2-f2 b6-b4 e4-e3 f6-g7 a4-a7 c5-b6 f2-d2 b4-a4 d5-e5 g4-g1 d6-d5 b6-d6 e3-f2 g7-f6 "
+        "a7-d7 f6-f4 d3-e3 f4-g4 d7-a7 d6-f6 e3-e4 g1-d1 f2-f4 a1-b2 d2-d3 f6-g7 a7-d7 b2-a1 d3-d2 "
+        "g4-g1xd5 d7-d6 g1-g4 d2-b2 d1-d2 e5-d5 a4-a7 d6-b6 d2-f2 b2-d2 c3-b2 d2-d1 b2-c3 e4-e3 a7-d7 "
+        "f4-e4 g4-f4 b6-c5 d7-a7 c5-b6 c3-b2 b6-d6 f2-d2 d1-g1 f4-f6 e3-d3 a1-a4 g1-g4 a7-d7 d3-c3 "
+        "d7-a7 c4-b4 a7-b6 d5-e5 b2-a1 b4-c4 g7-d7 e5-d5 a4-b4 e4-e5 b6-a7 g4-f4 a7-b6 f4-e4 b4-a4 "
+        "d5-c5xf6 d2-d3 e5-f6 a1-b2 e4-e3 b6-b4 d6-d5 d7-d6 e3-e4 a4-a7 f6-f4 a7-a4 f4-g4 d6-f6 c5-b6 "
+        "b2-d2 e4-e5 d3-e3 g4-g1 e3-f2 g1-d1 d2-b2 d5-d6 f2-e3 e5-e4 e3-f2 d1-a1 f6-f4 d6-f6 f2-e3 "
+        "f6-e5 e3-f2 e5-f6 b2-d2 b6-d6 f2-e3 d6-d7 d2-d3 f6-g7 a4-a7 a1-d1 a7-a4 c4-c5 e3-f2 c5-c4 "
+        "f2-d2 c3-b2 d3-e3 b2-a1 b4-b2 g7-f6 b2-b4 f6-d6 b4-b2 e4-e5 f4-e4 d7-a7 b2-b4 c4-c3 d2-d3 "
+        "d1-d2 b4-b6 d6-d7 a4-b4 d7-g7 b6-d6 d2-d1 e4-f4 c3-b2 e3-e4 a7-b6 b4-c4 g7-f6 f4-f2 e5-d5 "
+        "c4-c3 b6-c5"
+    )
+    tail = [
+        {"t": 1346.0674, "off": "d3"},
+        {"t": 1346.7731, "snapshot": ["d1", "a1", "d6", "f6", "f2", "b2", "c5", "d5", "e4", "c3"]},
+        {"t": 1347.309, "on": "e3"},
+        {"t": 1347.4258, "off": "e3"},
+        {"t": 1347.4268, "on": "e3"},
+        {"t": 1347.4277, "off": "e3"},
+        {"t": 1347.4286, "on": "e3"},
+        {"t": 1347.4305, "off": "e3"},
+        {"t": 1347.8062, "on": "d2"},
+        {"t": 1347.8081, "off": "d2"},
+        {"t": 1347.8088, "on": "d2"},
+        {"t": 1347.81, "off": "d2"},
+        {"t": 1347.8106, "on": "d2"},
+        {"t": 1347.8121, "off": "d2"},
+        {"t": 1347.8136, "on": "d2"},
+        {"t": 1347.944, "off": "d1"},
+        {"t": 1349.3491, "on": "e3"},
+        {"t": 1349.453, "off": "e3"},
+        {"t": 1349.4694, "snapshot": ["a1", "d6", "f6", "f2", "d2", "b2", "c5", "d5", "e4", "c3"]},
+        {"t": 1349.885, "on": "g4"},
+        {"t": 1349.9852, "off": "g4"},
+        {"t": 1349.9866, "on": "g4"},
+        {"t": 1349.9871, "off": "g4"},
+        {"t": 1349.988, "on": "g4"},
+        {"t": 1349.9886, "off": "g4"},
+        {"t": 1350.4841, "on": "g1"},
+        {"t": 1350.5082, "off": "f2"},
+        {"t": 1350.509, "on": "f2"},
+        {"t": 1350.5108, "off": "f2"},
+        {"t": 1350.5305, "off": "g1"},
+        {"t": 1350.5925, "on": "f2"},
+        {"t": 1350.6297, "on": "g1"},
+        {"t": 1350.6314, "off": "g1"},
+        {"t": 1350.6327, "on": "g1"},
+        {"t": 1350.634, "off": "g1"},
+        {"t": 1350.6351, "on": "g1"},
+        {"t": 1350.6366, "off": "g1"},
+        {"t": 1350.6382, "on": "g1"},
+        {"t": 1350.734, "off": "g1"},
+        {"t": 1350.8051, "on": "g1"},
+        {"t": 1350.9399, "off": "g1"},
+        {"t": 1350.9411, "on": "g1"},
+        {"t": 1350.9428, "off": "g1"},
+        {"t": 1350.9437, "on": "g1"},
+        {"t": 1350.9445, "off": "g1"},
+        {"t": 1350.978, "on": "g1"},
+        {"t": 1351.0105, "off": "g1"},
+        {"t": 1351.0504, "on": "g1"},
+        {"t": 1351.0898, "off": "g1"},
+        {"t": 1351.0913, "on": "g1"},
+        {"t": 1351.0924, "off": "g1"},
+        {"t": 1351.0944, "on": "g1"},
+        {"t": 1351.0951, "off": "g1"},
+        {"t": 1351.0967, "on": "g1"},
+        {"t": 1351.0978, "off": "g1"},
+        {"t": 1351.6362, "on": "d7"},
+        {"t": 1352.1657, "snapshot": ["d7", "a1", "f6", "f2", "d2", "b2", "c5", "d5", "e4", "c3"]},
+        {"t": 1353.2207, "on": "d1"},
+        {"t": 1353.2217, "off": "d1"},
+        {"t": 1353.2231, "on": "d1"},
+        {"t": 1353.2248, "off": "d1"},
+        {"t": 1353.2262, "on": "d1"},
+        {"t": 1354.862, "snapshot": ["d7", "d1", "a1", "f6", "f2", "d2", "b2", "c5", "d5", "e4", "c3"]},
+    ]
+    expected = record + " d3-d2 d1-g1 d6-d7 g1-d1"
+    _replay_checked({"profile": "twelve", "white": "human", "black": "human"}, record, tail, expected)
+
+
+def test_men_lifted_and_put_back_and_a_man_put_on_the_wrong_point_are_no_three_turns():
+    """Soak seed 274, club: White lifts c4 and puts it back, lifts b4 and puts it back, then
+    carries c3 to b2 (no legal step) and back, and plays c3-d3. With the man on b2 the board
+    reads as three turns, ``b4-b2``, Black's ``c4-b4`` and ``c3-c4``, each point seen changing:
+    but c4 was filled again two seconds before c3's man left. Only ``c3-d3`` is recorded."""
+    record = (
+        "g1 d2 g4 c5 g7xd2 f4 d1 d6 a1xd6 d5 b2 c3 e4 f2 a7 e3 a4xe3 c4xb2 d1-d2 f4-f6 d2-d1xf2 d5-e5 "
+        "g4-f4 c4-b4 g7-g4xb4 c3-c4 a4-b4 e5-d5 e4-e5 d5-d6 e5-d5 c4-c3 b4-c4 d6-b6 d5-d6 b6-b4 a7-a4"
+    )
+    tail = [
+        {"t": 159.8964, "off": "c4"},
+        {"t": 162.32369, "on": "c4"},
+        {"t": 163.20352, "off": "b4"},
+        {"t": 163.93026, "on": "b4"},
+        {"t": 163.93048, "off": "b4"},
+        {"t": 163.93076, "on": "b4"},
+        {"t": 163.93088, "off": "b4"},
+        {"t": 163.93104, "on": "b4"},
+        {"t": 163.93115, "off": "b4"},
+        {"t": 163.93139, "on": "b4"},
+        {"t": 164.75512, "off": "c3"},
+        {"t": 165.37734, "on": "b2"},
+        {"t": 167.37968, "off": "b2"},
+        {"t": 167.37975, "on": "b2"},
+        {"t": 167.37981, "off": "b2"},
+        {"t": 167.37999, "on": "b2"},
+        {"t": 167.38023, "off": "b2"},
+        {"t": 167.7114, "on": "c3"},
+        {"t": 168.39223, "off": "c3"},
+        {"t": 168.43641, "off": "c4"},
+        {"t": 168.56004, "on": "c4"},
+        {"t": 168.56033, "off": "c4"},
+        {"t": 168.56054, "on": "c4"},
+        {"t": 168.56062, "off": "c4"},
+        {"t": 168.56085, "on": "c4"},
+        {"t": 168.71442, "on": "d3"},
+        {"t": 168.77307, "off": "d3"},
+        {"t": 168.97624, "on": "d3"},
+        {"t": 168.97635, "off": "d3"},
+        {"t": 168.97651, "on": "d3"},
+        {"t": 168.97656, "off": "d3"},
+        {"t": 168.97663, "on": "d3"},
+        {"t": 168.97692, "off": "d3"},
+        {"t": 168.97701, "on": "d3"},
+    ]
+    _replay_checked({"profile": "club", "white": "human", "black": "human"}, record, tail, record + " c3-d3")
+
+
+def test_a_moved_man_bouncing_off_centre_is_moved_on_again():
+    """Second generator seed 2 game 10, lasker: White's e3-e4 is put down off-centre and e4
+    closes three times in 0.4 s (65, 66 and 134 ms) before White lifts the man again for
+    ``e4-e3``, just after Black lifted c4 for ``c4-c5``. No contact on e4 settled for long; the
+    man stood from his first closing after e3 was left, 0.41 s. Read as the three turns."""
+    record = (
+        "g4 d3 d6 f4 g7 c5 d6-d5 f4-f2 f4 f6 a7 d3-e3 d3 b2 b4 a1 b6 c5-c4 d5-c5 d6 a4 e5 a7-d7 e5-d5 "
+        "d2 a1-d1 a4-a1 c3 b4-a4 e4 a4-a7xc4 b2-b4 c5-c4 d5-c5 a7-a4 c5-d5 d7-a7xd1 d5-c5 a7-d7 e4-e5 "
+        "a1-d1xf2 b4-b2 d1-g1xc3 c5-d5 d3-c3 e3-e4 a4-b4 e4-e3 g1-d1"
+    )
+    tail = [
+        {"t": 236.5171, "off": "e3"},
+        {"t": 236.9738, "on": "e4"},
+        {"t": 237.0393, "off": "e4"},
+        {"t": 237.1489, "on": "e4"},
+        {"t": 237.2147, "off": "e4"},
+        {"t": 237.2383, "off": "c4"},
+        {"t": 237.24, "on": "c4"},
+        {"t": 237.2417, "off": "c4"},
+        {"t": 237.2425, "on": "c4"},
+        {"t": 237.244, "off": "c4"},
+        {"t": 237.2446, "on": "c4"},
+        {"t": 237.2457, "off": "c4"},
+        {"t": 237.2523, "on": "e4"},
+        {"t": 237.3868, "off": "e4"},
+        {"t": 238.1406, "on": "c5"},
+        {"t": 238.1415, "off": "c5"},
+        {"t": 238.1426, "on": "c5"},
+        {"t": 238.1442, "off": "c5"},
+        {"t": 238.1455, "on": "c5"},
+        {"t": 238.1998, "off": "c5"},
+        {"t": 238.2018, "on": "c5"},
+        {"t": 238.2031, "off": "c5"},
+        {"t": 238.2042, "on": "c5"},
+        {"t": 238.2059, "off": "c5"},
+        {"t": 238.2076, "on": "c5"},
+        {"t": 238.2096, "off": "c5"},
+        {"t": 238.3079, "on": "c5"},
+        {"t": 238.4208, "off": "c5"},
+        {"t": 238.519, "on": "c5"},
+        {"t": 238.5195, "off": "c5"},
+        {"t": 238.5201, "on": "c5"},
+        {"t": 238.5213, "off": "c5"},
+        {"t": 238.5232, "on": "c5"},
+        {"t": 238.5248, "off": "c5"},
+        {"t": 238.5264, "on": "c5"},
+        {"t": 238.5851, "off": "c5"},
+        {"t": 238.627, "on": "c5"},
+        {"t": 238.6643, "off": "c5"},
+        {"t": 238.6657, "on": "c5"},
+        {"t": 238.6674, "off": "c5"},
+        {"t": 238.669, "on": "c5"},
+        {"t": 238.6705, "off": "c5"},
+        {"t": 238.6967, "on": "c5"},
+        {"t": 238.8367, "off": "c5"},
+        {"t": 238.8376, "on": "c5"},
+        {"t": 238.8394, "off": "c5"},
+        {"t": 238.9466, "on": "c5"},
+        {"t": 238.9477, "off": "c5"},
+        {"t": 238.9491, "on": "c5"},
+        {"t": 238.951, "off": "c5"},
+        {"t": 238.9525, "on": "c5"},
+        {"t": 239.7281, "on": "e3"},
+        {
+            "t": 239.9406,
+            "snapshot": [
+                "d7",
+                "g7",
+                "g4",
+                "d1",
+                "b6",
+                "d6",
+                "f6",
+                "f4",
+                "d2",
+                "b2",
+                "b4",
+                "c5",
+                "d5",
+                "e5",
+                "e3",
+                "c3",
+            ],
+        },
+    ]
+    expected = record + " e3-e4 c4-c5 e4-e3"
+    _replay_checked({"profile": "lasker", "white": "human", "black": "human"}, record, tail, expected)

@@ -60,7 +60,7 @@ from typing import Literal, get_args
 from morris_pi.rules import Game, Position, Side, Turn, other_side
 from morris_pi.rules.board import FULL, INDEX, POINTS, bits, point_index
 
-from .causal import CARRY_S, TRAY_TRIP_S, begun_in_order, in_order, removal_answered
+from .causal import CARRY_S, TRAY_TRIP_S, begun_in_order, carried_in_order, in_order, removal_answered, stood
 
 RawTurn = tuple[int, int, int]
 #: What a reading found; the module text says what each means.
@@ -234,6 +234,7 @@ def read_board(
     opened: Callable[[int, float], bool] | None = None,
     rested: Callable[[int], float] | None = None,
     held: Callable[[int, float], float | None] | None = None,
+    gap: Callable[[int, float, float], float] | None = None,
 ) -> Reading:
     """Compare a settled occupancy mask with the game; see the module text.
 
@@ -253,7 +254,8 @@ def read_board(
     after raw time ``t`` (see ``causal.in_order``); ``opened(i, t)``: whether point ``i`` was surely
     empty at raw time ``t``, and ``rested(i)`` when the man on point ``i`` came to rest (see
     ``causal.removal_answered``). ``held(i, t)``: when the closing that held point ``i`` at raw
-    time ``t`` began, or ``None`` (``Settler.closed_since``).
+    time ``t`` began, or ``None`` (``Settler.closed_since``). ``gap(i, start, end)``: the longest
+    time point ``i`` stayed open between those raw times (``Settler.longest_open``).
     """
     expected = board_mask(game)
     actual = occupied
@@ -325,12 +327,14 @@ def read_board(
             arrived,
             third=third,
             touched=touched,
+            lifted=lifted,
+            gap=gap,
         )
         if found is None and computer is None and arrived is not None:
             found = _placements(pos, expected, occupied, changes, arrived)
         if found is None and computer is None and order is not None and arrived is not None:
             found = _three_turns(
-                pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived, touched
+                pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived, touched, lifted, gap
             )
         if found is not None:
             return found
@@ -452,6 +456,8 @@ def _two_turns(
     *,
     third: bool = False,
     touched: Callable[[int, float], float] | None = None,
+    lifted: Callable[[int], float] | None = None,
+    gap: Callable[[int, float, float], float] | None = None,
 ) -> Reading | None:
     """Two turns in a row (the next side was quick), or one turn and the next one begun;
     with ``third`` (two players: against the computer its turns are prompted one by one), also
@@ -479,7 +485,7 @@ def _two_turns(
             if m2 == occupied:
                 whole.append((raw1, raw2))
             elif third and (
-                _next_lifted(pos1, raw1, raw2, m2, occupied, changes)
+                _next_lifted(pos_mask, pos1, raw1, raw2, m2, occupied, changes, order, lifted, gap, unsure, touched)
                 or (order is not None and _next_removal_first(pos1, raw1, raw2, m2, occupied, changes, order))
             ):
                 lifting.append((raw1, raw2))
@@ -554,6 +560,8 @@ def _three_turns(
     last: Callable[[int], float] | None,
     arrived: Callable[[int, int], bool],
     touched: Callable[[int, float], float] | None,
+    lifted: Callable[[int], float] | None = None,
+    gap: Callable[[int, float, float], float] | None = None,
 ) -> Reading | None:
     """Three whole turns in a row, where neither one nor two explain the board: both players'
     hands on the board at once, each man in the air while the other side's turn is made.
@@ -564,7 +572,10 @@ def _three_turns(
     (hands-2-0288: Black's g7-g4 flickers on g4 while White carries c3 to c4, whose man flickers
     too while Black lifts e4 and puts it on e3; hands-1-0144: d1 closes a mill and takes a4,
     Black puts his next man on a4 at once with the landing lost, a scan shows a4 full, and
-    White's c4 lands: only ``d1xa4 a4 c4`` is legal).
+    White's c4 lands: only ``d1xa4 a4 c4`` is legal). Every man the chain puts down and lifts
+    again stood (``causal.stood``: a player moving the same man on, second generator seed 1 game
+    285, not a hover, seed 0 game 183), and every move landed after its man left
+    (``causal.carried_in_order``, soak seed 2 game 272).
     """
     seen = changes.once
     found: list[tuple[RawTurn, RawTurn, RawTurn]] = []
@@ -590,10 +601,14 @@ def _three_turns(
                 f3 = m2 ^ m3
                 if f1 & f2 & f3 or not changes.show(f1 | f2 | f3, (f1 & f2) | (f2 & f3) | (f1 & f3)):
                     continue
-                if _follows(raw2, raw3, order, unsure, last, arrived, touched) and _follows(
-                    raw1, raw3, order, unsure, last, arrived, touched
+                chain = (raw1, raw2, raw3)
+                if (
+                    _follows(raw2, raw3, order, unsure, last, arrived, touched)
+                    and _follows(raw1, raw3, order, unsure, last, arrived, touched)
+                    and carried_in_order(chain, order, last or order, unsure)
+                    and (lifted is None or gap is None or stood(pos_mask, chain, order, lifted, gap, unsure, touched))
                 ):
-                    found.append((raw1, raw2, raw3))
+                    found.append(chain)
                     if len(found) > 1:
                         return None
     if len(found) == 1:
@@ -671,16 +686,38 @@ def _next_removal_first(
     return any(raw[2] == point for raw in pos2.turns())
 
 
-def _next_lifted(pos1: Position, first: RawTurn, second: RawTurn, m2: int, occupied: int, changes: Changes) -> bool:
+def _next_lifted(
+    start: int,
+    pos1: Position,
+    first: RawTurn,
+    second: RawTurn,
+    m2: int,
+    occupied: int,
+    changes: Changes,
+    order: Callable[[int], float] | None = None,
+    lifted: Callable[[int], float] | None = None,
+    gap: Callable[[int, float, float], float] | None = None,
+    unsure: int = 0,
+    touched: Callable[[int, float], float] | None = None,
+) -> bool:
     """Whether ``occupied`` is the board after ``second`` with one man of the side to move
     next lifted, a man with somewhere to go: a third turn begun while the second man was still
-    in the air (both players' hands on the board at once). Not a man either turn put down: a
+    in the air (both players' hands on the board at once). Not the man the second turn put
+    down, and the man the first turn put down only if he stood there (``causal.stood``): a
     hand hovering over a point on its way touches it just as briefly."""
-    lifted = m2 & ~occupied
-    if occupied & ~m2 or lifted.bit_count() != 1 or not changes.show(lifted):
+    off = m2 & ~occupied
+    if occupied & ~m2 or off.bit_count() != 1 or not changes.show(off):
         return False
-    point = lifted.bit_length() - 1
-    if point in (first[1], second[1]):
+    point = off.bit_length() - 1
+    if point == second[1]:
+        return False
+    if point == first[1] and not (
+        changes.show(0, off)
+        and order is not None
+        and lifted is not None
+        and gap is not None
+        and stood(start, (first, second, (point, -1, -1)), order, lifted, gap, unsure, touched)
+    ):
         return False
     pos2 = pos1.play(second)
     if not pos2.men[pos2.side] >> point & 1:

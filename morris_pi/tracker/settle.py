@@ -366,6 +366,38 @@ class Settler:
         closed_then = not history[0][1] if history else bool(self.raw >> index & 1)
         return t if closed_then else first
 
+    def longest_open(self, index: int, start: float, end: float) -> float:
+        """The longest time the point's switch stayed open between raw times ``start`` and
+        ``end`` (``inf`` if the log no longer reaches back to ``start``).
+
+        >>> settler = Settler()
+        >>> for raw, now in ((1, 1.0), (0, 1.25), (1, 1.5), (0, 2.0), (1, 3.0)):
+        ...     _ = settler.feed(raw, now)
+        >>> settler.longest_open(0, 1.0, 1.9), settler.longest_open(0, 1.0, 3.5)
+        (0.25, 1.0)
+        """
+        history = self._log[index]
+        earlier = [closed for when, closed, _ in history if when <= start]
+        if earlier:
+            open_since = None if earlier[-1] else start
+        elif len(history) >= LOG_LENGTH:
+            return math.inf
+        else:
+            closed_then = not history[0][1] if history else bool(self.raw >> index & 1)
+            open_since = None if closed_then else start
+        longest = 0.0
+        for when, closed, _ in history:
+            if when <= start or when > end:
+                continue
+            if closed and open_since is not None:
+                longest = max(longest, when - open_since)
+                open_since = None
+            elif not closed and open_since is None:
+                open_since = when
+        if open_since is not None:
+            longest = max(longest, end - open_since)
+        return longest
+
     def restless(self, points: int, now: float) -> int:
         """Those of ``points`` whose switch keeps changing: its latest run of changes, each
         within the firm time of the one before, has lasted longer than the settle window (a

@@ -541,6 +541,7 @@ class Tracker:
             opened=settler.open_at,
             rested=settler.landed_at,
             held=settler.closed_since,
+            gap=settler.longest_open,
         )
 
     def _arrived_in_order(self, chain: tuple[Turn, ...]) -> bool:
@@ -570,6 +571,7 @@ class Tracker:
             opened=settler.open_at,
             rested=settler.landed_at,
             held=settler.closed_since,
+            gap=settler.longest_open,
         )
 
     def _advance(self, now: float) -> None:
@@ -678,6 +680,7 @@ class Tracker:
             opened=settler.open_at,
             rested=settler.landed_at,
             held=settler.closed_since,
+            gap=settler.longest_open,
         )
         kind = reading.kind
         if awaiting and kind == "turns":
