@@ -21,7 +21,7 @@ from morris_pi.rules.position import RawTurn
 from .settle import REST_GAP_S
 
 if TYPE_CHECKING:
-    from .reconcile import Changes
+    from .readings import Changes
 
 #: Seconds a man takes at least to be carried from one point to the next; a point emptied less
 #: long before another was touched was knocked by the hand on its way, not carried.
