@@ -45,44 +45,26 @@ How it decides:
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from morris_pi.rules import SIDES, Game, Outcome, Side, Turn, other_side
-from morris_pi.rules.board import FULL, INDEX, POINTS, bits, names_of
+from morris_pi.rules.board import INDEX, POINTS, bits, names_of
 
-from .hand import lifted_man, protected_men, unsettled_for
-from .provisional import ProvisionalTurn, carried_or_knocked, chain_of, watched
-from .reconcile import (
-    Changes,
-    Problem,
-    Reading,
-    board_mask,
-    diff_problems,
-    read_board,
-    take_back,
-)
-from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, REST_GAP_S, Settler
+from .decide import Decisions
+from .hand import lifted_man, protected_men
+from .provisional import ProvisionalTurn, ProvisionalTurns
+from .reconcile import Problem, board_mask, take_back
+from .settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S, Settler
 
 #: Seconds a first ``menu`` press waits for the second that confirms resignation.
 RESIGN_CONFIRM_S = 3.0
-#: Seconds the board must show the older position, counted from when it became firm, before a
-#: takeback by hand is read. A man carried onto the point the last turn emptied, with the lift of
-#: the man really moved lost, shows the same board until a scan of every switch (within a second)
-#: completes the picture; a takeback is never urgent.
-TAKEBACK_HOLD_S = 1.0
 #: Seconds a turn read stays provisional while no point it changes changes (without a newer scan
 #: of every switch that agrees). A lost switch change is healed by a scan well within it, and the
 #: turn after can begin meanwhile; the LEDs follow the provisional reading at once.
 DEFAULT_CONFIRM_S = 1.0
-#: Seconds a placement stays provisional after a man was lifted off another empty point that
-#: held him when this placement's man came to rest (two men put down at once, the first knocked
-#: or nudged off): a knocked man lies a while before its owner puts it back, and whose man is
-#: whose rests on which came first. A point only touched just before waits ``REST_GAP_S``.
-KNOCKED_HOLD_S = 3.0
 #: Button names the tracker understands (``hint`` is served by the controller).
 PRESSES = ("new", "undo", "hint", "menu", "draw", "resign")
 #: What ``Tracker.drain`` returns, one per change of the recorded game: a turn recorded, steps
@@ -123,8 +105,12 @@ class TrackerState:
     confirmed: Game | None = None
 
 
-class Tracker:
-    """The state machine between the board's switches and the game record."""
+class Tracker(Decisions, ProvisionalTurns):
+    """The state machine between the board's switches and the game record.
+
+    Its decisions on the firm board are in ``Decisions`` (``decide.py``), the bookkeeping of
+    provisional turns in ``ProvisionalTurns`` (``provisional.py``).
+    """
 
     def __init__(
         self,
@@ -395,185 +381,6 @@ class Tracker:
         self._relift()
         self._changed()
 
-    def _confirm_due(self) -> float | None:
-        """When the oldest provisional turn is confirmed by time, if nothing changes it."""
-        if not self.provisional:
-            return None
-        first = self.provisional[0]
-        return max(self._held_until(first.watch, first.held), first.last + self.confirm_s)
-
-    def _last_change(self, points: int) -> float:
-        since = self.settler.changed_at
-        return max((since(i) for i in bits(points)), default=self._now)
-
-    def _held_until(self, watch: int, held: int) -> float:
-        """Until when another man's claim to have come first keeps a placement provisional."""
-        until = self._last_change(watch) + REST_GAP_S if watch else -math.inf
-        if held:
-            until = max(until, self._last_change(held) + KNOCKED_HOLD_S)
-        return until
-
-    def _confirm(self) -> None:
-        """Confirm the provisional turns whose evidence has held, oldest first.
-
-        Not while the board shows a problem on a point the turn stands on: the provisional
-        reading may yet be dropped.
-        """
-        settler = self.settler
-        found = 0
-        for problem in self._found:
-            found |= 1 << INDEX[problem.point]
-        # A change only a scan showed, not yet firm, may yet contradict them: decide on it first.
-        if self._healed & (settler.raw ^ settler.firm):
-            return
-        while self.provisional and not self.resync:
-            first = self.provisional[0]
-            points, last = first.points, first.last
-            if found & (points | first.watch):
-                break
-            if self._now < self._held_until(first.watch, first.held):
-                break
-            # The timer runs from the evidence the turn was read from: a later change of its
-            # points is the next turn's (a removal of the man just placed), or contradicts it
-            # and drops it before this.
-            scan = self._scan_at
-            # The scan must show the turn's points as the turn left them, and every change up to
-            # the scan must be firm (read by now).
-            scanned = (
-                scan >= last
-                and not (self._scan_mask ^ first.after) & points
-                and not any(settler.changed_at(i) <= scan for i in bits(settler.raw ^ settler.firm))
-            )
-            if not (scanned or self._now >= last + self.confirm_s):
-                break
-            self._confirm_one()
-
-    def confirm_all(self) -> None:
-        """Confirm every provisional turn now (a button pressed on what the LEDs showed)."""
-        while self.provisional:
-            self._confirm_one()
-
-    def _confirm_one(self) -> None:
-        played = self.confirmed.play(self.provisional.pop(0).turn)
-        self.settler.confirm()
-        self._base_prompt = None
-        self._events.append(("turn", played))
-        if self.confirmed.outcome is not None:
-            self._events.append(("over", self.confirmed.outcome))
-        self.game_version += 1
-        self._changed()
-
-    def _rollback(self, depth: int = 0) -> None:
-        """Drop the provisional turns (those after the first ``depth``): the board is read again
-        from the confirmed position (or the one they stand on)."""
-        self.game = self._game_at(depth)
-        self.provisional = self.provisional[:depth]
-        self.settler.rollback_to(depth)
-        if depth:
-            self.prompt = None
-        else:
-            self.prompt = self._base_prompt
-            self._base_prompt = None
-        self.hint = None
-        self.protected = 0
-        self._found = ()
-        self._over_board = None
-        self._takeback_at = math.inf
-        self._dirty = True
-        self._protect()
-        self._relift()
-        self._changed()
-
-    def _game_at(self, depth: int) -> Game:
-        """The confirmed game with the first ``depth`` provisional turns played."""
-        game = self.confirmed.copy()
-        for entry in self.provisional[:depth]:
-            game.play(entry.turn)
-        return game
-
-    def _depth_that_reads(self, occ: int, unsteady: int, chain: tuple[Turn, ...]) -> int:
-        """The most provisional turns to keep (fewer than all) such that the position after them,
-        with every change since it, reads the board otherwise than the turns dropped; 0: none.
-
-        Two-player games only: against the computer a dropped turn would need its prompt again.
-        """
-        if self.computer is not None:
-            return 0
-        for depth in range(len(chain) - 1, 0, -1):
-            reading = self._read_at(depth, occ, unsteady)
-            if reading.kind == "progress" or (
-                reading.kind == "turns" and reading.turns[: len(chain) - depth] != chain[depth:]
-            ):
-                return depth
-        return 0
-
-    def _explained_by_confirmed(self, occ: int, unsteady: int) -> bool:
-        """Whether the board, which the provisional turns cannot explain, reads from the confirmed position."""
-        return self._read_confirmed(occ, unsteady).kind in ("match", "progress", "turns")
-
-    def _overtaken(self, points: int, occ: int, unsteady: int) -> int | None:
-        """The first provisional placement that a man now on one of ``points``, a point it
-        watched, came before (two men put down at once, read in the wrong order), if the board
-        reads as turns from before it."""
-        arrived = self.settler.arrived_first
-        for n, entry in enumerate(self.provisional):
-            if any(arrived(i, INDEX[entry.turn.target]) for i in bits(points & entry.watch)):
-                return n if self._read_at(n, occ, unsteady, self.protected).kind == "turns" else None
-        return None
-
-    def _read_at(self, depth: int, occ: int, unsteady: int, protected: int = 0) -> Reading:
-        """The board read from the position after the first ``depth`` provisional turns, with
-        every change seen since it."""
-        settler = self.settler
-        once, twice = settler.counts_at(depth)
-        return read_board(
-            self._game_at(depth),
-            occ,
-            order=settler.first_since(depth),
-            arrived=settler.arrived_first,
-            last=settler.settled_at,
-            lifted=settler.lifted_at,
-            changes=Changes(once, twice, unsteady, self._flicker),
-            protected=protected,
-            unsure=self._healed,
-            third=self.computer is None,
-            touched=settler.touched_after,
-            opened=settler.open_at,
-            rested=settler.landed_at,
-            held=settler.closed_since,
-            gap=settler.longest_open,
-        )
-
-    def _arrived_in_order(self, chain: tuple[Turn, ...]) -> bool:
-        """Whether the chain's men arrived on their targets in the chain's order."""
-        arrived = self.settler.arrived_first
-        return all(
-            a.target == b.target or arrived(INDEX[a.target], INDEX[b.target]) for a, b in itertools.pairwise(chain)
-        )
-
-    def _read_confirmed(self, occ: int, unsteady: int) -> Reading:
-        """The board read from the confirmed position, with every change seen since."""
-        settler = self.settler
-        once, twice = settler.base_counts()
-        return read_board(
-            self.confirmed,
-            occ,
-            order=settler.base_first_at,
-            arrived=settler.arrived_first,
-            last=settler.settled_at,
-            lifted=settler.lifted_at,
-            prompt=self._base_prompt,
-            computer=self.computer,
-            changes=Changes(once, twice, unsteady, self._flicker),
-            unsure=self._healed,
-            third=self.computer is None,
-            touched=settler.touched_after,
-            opened=settler.open_at,
-            rested=settler.landed_at,
-            held=settler.closed_since,
-            gap=settler.longest_open,
-        )
-
     def _advance(self, now: float) -> None:
         self._now = max(self._now, now)
         settled, firmed = self.settler.advance(now)
@@ -602,253 +409,6 @@ class Tracker:
             self._decide()
         if self.provisional:
             self._confirm()
-
-    def _decide(self) -> None:
-        self._dirty = False
-        for _ in range(6):
-            if not self._decide_once():
-                break
-
-    def _decide_once(self) -> bool:
-        """One decision on the firm board; returns whether the game moved on (decide again)."""
-        game = self.game
-        occ = self.settler.firm
-        if game.outcome is not None:
-            # Clearing the board starts a new game: the board must have held men when the game ended.
-            if self._over_board is None:
-                self._over_board = occ
-            if occ == 0 and self._over_board:
-                self.confirm_all()
-                self.new_game()
-                return False
-            # A man where the game has none: not the board being cleared. If the turn that ended
-            # the game is provisional, a scan may have shown it was not played.
-            if (
-                self.provisional
-                and occ & ~board_mask(game)
-                and self._explained_by_confirmed(occ, self.settler.settled ^ occ)
-            ):
-                self._rollback()
-                return True
-            self.protected = 0
-            self._set_problems(())
-            return False
-        expected = board_mask(game)
-        if self.resync:
-            if occ == expected:
-                self.resync = False
-                self._events.append(("synced", None))
-                self.settler.rebase(expected)
-                self._set_problems(())
-                self._relift()
-                self._changed()
-            else:
-                self._set_problems(diff_problems(expected, occ))
-            return False
-        settler = self.settler
-        # A point changing back right now holds up any reading that changes it: decide again
-        # when it has settled either way. A change too new to have settled holds up a reading
-        # that needs the point filled and emptied (or emptied and refilled): a man nudged off
-        # and already back must not be read as put there and taken (soak seed 1868). A point
-        # changed once may change again at once, though: the next man put where a removal was
-        # made (seed 58). If the switch only flickered, nothing settles, so wake up when it
-        # would have.
-        unsteady = settler.settled ^ occ
-        flicker = self._flicker = (settler.raw ^ occ) & ~unsteady
-        self._recheck = bool(unsteady | flicker)
-        if flicker:
-            wake = min(settler.changed_at(i) for i in bits(flicker)) + self.settle_s
-            self._recheck_at = min(self._recheck_at, wake)
-        # The computer's turn comes after a provisional turn: its search waits for the
-        # confirmation, but a hand may already be carrying out the turn it will prompt. Any legal
-        # turn of its side is then a turn in progress, not a contradiction.
-        awaiting = self.provisional and self.prompt is None and game.turn == self.computer
-        reading = read_board(
-            game,
-            occ,
-            order=settler.first_at,
-            arrived=settler.arrived_first,
-            last=settler.settled_at,
-            lifted=settler.lifted_at,
-            prompt=self.prompt,
-            computer=None if awaiting else self.computer,
-            changes=Changes(settler.once, settler.twice, unsteady, self._flicker),
-            protected=self.protected,
-            unsure=self._healed,
-            third=self.computer is None,
-            touched=settler.touched_after,
-            opened=settler.open_at,
-            rested=settler.landed_at,
-            held=settler.closed_since,
-            gap=settler.longest_open,
-        )
-        kind = reading.kind
-        if awaiting and kind == "turns":
-            kind = "progress"
-        if kind == "turns" and (
-            moving := settler.restless(unsettled_for(game, reading.turns, settler.raw, occ), self._now)
-        ):
-            # A switch that keeps changing (a man put down off-centre flickers): the board is not
-            # yet what the hands leave. Read it when that point is firm.
-            wake = max(settler.changed_at(i) for i in bits(moving)) + self.settle_s + self.hold_s + 1e-6
-            self._recheck_at = min(self._recheck_at, wake)
-            kind = "progress"
-        if kind == "turns" and flicker and self.computer is not None and self._hands_over(reading.turns, flicker):
-            # The computer is asked only once this reading is confirmed, so a point it changes that
-            # is already changing again is no answer to it: the hands are not done (soak seed 2 game
-            # 424: d2 lifted with its return lost, nudged off as f2 landed and back 0.15 s later,
-            # read as d2-f2). Read it when that point has settled (a flicker wakes the tracker then).
-            kind = "progress"
-        # A scan showed a point differently from what the provisional turns left there: an
-        # event was lost, and the reading may have been made without it.
-        contradicted = (expected ^ occ) & self._healed
-        if self.provisional and (contradicted or kind in ("problems", "takeback")):
-            depth = self._dropped_by(occ, unsteady, expected, contradicted)
-            if depth is not None:
-                self._rollback(depth)
-                return True
-            if kind == "takeback":
-                self._set_problems(diff_problems(expected, occ))
-                return False
-        if kind in ("match", "progress"):
-            self._set_problems(())
-            return False
-        if kind == "turns" and self.provisional:
-            depth = self._reread_from(reading.turns, occ, unsteady)
-            if depth is not None:
-                self._rollback(depth)
-                return True
-        if kind == "turns":
-            for turn in reading.turns:
-                before = board_mask(game)
-                if not self.provisional:
-                    self._base_prompt = self.prompt
-                try:
-                    game.play(turn)
-                except ValueError:
-                    self._set_problems(diff_problems(board_mask(game), occ))
-                    return False
-                after = board_mask(game)
-                watch = held = 0
-                if turn.is_placement and self.computer is None:
-                    # Whose man this is rests on which came first: an empty point that held a
-                    # man when this one came to rest (knocked off since) may get it back, and one
-                    # touched just before (a man hovering) may yet fill. (Against the computer
-                    # only one hand places at a time: no such doubt.)
-                    rested = settler.landed_at(INDEX[turn.target])
-                    # Raw, not settled: a man knocked off within the settle window still held
-                    # its point when the other landed.
-                    for i in bits(FULL & ~occ & ~after & ~before):
-                        if settler.closed_since(i, rested) is not None:
-                            watch |= 1 << i
-                            held |= 1 << i
-                        elif settler.changed_at(i) >= rested - REST_GAP_S:
-                            watch |= 1 << i
-                points = before ^ after
-                self.provisional.append(ProvisionalTurn(turn, points, after, watch, self._last_change(points), held))
-                self._found = ()
-                self._game_changed(provisional=True)
-                if game.outcome is not None:
-                    break
-            return True
-        if kind == "takeback":
-            # Counted from when the last change became firm: the board has shown the older
-            # position for the whole hold, and a scan in that time may still heal a lost change.
-            since = max(settler.changed_at(i) for i in bits(expected ^ occ)) + self.settle_s + self.hold_s
-            if self._now < since + TAKEBACK_HOLD_S:
-                self._takeback_at = since + TAKEBACK_HOLD_S
-                self._set_problems(())
-                return False
-            for _ in range(reading.back):
-                self.confirmed.undo()
-            self.game = self.confirmed.copy()
-            self._events.append(("takeback", reading.back))
-            self._found = ()
-            self.protected = 0
-            self._game_changed()
-            return False
-        self._set_problems(reading.problems)
-        return False
-
-    def _hands_over(self, turns: tuple[Turn, ...], flicker: int) -> bool:
-        """Whether ``turns`` change a point in ``flicker`` and leave the computer to move."""
-        points = 0
-        for turn in turns:
-            for i in turn.to_raw():
-                if i >= 0:
-                    points |= 1 << i
-        if not points & flicker:
-            return False
-        after = self.game.copy()
-        try:
-            for turn in turns:
-                after.play(turn)
-        except ValueError:
-            return False
-        return after.pending is None and after.outcome is None and after.turn == self.computer
-
-    def _dropped_by(self, occ: int, unsteady: int, expected: int, contradicted: int) -> int | None:
-        """How many provisional turns to keep when the board no longer reads from them, or
-        ``None`` to keep them all (the board shows a problem to put right).
-
-        They are dropped if the confirmed position, with every change seen since, reads
-        differently, and the evidence against them is a change only a scan showed (in
-        ``contradicted``), or the board is simply back where it was confirmed. A man knocked or
-        lifted by a hand after the turn was read is a problem to put right, not a reason to
-        drop it.
-        """
-        whole = self._read_confirmed(occ, unsteady)
-        chain = chain_of(self.provisional)
-        # A man landed on a point touched before a provisional placement: the placements are
-        # read again together, in order of first touch, also when the first reading left no
-        # legal turn for it (it closed a mill, so the board now shows a problem).
-        landed = occ & (expected ^ occ) & watched(self.provisional)
-        other = whole.kind == "turns" and whole.turns[: len(chain)] != chain
-        if (
-            whole.kind == "match"
-            or (contradicted and (whole.kind == "progress" or other))
-            or (landed and other and self._arrived_in_order(whole.turns))
-        ):
-            return 0
-        if landed and (n := self._overtaken(landed, occ, unsteady)) is not None:
-            return n
-        if contradicted and whole.kind == "problems":
-            # Too many turns to read again from the confirmed position: drop only the newest
-            # provisional turns, if the position before them reads the board otherwise.
-            depth = self._depth_that_reads(occ, unsteady, chain)
-            if depth:
-                return depth
-        return None
-
-    def _reread_from(self, turns: tuple[Turn, ...], occ: int, unsteady: int) -> int | None:
-        """How many provisional turns to keep when the board reads as ``turns`` after them but
-        otherwise from an older position, or ``None`` to add ``turns`` to them."""
-        # A man landed on a point a provisional placement watched, and came first: read again
-        # from before that placement.
-        targets = 0
-        for turn in turns:
-            targets |= 1 << INDEX[turn.target]
-        if (n := self._overtaken(targets, occ, unsteady)) is not None:
-            return n
-        # The chain from the confirmed position, read with all its evidence at once, wins over
-        # reading it a turn at a time (e.g. two men put down at once, the first one's switch
-        # firm only after the second's).
-        whole = self._read_confirmed(occ, unsteady)
-        chain = (*chain_of(self.provisional), *turns)
-        if whole.kind == "turns" and (
-            (
-                len(whole.turns) == len(chain)
-                and whole.turns != chain
-                and not self._arrived_in_order(chain)
-                and self._arrived_in_order(whole.turns)
-            )
-            # A move answered by a placement on the point it left, where the whole reading has
-            # all the evidence and found a man knocked off while a placement was made (read a
-            # turn at a time, the move stood before the man came back).
-            or carried_or_knocked(chain, whole.turns)
-        ):
-            return 0
-        return None
 
     def _set_problems(self, found: tuple[Problem, ...]) -> None:
         """The reading's problems, shown together with the protected men (in board order)."""
