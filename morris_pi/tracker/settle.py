@@ -353,18 +353,24 @@ class Settler:
         >>> settler.touched_after(1, 2.0)  # never touched
         inf
         """
+        closed_then = self._closed_at(index, t)
+        if closed_then is None:
+            return math.inf
+        if closed_then:
+            return t
+        return next((when for when, closed, _ in self._log[index] if when > t and closed), math.inf)
+
+    def _closed_at(self, index: int, t: float) -> bool | None:
+        """Whether the point's switch was closed at raw time ``t`` by its log (``None``: older
+        changes than the log keeps would be needed)."""
         history = self._log[index]
-        first = math.inf
         for when, closed, _ in reversed(history):
             if when <= t:
-                return t if closed else first
-            if closed:
-                first = when
+                return closed
         if len(history) >= LOG_LENGTH:
-            return math.inf  # older changes dropped: the state at t is not known
+            return None
         # Every change came after t: the state at t is the one before the first of them.
-        closed_then = not history[0][1] if history else bool(self.raw >> index & 1)
-        return t if closed_then else first
+        return not history[0][1] if history else bool(self.raw >> index & 1)
 
     def longest_open(self, index: int, start: float, end: float) -> float:
         """The longest time the point's switch stayed open between raw times ``start`` and
@@ -376,17 +382,12 @@ class Settler:
         >>> settler.longest_open(0, 1.0, 1.9), settler.longest_open(0, 1.0, 3.5)
         (0.25, 1.0)
         """
-        history = self._log[index]
-        earlier = [closed for when, closed, _ in history if when <= start]
-        if earlier:
-            open_since = None if earlier[-1] else start
-        elif len(history) >= LOG_LENGTH:
+        closed_then = self._closed_at(index, start)
+        if closed_then is None:
             return math.inf
-        else:
-            closed_then = not history[0][1] if history else bool(self.raw >> index & 1)
-            open_since = None if closed_then else start
+        open_since = None if closed_then else start
         longest = 0.0
-        for when, closed, _ in history:
+        for when, closed, _ in self._log[index]:
             if when <= start or when > end:
                 continue
             if closed and open_since is not None:
