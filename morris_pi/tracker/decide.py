@@ -16,7 +16,7 @@ from morris_pi.rules.board import FULL, INDEX, bits
 
 from .hand import unsettled_for
 from .provisional import ProvisionalTurn, ProvisionalTurns
-from .reconcile import Changes, Problem, board_mask, diff_problems, read_board
+from .reconcile import Problem, board_mask, diff_problems
 from .settle import REST_GAP_S
 
 #: Seconds the board must show the older position, counted from when it became firm, before a
@@ -100,24 +100,15 @@ class Decisions(ProvisionalTurns):
         # confirmation, but a hand may already be carrying out the turn it will prompt. Any legal
         # turn of its side is then a turn in progress, not a contradiction.
         awaiting = self.provisional and self.prompt is None and game.turn == self.computer
-        reading = read_board(
+        reading = self._read(
             game,
             occ,
-            order=settler.first_at,
-            arrived=settler.arrived_first,
-            last=settler.settled_at,
-            lifted=settler.lifted_at,
+            settler.first_at,
+            (settler.once, settler.twice),
+            unsteady,
+            self.protected,
             prompt=self.prompt,
             computer=None if awaiting else self.computer,
-            changes=Changes(settler.once, settler.twice, unsteady, self._flicker),
-            protected=self.protected,
-            unsure=self._healed,
-            third=self.computer is None,
-            touched=settler.touched_after,
-            opened=settler.open_at,
-            rested=settler.landed_at,
-            held=settler.closed_since,
-            gap=settler.longest_open,
         )
         kind = reading.kind
         if awaiting and kind == "turns":

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -261,14 +261,35 @@ class ProvisionalTurns:
         """The board read from the position after the first ``depth`` provisional turns, with
         every change seen since it."""
         settler = self.settler
-        once, twice = settler.counts_at(depth)
+        return self._read(
+            self._game_at(depth), occ, settler.first_since(depth), settler.counts_at(depth), unsteady, protected
+        )
+
+    def _read(
+        self,
+        game: Game,
+        occ: int,
+        order: Callable[[int], float],
+        counts: tuple[int, int],
+        unsteady: int,
+        protected: int = 0,
+        prompt: Turn | None = None,
+        computer: Side | None = None,
+    ) -> Reading:
+        """``read_board`` with the settler's timing of every change (``counts``: the points that
+        changed once and twice since the position ``game`` stands at, ``order`` their first
+        changes): the one place the tracker's evidence is handed to a reading."""
+        settler = self.settler
+        once, twice = counts
         return read_board(
-            self._game_at(depth),
+            game,
             occ,
-            order=settler.first_since(depth),
+            order=order,
             arrived=settler.arrived_first,
             last=settler.settled_at,
             lifted=settler.lifted_at,
+            prompt=prompt,
+            computer=computer,
             changes=Changes(once, twice, unsteady, self._flicker),
             protected=protected,
             unsure=self._healed,
@@ -290,24 +311,14 @@ class ProvisionalTurns:
     def _read_confirmed(self, occ: int, unsteady: int) -> Reading:
         """The board read from the confirmed position, with every change seen since."""
         settler = self.settler
-        once, twice = settler.base_counts()
-        return read_board(
+        return self._read(
             self.confirmed,
             occ,
-            order=settler.base_first_at,
-            arrived=settler.arrived_first,
-            last=settler.settled_at,
-            lifted=settler.lifted_at,
+            settler.base_first_at,
+            settler.base_counts(),
+            unsteady,
             prompt=self._base_prompt,
             computer=self.computer,
-            changes=Changes(once, twice, unsteady, self._flicker),
-            unsure=self._healed,
-            third=self.computer is None,
-            touched=settler.touched_after,
-            opened=settler.open_at,
-            rested=settler.landed_at,
-            held=settler.closed_since,
-            gap=settler.longest_open,
         )
 
     def _dropped_by(self, occ: int, unsteady: int, expected: int, contradicted: int) -> int | None:
