@@ -153,9 +153,19 @@ def test_a_flying_man_that_flickers_as_he_lands_arrived_at_his_first_touch(secon
 def test_a_man_moved_on_again_after_the_reply(second_hands):
     """Game 123, no-flying: White's b6-b4 flickers off-centre for a second while Black's g1-d1
     is made with the other hand; b4's man stands half a second, and White lifts him again for
-    ``b4-b6`` just after d1's man came. Read as the two turns with the third begun (the game
-    stopped here: a lift of the man the first turn put down was taken for a hover)."""
-    _replays_exactly(second_hands, 123, "no-flying", (196, 199), 200)
+    ``b4-b6`` just after d1's man came. The two turns are read as soon as he is lifted, and he
+    is lit as the man in the hand with his targets, not as three corrections to make (the lift
+    of a man the first turn put down was taken for a hover, and the game stopped)."""
+    lines, expected, _ = second_hands.make_trace(
+        "1:123", "no-flying", second_hands.mess_levels(MESS, None, None), (196, 199), 200
+    )
+    code, rows, err = replay_lines([json.dumps(line) for line in lines])
+    assert code == 0, err
+    assert_only_turns_of(rows, str(expected["record"]))
+    in_hand = [row for row in rows if row["record"].endswith("b6-b4 g1-d1") and row["leds"].get("b4") == "lifted"]
+    assert in_hand, "b4's man lifted for b4-b6 was never shown as the man in the hand"
+    assert {"b6", "a4", "b2"} <= {p for p, role in in_hand[0]["leds"].items() if role == "legal-target"}
+    assert not in_hand[0]["problems"]
 
 
 def test_a_man_lifted_again_for_the_next_step_while_the_reply_is_in_the_air(second_hands):

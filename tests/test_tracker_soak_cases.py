@@ -612,8 +612,8 @@ def test_a_man_lifted_and_put_back_after_a_touch_next_to_it_is_no_chain_of_three
 def test_a_man_moved_on_again_while_the_reply_s_lift_was_lost():
     """Second generator seed 1 game 233, twelve: White's d1-g1 flickers on g1 for 0.6 s and
     White lifts g1 again for ``g1-d1``; Black's d6-d7 comes with d6's lift lost (a scan shows
-    it). Only ``d1-g1 d6-d7 g1-d1`` explains the board, every change seen, and g1's man stood:
-    when Black's turn began is not known, so it is not asked whether it began before g1's lift."""
+    it). Once g1's man lands on d1, only ``d1-g1 d6-d7 g1-d1`` explains the board, every change
+    seen and in causal order, and it is recorded."""
     record = (
         "a7 c4 e4 g1 d7 e3 d2 c3 f2 a4 f4 f6 d3 e5 c5 g7xd2 b4 a1 d5 d6 d1 g4xf2 b2 b6xb4 f4-f2 f6-f4 "
         "d1-d2xa4 a1-d1 b2-a1 c4-b4 a7-a4 e5-f6xa1 d7-a7 b4-c4 a7-d7 b6-a7 c5-b6 d1-a1 d2-d1 c3-b2 "
@@ -755,8 +755,8 @@ def test_men_lifted_and_put_back_and_a_man_put_on_the_wrong_point_are_no_three_t
 def test_a_moved_man_bouncing_off_centre_is_moved_on_again():
     """Second generator seed 2 game 10, lasker: White's e3-e4 is put down off-centre and e4
     closes three times in 0.4 s (65, 66 and 134 ms) before White lifts the man again for
-    ``e4-e3``, just after Black lifted c4 for ``c4-c5``. No contact on e4 settled for long; the
-    man stood from his first closing after e3 was left, 0.41 s. Read as the three turns."""
+    ``e4-e3``, just after Black lifted c4 for ``c4-c5``. No contact on e4 settled for long, yet
+    once e3 holds a man again only the three turns explain the board, and they are recorded."""
     record = (
         "g4 d3 d6 f4 g7 c5 d6-d5 f4-f2 f4 f6 a7 d3-e3 d3 b2 b4 a1 b6 c5-c4 d5-c5 d6 a4 e5 a7-d7 e5-d5 "
         "d2 a1-d1 a4-a1 c3 b4-a4 e4 a4-a7xc4 b2-b4 c5-c4 d5-c5 a7-a4 c5-d5 d7-a7xd1 d5-c5 a7-d7 e4-e5 "

@@ -153,95 +153,47 @@ def in_order(
 
 
 def stood(
-    start: int,
-    chain: tuple[RawTurn, ...],
+    point: int,
+    came_from: int,
+    reply: RawTurn,
     order: Callable[[int], float],
     lifted: Callable[[int], float],
     gap: Callable[[int, float, float], float],
     unsure: int = 0,
     touched: Callable[[int, float], float] | None = None,
 ) -> bool:
-    """Whether every man a chain puts down and a later turn of it lifts again stood there.
+    """Whether the man a turn put on ``point`` (from ``came_from``, ``-1`` for a placement) stood
+    there before the lift his switch reported, so that lifting him again begins the next turn.
 
-    From his first touch to the lift the switch reported (``lifted``), his point was open only
-    for bounces and nudges (``gap(point, start, end)``: the longest opening), for at least
-    ``STOOD_S``, and he was lifted only once the next turn had begun: the other side's hand may
-    still be in the air (second generator seed 1 game 182: ``d1-a1`` flickering, c4 lifted, a1
-    lifted for ``a1-a4`` before c3's man landed). His first touch is the point's first settled
-    change (``order``), or for a man moved from a point that held him his first closing after he
-    left it (``touched``), however brief: a man put down off-centre may bounce for a while before
-    any contact settles (seed 2 game 10).
+    From his first touch to the lift (``lifted``), his point was open only for bounces and
+    nudges (``gap(point, start, end)``: the longest opening), for at least ``STOOD_S``, and he
+    was lifted only once the other side's ``reply`` had begun: its hand may still be in the air
+    (second generator seed 1 game 123: b4 stood 0.5 s and was lifted just after d1's man came).
+    His first touch is the point's first settled change (``order``), or for a moved man his
+    first closing after he left his point (``touched``), however brief: a man put down
+    off-centre may bounce for a while before any contact settles (seed 2 game 10). Where only a
+    scan showed a change of the reply (a lost lift: when it began is not known), the reply's
+    timing is not asked. A hand hovering over a point touches it briefly, and before the reply
+    (seed 1 game 53: c5 touched 94 ms before c4 was placed).
 
-    A hand hovering over a point touches it briefly, and before the reply (seed 1 game 53: c5
-    touched 94 ms before c4 was placed; soak seed 183: b2 touched 0.13 s as b4's man went back).
-    A point that held a man, stood empty and held one again saw turns the chain leaves out (seed
-    2 game 60: d3 left for e3 and came back while the board waited). Where only a scan showed a
-    change of the reply (a lost lift: when it began is not known), the reply's timing is not
-    asked (seed 1 game 233). ``start``: the men on the board before the chain; its last turn may
-    be one only begun, ``(origin, -1, -1)``.
-
-    >>> log = {0: 1.0, 2: 3.0}      # a7 first touched at 1.0, g7 at 3.0
-    >>> chain = ((-1, 0, -1), (-1, 2, -1), (0, 1, -1))   # a7, g7, a7-d7 (lasker)
-    >>> stood(0, chain, log.get, lambda i: 4.0, lambda i, a, b: 0.05)
+    >>> first = {0: 1.0, 2: 3.0}.get      # a7's man first touched at 1.0, g7 (the reply) at 3.0
+    >>> reply = (-1, 2, -1)
+    >>> stood(0, -1, reply, first, lambda i: 4.0, lambda i, a, b: 0.05)
     True
-    >>> stood(0, chain, log.get, lambda i: 2.5, lambda i, a, b: 0.05)   # lifted before g7 came
+    >>> stood(0, -1, reply, first, lambda i: 2.5, lambda i, a, b: 0.05)   # lifted before g7 came
     False
-    >>> stood(0, chain, log.get, lambda i: 4.0, lambda i, a, b: 1.0)    # a7 empty for 1 s between
+    >>> stood(0, -1, reply, first, lambda i: 4.0, lambda i, a, b: 1.0)    # a7 empty for 1 s between
+    False
+    >>> stood(0, -1, reply, first, lambda i: 1.1, lambda i, a, b: 0.0)    # a 0.1 s touch
     False
     """
-    for n, (origin, target, _) in enumerate(chain):
-        if target < 0 or start >> target & 1:
-            continue  # (a turn only begun has no target yet)
-        later = chain[n + 1 :]
-        if not any(target in (o, r) for o, _, r in later):
-            continue
-        lift = lifted(target)
-        touch = order(target)
-        if touched is not None and origin >= 0 and start >> origin & 1 and not unsure >> origin & 1:
-            touch = min(touch, touched(target, order(origin)))
-        if lift == -math.inf or lift - touch < STOOD_S or gap(target, touch, lift - 1e-6) >= REST_GAP_S:
-            return False
-        reply = [p for p in later[0] if p >= 0 and p != target]
-        if reply and not any(unsure >> p & 1 for p in reply) and lift <= min(order(p) for p in reply):
-            return False
-    return True
-
-
-def carried_in_order(
-    chain: tuple[RawTurn, ...], order: Callable[[int], float], last: Callable[[int], float], unsure: int = 0
-) -> bool:
-    """Whether each move of a chain landed after its man left, by the switches' times.
-
-    The first turn of the chain to change a point made its first change (``order``), the last
-    its latest (``last``); a point changed by three turns is not asked about in between, nor one
-    whose change only a scan showed. (Soak seed 274: c4 lifted and put back, b4 lifted and put
-    back, then c3 lifted and a man put on b2 by mistake: occupancy reads ``b4-b2``, ``c4-b4``,
-    ``c3-c4``, but c4 was filled again two seconds before c3's man left.)
-
-    >>> order = {0: 1.0, 1: 2.0}.get                   # a7 emptied at 1.0, d7 filled at 2.0
-    >>> carried_in_order(((0, 1, -1),), order, order)  # a7-d7
-    True
-    >>> carried_in_order(((1, 0, -1),), order, order)  # d7-a7: a7 changed before d7's man left
-    False
-    """
-    touching: dict[int, list[int]] = {}
-    for n, (o, t, r) in enumerate(chain):
-        for point in (o, t, r):
-            if point >= 0:
-                touching.setdefault(point, []).append(n)
-
-    def when(point: int, n: int) -> float | None:
-        turns = touching[point]
-        if unsure >> point & 1 or len(turns) > 2:
-            return None
-        if n == turns[0]:
-            return order(point)
-        return last(point)
-
-    for n, (o, t, _) in enumerate(chain):
-        if o < 0:
-            continue
-        left, landed = when(o, n), when(t, n)
-        if left is not None and landed is not None and landed < left:
-            return False
-    return True
+    lift = lifted(point)
+    touch = order(point)
+    if touched is not None and came_from >= 0 and not unsure >> came_from & 1:
+        touch = min(touch, touched(point, order(came_from)))
+    if lift == -math.inf or lift - touch < STOOD_S or gap(point, touch, lift - 1e-6) >= REST_GAP_S:
+        return False
+    others = [p for p in reply if p >= 0 and p != point]
+    if not others or any(unsure >> p & 1 for p in others):
+        return True
+    return lift > min(order(p) for p in others)

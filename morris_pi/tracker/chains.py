@@ -22,7 +22,7 @@ from functools import cmp_to_key
 from morris_pi.rules import Position, Turn
 from morris_pi.rules.board import bits
 
-from .causal import CARRY_S, TRAY_TRIP_S, begun_in_order, carried_in_order, in_order, removal_answered, stood
+from .causal import CARRY_S, TRAY_TRIP_S, begun_in_order, in_order, removal_answered, stood
 from .readings import Changes, RawTurn, Reading, _after, _partial
 
 
@@ -152,10 +152,7 @@ def _two_turns(
             m2 = _after(m1, raw2)
             if m2 == occupied:
                 whole.append((raw1, raw2))
-            elif third and (
-                _next_lifted(pos_mask, pos1, raw1, raw2, m2, occupied, changes, order, lifted, gap, unsure, touched)
-                or (order is not None and _next_removal_first(pos1, raw1, raw2, m2, occupied, changes, order))
-            ):
+            elif third and _third_begun(pos1, raw1, raw2, m2, occupied, changes, order, lifted, gap, unsure, touched):
                 lifting.append((raw1, raw2))
             elif _partial(m1, occupied, raw2) and (
                 order is None or begun_in_order(raw1, raw2, occupied, order, unsure, last, touched)
@@ -228,8 +225,6 @@ def _three_turns(
     last: Callable[[int], float] | None,
     arrived: Callable[[int, int], bool],
     touched: Callable[[int, float], float] | None,
-    lifted: Callable[[int], float] | None = None,
-    gap: Callable[[int, float, float], float] | None = None,
 ) -> Reading | None:
     """Three whole turns in a row, where neither one nor two explain the board: both players'
     hands on the board at once, each man in the air while the other side's turn is made.
@@ -240,10 +235,10 @@ def _three_turns(
     (hands-2-0288: Black's g7-g4 flickers on g4 while White carries c3 to c4, whose man flickers
     too while Black lifts e4 and puts it on e3; hands-1-0144: d1 closes a mill and takes a4,
     Black puts his next man on a4 at once with the landing lost, a scan shows a4 full, and
-    White's c4 lands: only ``d1xa4 a4 c4`` is legal). Every man the chain puts down and lifts
-    again stood (``causal.stood``: a player moving the same man on, second generator seed 1 game
-    285, not a hover, seed 0 game 183), and every move landed after its man left
-    (``causal.carried_in_order``, soak seed 2 game 272).
+    White's c4 lands: only ``d1xa4 a4 c4`` is legal). The causal order also refuses a chain
+    a hover or a man put back makes up (soak seed 0 game 183: b2 touched 0.13 s as b4's man went
+    back, read as ``b4-b2``, a reply and ``b2-b4``; seed 2 game 272: ``b4-b2 c4-b4 c3-c4``,
+    though c4 was filled again 2 s before c3's man left).
     """
     seen = changes.once
     found: list[tuple[RawTurn, RawTurn, RawTurn]] = []
@@ -269,14 +264,10 @@ def _three_turns(
                 f3 = m2 ^ m3
                 if f1 & f2 & f3 or not changes.show(f1 | f2 | f3, (f1 & f2) | (f2 & f3) | (f1 & f3)):
                     continue
-                chain = (raw1, raw2, raw3)
-                if (
-                    _follows(raw2, raw3, order, unsure, last, arrived, touched)
-                    and _follows(raw1, raw3, order, unsure, last, arrived, touched)
-                    and carried_in_order(chain, order, last or order, unsure)
-                    and (lifted is None or gap is None or stood(pos_mask, chain, order, lifted, gap, unsure, touched))
+                if _follows(raw2, raw3, order, unsure, last, arrived, touched) and _follows(
+                    raw1, raw3, order, unsure, last, arrived, touched
                 ):
-                    found.append(chain)
+                    found.append((raw1, raw2, raw3))
                     if len(found) > 1:
                         return None
     if len(found) == 1:
@@ -328,34 +319,7 @@ def _one_begun(begun: set[RawTurn], occupied: int) -> RawTurn | None:
     return None
 
 
-def _next_removal_first(
-    pos1: Position,
-    first: RawTurn,
-    second: RawTurn,
-    m2: int,
-    occupied: int,
-    changes: Changes,
-    order: Callable[[int], float],
-) -> bool:
-    """Whether ``occupied`` is the board after ``second`` with one man of the side that made it
-    taken off by the side to move next, for a mill-closing turn made removal first: a third turn
-    begun (hands-1-0056: White's e4-e3 flickers for 1.3 s while Black carries f2 to d2, and
-    White takes a7 for c5-c4xa7 before e3 keeps still). Not a man either turn put down (a hand
-    hovering touches it as briefly), and the man taken after the second turn's man touched down."""
-    taken = m2 & ~occupied
-    if occupied & ~m2 or taken.bit_count() != 1 or not changes.show(taken):
-        return False
-    point = taken.bit_length() - 1
-    if point in (first[1], second[1]) or order(point) <= order(second[1]):
-        return False
-    pos2 = pos1.play(second)
-    if not pos2.men[pos2.side ^ 1] >> point & 1:
-        return False
-    return any(raw[2] == point for raw in pos2.turns())
-
-
-def _next_lifted(
-    start: int,
+def _third_begun(
     pos1: Position,
     first: RawTurn,
     second: RawTurn,
@@ -368,29 +332,37 @@ def _next_lifted(
     unsure: int = 0,
     touched: Callable[[int, float], float] | None = None,
 ) -> bool:
-    """Whether ``occupied`` is the board after ``second`` with one man of the side to move
-    next lifted, a man with somewhere to go: a third turn begun while the second man was still
-    in the air (both players' hands on the board at once). Not the man the second turn put
-    down, and the man the first turn put down only if he stood there (``causal.stood``): a
-    hand hovering over a point on its way touches it just as briefly."""
+    """Whether ``occupied`` is the board after ``second`` with a third turn begun by one man off
+    the board, while the second man was still in the air (both players' hands on the board at
+    once): a man of the side to move next lifted, with somewhere to go, or, for a mill-closing
+    turn made removal first, a man of the other side taken off after the second turn's man
+    touched down (hands-1-0056: White's e4-e3 flickers for 1.3 s while Black carries f2 to d2,
+    and White takes a7 for c5-c4xa7 before e3 keeps still).
+
+    Not the man the second turn put down: a hand hovering over a point on its way touches it
+    just as briefly. The man the first turn put down may be lifted again only if he stood there
+    (``causal.stood``: ``b6-b4``, the reply, ``b4-b6``), never taken.
+    """
     off = m2 & ~occupied
     if occupied & ~m2 or off.bit_count() != 1 or not changes.show(off):
         return False
     point = off.bit_length() - 1
     if point == second[1]:
         return False
-    if point == first[1] and not (
-        changes.show(0, off)
-        and order is not None
-        and lifted is not None
-        and gap is not None
-        and stood(start, (first, second, (point, -1, -1)), order, lifted, gap, unsure, touched)
-    ):
-        return False
     pos2 = pos1.play(second)
-    if not pos2.men[pos2.side] >> point & 1:
+    if pos2.men[pos2.side] >> point & 1:
+        if point == first[1] and not (
+            changes.show(0, off)
+            and order is not None
+            and lifted is not None
+            and gap is not None
+            and stood(point, first[0], second, order, lifted, gap, unsure, touched)
+        ):
+            return False
+        return any(raw[0] == point for raw in pos2.turns())
+    if order is None or point == first[1] or order(point) <= order(second[1]):
         return False
-    return any(raw[0] == point for raw in pos2.turns())
+    return any(raw[2] == point for raw in pos2.turns())
 
 
 def _placements(

@@ -219,7 +219,7 @@ def read_board(
             found = _placements(pos, expected, occupied, changes, arrived)
         if found is None and computer is None and order is not None and arrived is not None:
             found = _three_turns(
-                pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived, touched, lifted, gap
+                pos, expected, pos_mask, occupied, allowed, order, changes, unsure, last, arrived, touched
             )
         if found is not None:
             return found
