@@ -38,11 +38,11 @@ class NoGpiod(importlib.abc.MetaPathFinder):
 def main(config_path: str, seconds: float, fake_leds: bool = False) -> dict:
     from morris_pi.board.ports import ManualClock
     from morris_pi.config.loader import load_config
+    from morris_pi.guidance import DEFAULT_PALETTE
     from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
     from morris_pi.hw.fakes.pixels import FakePixels
     from morris_pi.service.loop import run_service
     from morris_pi.service.sdnotify import Notifier
-    from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
     class Recording(Notifier):
         def __init__(self) -> None:

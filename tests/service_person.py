@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
+from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.rules import Game, Turn
-from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 COMPUTER = DEFAULT_PALETTE["computer-to"].colour
 REMOVE = DEFAULT_PALETTE["computer-remove"].colour

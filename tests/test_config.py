@@ -15,7 +15,7 @@ from morris_pi.config.loader import ConfigError, load_config, parse_config, sche
 from morris_pi.config.model import Config
 from morris_pi.config.tomlpos import key_lines
 from morris_pi.config.wiring import DEFAULT_MCP23017_MAP, POINTS
-from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
+from morris_pi.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "wiring" / "config.example.toml"

@@ -8,19 +8,9 @@ import math
 import pytest
 from tracker_kit import MOVING, QUIET
 
+from morris_pi.guidance import BLINKS, DEFAULT_PALETTE, ROLES, TOGETHER, Frame, Look, next_edge, render
 from morris_pi.tracker import Tracker
-from morris_pi.tracker.guidance import (
-    BLINKS,
-    DEFAULT_PALETTE,
-    ROLES,
-    TOGETHER,
-    Frame,
-    Look,
-    frame,
-    next_edge,
-    render,
-    show,
-)
+from morris_pi.tracker.frame import frame, show
 
 
 def _tracker(record: str = "", board=None) -> Tracker:

@@ -11,10 +11,10 @@ from morris_pi import cli
 from morris_pi.board.ports import ManualClock
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons
 from morris_pi.config.loader import parse_config
+from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.hwtest.learn import LearnError, learn, learned_map, rewrite_map
 from morris_pi.hwtest.selftest import SWEEP_COLOURS, HwTest, run_selftest
 from morris_pi.rules import POINTS
-from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 ROOT = Path(__file__).resolve().parents[1]
 PUT_HERE = DEFAULT_PALETTE["computer-to"].colour

@@ -7,9 +7,9 @@ import math
 import pytest
 from render_kit import NS, by_id, centre, classes, men, near, parse, path_points, polygon, positions, real_games
 
+from morris_pi.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Frame, Look
 from morris_pi.render import DEFAULT_COLORS, board_svg, last_turn_of, led_paint
 from morris_pi.rules import Game, Position, Turn
-from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Frame, Look
 
 
 @pytest.mark.parametrize("profile", ["standard", "twelve"])
@@ -284,7 +284,7 @@ def test_the_renderer_imports_only_the_rules_and_the_guidance():
 
     import morris_pi.render as package
 
-    allowed = ("morris_pi.rules", "morris_pi.tracker.guidance")
+    allowed = ("morris_pi.rules", "morris_pi.guidance")
     for path in Path(package.__file__).parent.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):

@@ -15,9 +15,9 @@ from render_kit import NS, by_id, classes, men, parse, real_games
 import morris_pi.commands.render as render_cmd
 from morris_pi.board.storage import Storage
 from morris_pi.cli import main
+from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.render import led_paint
 from morris_pi.rules import Game
-from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 MILL = "********/OO*****O/*****@@* w p r 3 6 2 7 1 0 0 0 0 0 0 0 3"  # after d6 a1 f6 a4 b6
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,10 +12,10 @@ from morris_pi.board.menu import LEVEL_POINTS, MODE_POINTS, START_POINT
 from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.board.storage import Storage
 from morris_pi.config.loader import parse_config
+from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.hw.fakes.i2c import FakeMcp23017
 from morris_pi.rules import Game
 from morris_pi.service.loop import engine_factory
-from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 ERROR = DEFAULT_PALETTE["error"].colour
 

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.rules import Game, Turn
-from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 HARNESS = Path(__file__).with_name("service_harness.py")
 MISSING = list(DEFAULT_PALETTE["missing"].colour)

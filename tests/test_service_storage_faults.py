@@ -13,9 +13,9 @@ from test_service import config, error_points
 
 from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.board.storage import Storage, parse_save
+from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.hw.fakes.disk import SmallDisk
 from morris_pi.rules import Game
-from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 ERROR = DEFAULT_PALETTE["error"].colour
 CORNERS = set(ERROR_PATTERNS["storage"])

@@ -11,8 +11,8 @@ from morris_pi.board.ports import ManualClock
 from morris_pi.board.session import ERROR_PATTERNS, Session, timings
 from morris_pi.board.storage import Storage
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.rules import Game, Turn
-from morris_pi.tracker.guidance import DEFAULT_PALETTE
 
 ERROR = DEFAULT_PALETTE["error"].colour
 

@@ -19,11 +19,11 @@ from sim_kit import SEED, choose, engine, hue, make_turn, pixel, replayed, settl
 from morris_pi.board.menu import GameSettings  # noqa: E402
 from morris_pi.board.ports import ManualClock  # noqa: E402
 from morris_pi.board.storage import Storage  # noqa: E402
+from morris_pi.guidance import DEFAULT_PALETTE  # noqa: E402
 from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.app import SimApp  # noqa: E402
 from morris_pi.sim.backends import SimBoard  # noqa: E402
 from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
-from morris_pi.tracker.guidance import DEFAULT_PALETTE  # noqa: E402
 
 
 class Window:

@@ -20,11 +20,11 @@ pygame = pytest.importorskip("pygame")
 from sim_kit import LEVEL, SEED, choose, engine, hue, make_turn, replayed, settle  # noqa: E402
 
 from morris_pi.board.ports import ManualClock  # noqa: E402
+from morris_pi.guidance import DEFAULT_PALETTE  # noqa: E402
 from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.app import SimApp  # noqa: E402
 from morris_pi.sim.backends import SimBoard  # noqa: E402
 from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
-from morris_pi.tracker.guidance import DEFAULT_PALETTE  # noqa: E402
 
 
 @pytest.fixture

@@ -25,8 +25,9 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from morris_pi import guidance
 from morris_pi.rules import Game, Outcome, Side
-from morris_pi.tracker import guidance
+from morris_pi.tracker.frame import frame
 from morris_pi.tracker.reconcile import Problem
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, Tracker, TrackerState
@@ -405,7 +406,7 @@ class Controller:
     def _current_frame(self) -> guidance.Frame:
         state = self.tracker.state
         if self._frame is None or self._frame_version != state.version:
-            self._frame = guidance.frame(state)
+            self._frame = frame(state)
             self._frame_version = state.version
         return self._frame
 

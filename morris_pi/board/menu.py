@@ -54,8 +54,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from morris_pi.guidance import Frame
 from morris_pi.rules import PROFILES, SIDES, Side, other_side
-from morris_pi.tracker.guidance import Frame
 
 MODES: tuple[str, ...] = ("two-player", "computer")
 

@@ -48,9 +48,9 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from morris_pi import guidance
 from morris_pi.rules import Game
 from morris_pi.rules.board import RINGS
-from morris_pi.tracker import guidance
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S
 

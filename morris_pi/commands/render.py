@@ -19,10 +19,11 @@ from typing import BinaryIO, TextIO, TypedDict, Unpack
 
 from morris_pi.board.record_format import Record, StorageError
 from morris_pi.board.safe_files import atomic_write_bytes, atomic_write_text
+from morris_pi.guidance import Frame, Look
 from morris_pi.render import PngUnavailableError, board_svg, last_turn_of, svg_to_png
 from morris_pi.rules import Game, RulesError
 from morris_pi.tracker import Tracker
-from morris_pi.tracker.guidance import Frame, Look, frame
+from morris_pi.tracker.frame import frame
 
 from .record_args import add_record_arguments, game_from_args
 

@@ -50,7 +50,7 @@ from morris_pi.config.model import (
 )
 from morris_pi.config.tomlpos import key_lines, locate
 from morris_pi.config.values import ConfigError, Reader
-from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
+from morris_pi.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
 
 T = TypeVar("T")
 

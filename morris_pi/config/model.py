@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from morris_pi.config import wiring
-from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
+from morris_pi.guidance import DEFAULT_PALETTE, Look
 
 K = TypeVar("K")
 V = TypeVar("V")

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 
 from morris_pi.board.ports import RGB, STATUS_LEDS, Buttons, Clock, LedStrip, SensorSource
 from morris_pi.board.switchwatch import SwitchWatch
+from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.rules import POINTS
-from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 
 #: A WS2812B draws about 20 mA per colour channel at full value (60 mA for full white).
 MA_PER_CHANNEL = 20.0

@@ -29,9 +29,9 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
+from morris_pi.guidance import BLINKS, DEFAULT_PALETTE, Frame, Look
 from morris_pi.rules import POINTS, Game, Geometry, Position, Profile, Turn, get_profile
 from morris_pi.rules.board import names_of
-from morris_pi.tracker.guidance import BLINKS, DEFAULT_PALETTE, Frame, Look
 
 from .layout import MAN_RADIUS, RING_RADIUS, STEP, Layout, Pos
 

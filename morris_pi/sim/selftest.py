@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.hwtest.selftest import HwTest, Report, run_selftest
-from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 
 from .backends import SimBoard
 from .hand import HandError

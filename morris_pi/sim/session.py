@@ -39,8 +39,8 @@ from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.session import Session
+from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.rules import Geometry, Side, get_profile
-from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
 from morris_pi.web.seam import BoardSeam
 
 from . import panel as words

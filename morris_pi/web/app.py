@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.ports import Clock, MonotonicClock
 from morris_pi.board.session import Session
-from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
+from morris_pi.guidance import DEFAULT_PALETTE, Look
 
 from .page import game_json, picture, position_after, view_json
 from .pairing import ASK_SECONDS, COOKIE, Pairing

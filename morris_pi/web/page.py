@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from morris_pi.board.session import ERROR_PATTERNS, PAIRING_PATTERN, PAIRING_ROLE
+from morris_pi.guidance import DEFAULT_PALETTE, Frame, Look
 from morris_pi.render import board_svg, last_turn_of
 from morris_pi.rules import Game, get_profile
-from morris_pi.tracker.guidance import DEFAULT_PALETTE, Frame, Look
 
 from .seam import View
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from morris_pi.board.ports import Clock
-from morris_pi.tracker.guidance import DEFAULT_PALETTE, Look
+from morris_pi.guidance import DEFAULT_PALETTE, Look
 
 from .seam import BoardSeam
 

@@ -1,9 +1,10 @@
 """LED roles, blink patterns and the palette that turns a frame into colours.
 
-A frame is a role for each lit point (and each status LED). ``frame`` is a
-pure function of the tracker's state; ``render`` a pure function of the roles,
-the palette and the time. Both are tested without hardware, and the simulator
-shows exactly what the real LEDs show.
+A frame is a role for each lit point (and each status LED). Whoever lights the
+board (the tracker's ``morris_pi.tracker.frame``, the set-up menu, the render
+command) composes one; ``render`` is a pure function of the roles, the palette
+and the time. Both are tested without hardware, and the simulator shows exactly
+what the real LEDs show.
 
 Hue alone never carries meaning: every role that a red-green colour-blind
 player must tell apart from a neighbouring role also differs in blink pattern.
@@ -14,10 +15,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the tracker imports this module, so its state type is named only for mypy
-    from .tracker import TrackerState
 
 RGB = tuple[int, int, int]
 
@@ -170,69 +167,6 @@ class Frame:
     status: dict[str, str] = field(default_factory=dict)
 
 
-def _put(roles: dict[str, str], points: Iterable[str], role: str) -> None:
-    rank = PRIORITY[role]
-    for point in points:
-        old = roles.get(point)
-        if old is None or rank < PRIORITY[old]:
-            roles[point] = role
-
-
-def frame(state: TrackerState) -> Frame:
-    """The roles of every LED for a tracker state (``morris_pi.tracker.TrackerState``).
-
-    Pure: the same state always gives the same frame. Earlier roles in
-    ``ROLES`` win where two would light one point.
-
-    >>> from morris_pi.tracker import Tracker
-    >>> t = Tracker(); t.update(set(), 0.0); t.update({"d6"}, 1.0); t.tick(1.3)
-    >>> frame(t.state)
-    Frame(points={'d6': 'last-move'}, status={'black-to-move': 'to-move'})
-    """
-    points: dict[str, str] = {}
-    status: dict[str, str] = {}
-    board = state.board
-    outcome = state.outcome
-    if state.problems:
-        for problem in state.problems:
-            _put(points, (problem.point,), problem.kind)
-        status["error"] = "error"
-    if outcome is not None:
-        winners = (outcome.winner,) if outcome.winner else ("white", "black")
-        _put(points, (p for p, side in board.items() if side in winners), "winner")
-        for side in winners:
-            status[f"{side}-to-move"] = "winner"
-        return Frame(points, status)
-    if state.armed is not None:
-        _put(points, (p for p, side in board.items() if side == state.armed), "confirm")
-        status[f"{state.armed}-to-move"] = "confirm"
-    else:
-        status[f"{state.turn}-to-move"] = "to-move"
-    if state.resync:
-        return Frame(points, status)
-    raw = state.raw
-    prompt = state.prompt
-    if prompt is not None:
-        if prompt.origin and prompt.origin in raw:
-            _put(points, (prompt.origin,), "computer-from")
-        if prompt.target not in raw:
-            _put(points, (prompt.target,), "computer-to")
-        if prompt.removal and prompt.removal in raw:
-            _put(points, (prompt.removal,), "computer-remove")
-    if state.lifted:
-        _put(points, (state.lifted,), "lifted")
-    _put(points, state.targets, "legal-target")
-    _put(points, state.removable, "removable")
-    _put(points, state.mill, "mill")
-    hint = state.hint
-    if hint is not None:
-        _put(points, (p for p in (hint.origin, hint.target, hint.removal) if p), "hint")
-    last = state.last
-    if last is not None and last.target in board:
-        _put(points, (last.target,), "last-move")
-    return Frame(points, status)
-
-
 def next_edge(roles: Iterable[str], t: float, palette: Mapping[str, Look] = DEFAULT_PALETTE) -> float | None:
     """When the colours of these roles next change with time (a blink edge), or ``None`` if steady.
 
@@ -261,9 +195,10 @@ def next_edge(roles: Iterable[str], t: float, palette: Mapping[str, Look] = DEFA
     return None if best == math.inf else best
 
 
-def show(
-    state: TrackerState, t: float, palette: Mapping[str, Look] = DEFAULT_PALETTE
-) -> tuple[dict[str, RGB], dict[str, RGB]]:
-    """Colours of the point LEDs and the status LEDs for a tracker state at time ``t``."""
-    f = frame(state)
-    return render(f.points, t, palette), render(f.status, t, palette)
+def put(roles: dict[str, str], points: Iterable[str], role: str) -> None:
+    """Give ``role`` to each of ``points`` unless it already shows an earlier one in ``ROLES``."""
+    rank = PRIORITY[role]
+    for point in points:
+        old = roles.get(point)
+        if old is None or rank < PRIORITY[old]:
+            roles[point] = role
