@@ -124,8 +124,11 @@ def test_a_port_in_use_leaves_the_board_playing_and_says_why(tmp_path, caplog):
         ("port = 0", "test.toml:3: web.port: must be between 1 and 65535, got 0"),
         ('port = "80"', "test.toml:3: web.port: must be an integer, got a string"),
         ("enabled = 1", "test.toml:3: web.enabled: must be true or false, got an integer"),
-        ("pin = 4711", "test.toml:3: web.pin: must be 4 to 12 digits in quotes"),
-        ('pin = "12a4"', "test.toml:3: web.pin: must be 4 to 12 digits in quotes"),
+        ("pin = 471108", "test.toml:3: web.pin: must be 6 to 12 digits 0-9 in quotes"),
+        ('pin = "12a456"', "test.toml:3: web.pin: must be 6 to 12 digits 0-9 in quotes"),
+        ('pin = "4711"', "test.toml:3: web.pin: must be 6 to 12 digits 0-9 in quotes"),
+        ('pin = "\u0664\u0667\u0661\u0661\u0660\u0668"', "test.toml:3: web.pin: must be 6 to 12 digits 0-9"),
+        ('pin = "²³⁴⁵⁶⁷"', "test.toml:3: web.pin: must be 6 to 12 digits 0-9"),
         ('host = ""', "test.toml:3: web.host: must be an IP address or host name"),
         ('hots = "x"', "test.toml:3: web.hots: unknown key in [web]"),
     ],
@@ -137,7 +140,7 @@ def test_web_config_errors_name_file_line_and_key(line, message):
 
 
 def test_web_config_defaults_and_the_pin_stays_out_of_reprs():
-    web = parse_config('[web]\nenabled = true\npin = "4711"\n', "test.toml").web
-    assert (web.enabled, web.host, web.port, web.pin) == (True, "0.0.0.0", 8080, "4711")
-    assert "4711" not in repr(web) and "4711" not in repr(parse_config('[web]\npin = "4711"\n'))
+    web = parse_config('[web]\nenabled = true\npin = "471108"\n', "test.toml").web
+    assert (web.enabled, web.host, web.port, web.pin) == (True, "0.0.0.0", 8080, "471108")
+    assert "471108" not in repr(web) and "471108" not in repr(parse_config('[web]\npin = "471108"\n'))
     assert parse_config("").web.enabled is False

@@ -24,6 +24,8 @@ refused before anything is done.
 
 from __future__ import annotations
 
+import re
+
 import argparse
 import os
 import shlex
@@ -215,6 +217,30 @@ def example_config() -> str | None:
         return None
 
 
+#: What a prefix may hold. The unit writes it into ExecStart=, where systemd reads quotes,
+#: ``%`` specifiers, ``$`` variables and ``;`` as syntax, and the sudoers-style tools that
+#: start it read spaces and control characters: a plain path is all it needs to be.
+PREFIX_PATTERN = re.compile(r"/(?:[A-Za-z0-9._+-]+/?)*")
+
+
+def check_prefix(prefix: str) -> None:
+    """``ValueError`` naming what is wrong with ``--prefix``, if anything.
+
+    >>> check_prefix("/opt/morris-pi")
+    >>> check_prefix("/opt/m%i")
+    Traceback (most recent call last):
+    ...
+    ValueError: --prefix must be an absolute path of letters, digits and . _ + - between slashes; '/opt/m%i' has '%'
+    """
+    if PREFIX_PATTERN.fullmatch(prefix) and ".." not in prefix.split("/"):
+        return
+    bad = next((c for c in prefix if not (c.isascii() and (c.isalnum() or c in "/._+-"))), None)
+    what = f"has {bad!r}" if bad is not None else ("is not absolute" if not prefix.startswith("/") else "has '..'")
+    raise ValueError(
+        f"--prefix must be an absolute path of letters, digits and . _ + - between slashes; {prefix!r} {what}"
+    )
+
+
 def unit_text(prefix: str) -> str:
     """The packaged unit, with ExecStart pointing into ``prefix``."""
     text = packaged(UNIT_NAME)
@@ -225,8 +251,7 @@ def unit_text(prefix: str) -> str:
 
 def plan(prefix: str, root: Path, *, root_leds: bool = False, start: bool = True) -> list[Step]:
     """Every step the installation takes, in order, given what already exists under ``root``."""
-    if not prefix.startswith("/") or any(c.isspace() for c in prefix):
-        raise ValueError(f"--prefix must be an absolute path without spaces, not {prefix!r}")
+    check_prefix(prefix)
     staging = root != Path("/")
     root_opt = ("--root", str(root)) if staging else ()
     groups = existing_groups(root)

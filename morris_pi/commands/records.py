@@ -110,7 +110,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     except (StorageError, OSError) as exc:
         if out is sys.stdout and (isinstance(exc, BrokenPipeError) or (isinstance(exc, OSError) and stdout_fails())):
             raise  # the output itself failed: the command-line guard reports it
-        err.write(f"morris-pi records: error: {exc}\n")
+        err.write(f"morris-pi records: error: {printable(str(exc))}\n")
         return 1
 
 
@@ -146,19 +146,22 @@ def _list(storage: Storage, out: TextIO) -> int:
     rows = [("ID", "DATE", "WHITE", "BLACK", "RESULT", "REASON", "TURNS", "PROFILE")]
     for r in records:
         if r.error:
-            rows.append((r.id, "?", "?", "?", "?", f"unreadable: {r.error}", "?", "?"))
+            rows.append((printable(r.id), "?", "?", "?", "?", printable(f"unreadable: {r.error}"), "?", "?"))
             continue
         t = r.tags
         rows.append(
-            (
-                r.id,
-                f"{t.get('Date', '?')} {t.get('Time', '')}".strip(),
-                t.get("White", "?"),
-                t.get("Black", "?"),
-                t.get("Result", "?"),
-                t.get("Reason", "?"),
-                t.get("Turns", str(len(r.turns))),
-                t.get("Profile", "?"),
+            tuple(
+                printable(cell)
+                for cell in (
+                    r.id,
+                    f"{t.get('Date', '?')} {t.get('Time', '')}".strip(),
+                    t.get("White", "?"),
+                    t.get("Black", "?"),
+                    t.get("Result", "?"),
+                    t.get("Reason", "?"),
+                    t.get("Turns", str(len(r.turns))),
+                    t.get("Profile", "?"),
+                )
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
@@ -167,6 +170,19 @@ def _list(storage: Storage, out: TextIO) -> int:
         cells = [*(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[-1]]
         out.write("  ".join(cells).rstrip() + "\n")
     return 0
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every control or format character written as an escape, so a record's tags
+    can never drive the terminal (ESC and OSC sequences, a bell, a bidi override that reorders
+    the line).
+
+    >>> printable("Ann\x1b]0;owned\x07 \u202eknaB")
+    'Ann\\x1b]0;owned\\x07 \\u202eknaB'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
 
 
 def show_text(record: Record) -> str:
@@ -182,11 +198,12 @@ def show_text(record: Record) -> str:
     """
     if record.error:
         raise StorageError(f"record {record.id} cannot be read: {record.error}")
-    lines = [f"Record {record.id}"]
-    width = max((len(name) for name in record.tags), default=0)
-    lines += [f"  {name + ':':<{width + 1}} {value}" for name, value in record.tags.items()]
+    lines = [f"Record {printable(record.id)}"]
+    tags = {printable(name): printable(value) for name, value in record.tags.items()}
+    width = max((len(name) for name in tags), default=0)
+    lines += [f"  {name + ':':<{width + 1}} {value}" for name, value in tags.items()]
     lines.append("")
-    turns = record.turns
+    turns = [printable(turn) for turn in record.turns]
     # the white column is as wide as its longest turn ("d2-d3xd5"), so black's turns stay in line
     white = max((len(turn) for turn in turns[::2]), default=0)
     digits = max(2, len(str((len(turns) + 1) // 2)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import BinaryIO
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,17 +24,49 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
+class ReadFailed(Exception):
+    """Reading the trace failed part-way (EIO from a failing SD card, a vanished network file)."""
+
+
+class _Reading:
+    """The trace's byte stream, with a read error turned into ``ReadFailed`` naming the line."""
+
+    def __init__(self, stream: BinaryIO, name: str) -> None:
+        self.stream = stream
+        self.name = name
+        self.lines = 0
+
+    def readline(self, size: int = -1) -> bytes:
+        try:
+            line = self.stream.readline(size)
+        except OSError as exc:
+            raise ReadFailed(
+                f"morris-pi replay: cannot read {self.name} after line {self.lines}: {exc.strerror or exc}"
+            ) from None
+        self.lines += 1
+        return line
+
+
 def run(args: argparse.Namespace) -> int:
-    from morris_pi import replay
 
     # Bytes, one line at a time: the reader bounds each line and names bad UTF-8 by line.
     if args.trace == "-":
         if sys.stdin is None:
             raise SystemExit("morris-pi replay: standard input is closed")
-        return replay.run(replay.trace_lines(sys.stdin.buffer), sys.stdout, sys.stderr, as_json=args.json)
+        return _replay(_Reading(sys.stdin.buffer, "standard input"), args.json)
     try:
         stream = open(args.trace, "rb")  # noqa: SIM115 - apart from the with, so only opening is "cannot read"
     except OSError as exc:
         raise SystemExit(f"morris-pi replay: cannot read {args.trace}: {exc.strerror}") from None
     with stream:
-        return replay.run(replay.trace_lines(stream), sys.stdout, sys.stderr, as_json=args.json)
+        return _replay(_Reading(stream, args.trace), args.json)
+
+
+def _replay(source: _Reading, as_json: bool) -> int:
+    from morris_pi import replay
+
+    try:
+        return replay.run(replay.trace_lines(source), sys.stdout, sys.stderr, as_json=as_json)  # type: ignore[arg-type]
+    except ReadFailed as exc:  # what was read so far has been replayed and printed
+        sys.stdout.flush()
+        raise SystemExit(str(exc)) from None

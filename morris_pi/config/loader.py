@@ -57,6 +57,11 @@ T = TypeVar("T")
 __all__ = ["DEFAULT_PATH", "SCHEMA", "Config", "ConfigError", "load_config", "parse_config", "schema_paths"]
 
 DEFAULT_PATH = Path("/etc/morris-pi/config.toml")
+#: The fewest digits of ``[web] pin``.
+MIN_PIN = 6
+#: The most a config file may hold. A real one is a few KiB; the bound keeps a wrong path
+#: (``/dev/zero``, a log file) from filling the memory before anything is checked.
+MAX_CONFIG_BYTES = 256 * 1024
 
 #: The rule profiles, used until ``morris_pi.rules.PROFILES`` can be imported.
 FALLBACK_PROFILES: tuple[str, ...] = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
@@ -121,18 +126,35 @@ def load_config(path: str | Path | None = None) -> Config:
     explicit = path is not None
     file = Path(path) if path is not None else DEFAULT_PATH
     try:
-        text = file.read_text(encoding="utf-8")
+        with file.open("rb") as stream:
+            raw = stream.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"larger than {MAX_CONFIG_BYTES // 1024} KiB: not a config file", file=str(file))
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         if explicit:
             raise ConfigError("no such file", file=str(file)) from None
         return Config()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read: {exc}", file=str(file)) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror or exc}", file=str(file)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read: not UTF-8 text ({exc.reason} at byte {exc.start})", file=str(file)) from None
     return parse_config(text, str(file))
 
 
 def parse_config(text: str, source: str = "<config>") -> Config:
     """Validate TOML text; ``source`` names it in error messages."""
+    try:
+        return _parse(text, source)
+    except RecursionError:
+        # tomllib (and the key walk) recurse per level of nesting: thousands of ``[`` are
+        # no config either, and must end as one config error, not a traceback
+        raise ConfigError(
+            "nested too deeply (arrays or tables inside each other): not a config file", file=source
+        ) from None
+
+
+def _parse(text: str, source: str) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -399,9 +421,10 @@ def _web(r: Reader, t: Any) -> WebConfig:
     pin = None
     if "pin" in t:
         pin = t["pin"]
-        # a PIN is typed on a phone: digits only, long enough that guessing it is slow
-        if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 12:
-            r.report((*p, "pin"), 'must be 4 to 12 digits in quotes, like "4711"')
+        # a PIN is typed on a phone: ASCII digits only (isdigit alone takes "٤" and "²"),
+        # long enough that guessing it under the web side's lockout takes months
+        if not isinstance(pin, str) or not (pin.isascii() and pin.isdigit()) or not MIN_PIN <= len(pin) <= 12:
+            r.report((*p, "pin"), f'must be {MIN_PIN} to 12 digits 0-9 in quotes, like "471108"')
             pin = None
     return WebConfig(
         enabled=r.boolean(p, t, "enabled", d.enabled),
