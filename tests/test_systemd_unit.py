@@ -80,6 +80,24 @@ def test_unit_runs_the_board_unprivileged_and_hardened():
     assert unit["WorkingDirectory"] == ["/run/morris-pi"] and unit["RuntimeDirectory"] == ["morris-pi"]
 
 
+def _bytes(size: str) -> int:
+    units = {"K": 1024, "M": 1024**2, "G": 1024**3}
+    return int(size[:-1]) * units[size[-1]] if size[-1] in units else int(size)
+
+
+def test_unit_bounds_the_memory_files_and_tasks_of_a_pi_zero_2_w():
+    """A client on the LAN may push the process to its limits, never the Pi: the unit caps what
+    the kernel gives the service, below a Zero 2 W's 512 MB and above what the board needs."""
+    unit = settings(UNIT.read_text())
+    memory = _bytes(unit["MemoryMax"][0])
+    assert 100 * 1024**2 <= memory <= 256 * 1024**2  # the bench's peak is under 80 MB
+    files = int(unit["LimitNOFILE"][0])
+    from morris_pi.web.limits import MAX_SOCKETS
+
+    assert MAX_SOCKETS + 64 <= files <= 1024  # the page's sockets and the board's own files fit
+    assert 32 <= int(unit["TasksMax"][0]) <= 128  # the loop, the web thread, the engine, anyio's 40 workers
+
+
 def test_root_drop_in_changes_only_user_and_capability_and_closes_other_devices():
     assert settings(DROP_IN.read_text()) == {
         "User": ["root"],

@@ -23,7 +23,7 @@ from morris_pi.tracing import game_trace, random_game
 from morris_pi.web.pairing import COOKIE
 from morris_pi.web.seam import BoardSeam
 
-PIN = "4711"
+PIN = "471108"
 
 
 def test_api_game_is_the_replay_json_line_of_the_same_game():

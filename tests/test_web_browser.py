@@ -25,7 +25,7 @@ from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.browser import run_in_thread  # noqa: E402
 from morris_pi.sim.session import SimSettings  # noqa: E402
 
-PIN = "4711"
+PIN = "471108"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 

@@ -89,7 +89,7 @@ def test_the_window_and_the_page_share_one_session(tmp_path):
     game = GameSession(
         board, SimSettings(mode="two-player", seed=1), opponent_factory=lambda level: FirstLegalOpponent()
     )
-    server = serve_beside(game, "127.0.0.1", 0, board=False, pin="4711")
+    server = serve_beside(game, "127.0.0.1", 0, board=False, pin="471108")
     app = SimApp(board, game, size=(1100, 760))
 
     def settle() -> None:

@@ -24,10 +24,9 @@ refused before anything is done.
 
 from __future__ import annotations
 
-import re
-
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
