@@ -81,13 +81,14 @@ def test_a_cross_site_request_is_refused_even_from_a_paired_browser(origin):
         assert fetched.status_code == 403
 
 
-def test_pin_pairing_sets_an_httponly_strict_cookie_and_a_wrong_pin_pauses():
+def test_pin_pairing_sets_an_httponly_strict_cookie_and_a_wrong_pin_costs_that_client_a_wait():
     with WebBoard(pin=PIN) as board:
-        wrong = board.post("/api/pair", {"pin": "0000"})
-        assert wrong.status_code == 403
+        wrong = board.post("/api/pair", {"pin": "000000"})
+        assert wrong.status_code == 403 and "wrong PIN" in wrong.json()["error"]
         board.clock.advance(0.5)
-        assert board.post("/api/pair", {"pin": PIN}).status_code == 403  # still paused after the wrong one
-        board.clock.advance(2.0)
+        waiting = board.post("/api/pair", {"pin": PIN})  # this client still waits: not judged, and not "wrong"
+        assert waiting.status_code == 429 and "wait 1 s" in waiting.json()["error"]
+        board.clock.advance(1.0)
         right = board.post("/api/pair", {"pin": PIN})
         assert right.status_code == 200
         cookie = right.headers["set-cookie"]
@@ -98,35 +99,35 @@ def test_pin_pairing_sets_an_httponly_strict_cookie_and_a_wrong_pin_pauses():
         assert board.act({"do": "hint"}).status_code == 403
 
 
-def test_button_pairing_blinks_the_board_and_a_press_of_menu_grants_only_that():
+def test_button_pairing_blinks_the_board_and_only_the_code_of_that_page_grants_it():
     with WebBoard() as board:
         board.put("d6")
         asked = board.post("/api/pair", {})
         assert asked.status_code == 202
-        request = asked.json()["request"]
+        request, code = asked.json()["request"], asked.json()["code"]
+        assert len(code) == 4 and set(code) <= {"new", "undo", "hint", "menu"}
+        assert asked.json()["words"] == [c.capitalize() for c in code]
         board.sync()
         lit = {p for p in PAIRING_PATTERN if p in board.strip.points}
         dark = set(PAIRING_PATTERN) - lit
         assert lit == set(PAIRING_PATTERN) or dark == set(PAIRING_PATTERN)  # the pattern blinks as one
-        board.wait_out(0.3)
-        assert any(p in board.strip.points for p in PAIRING_PATTERN) or lit
-        assert board.post("/api/pair", {}).status_code == 409  # one request at a time
         waiting = board.post("/api/pair/claim", {"request": request})
         assert waiting.status_code == 202 and waiting.json()["waiting"]
         assert board.post("/api/action", {"do": "hint"}).status_code == 403
-        board.press("menu")
+        board.press_all(code)
         board.wait_out(0.1)
         claimed = board.post("/api/pair/claim", {"request": request})
         assert claimed.status_code == 200 and COOKIE in claimed.headers["set-cookie"]
-        # the press only paired: no menu opened, no resignation armed, and the pattern is gone
-        assert board.session.state == "game" and board.session.controller.tracker.armed is None
-        assert not any(board.strip.points.get(p) == (255, 255, 255) for p in PAIRING_PATTERN)
+        # the presses only paired: no menu opened, no new game, no takeback, and the pattern is gone
+        assert board.session.state == "game" and board.session.snapshot().record == "d6"
+        assert board.session.controller.tracker.armed is None
+        assert board.session.pairing_until is None
         assert board.post("/api/pair/claim", {"request": request}).status_code == 410
         assert board.act({"do": "takeback"}).status_code == 200
         assert board.session.snapshot().record == ""
 
 
-def test_pairing_runs_out_when_nobody_presses():
+def test_pairing_runs_out_when_nobody_types_the_code():
     with WebBoard() as board:
         request = board.post("/api/pair", {}).json()["request"]
         board.sync()
@@ -138,17 +139,18 @@ def test_pairing_runs_out_when_nobody_presses():
         assert board.session.state == "menu"
 
 
-def test_tokens_never_reach_the_log(caplog):
+def test_tokens_codes_and_the_pin_never_reach_the_log(caplog):
     caplog.set_level(logging.DEBUG)
     with WebBoard(pin=PIN) as board:
         answer = board.post("/api/pair", {"pin": PIN})
         token = answer.cookies[COOKIE]
-        request = board.post("/api/pair", {}).json()["request"]
-        board.press("menu")
+        asked = board.post("/api/pair", {}).json()
+        board.press_all(asked["code"])
         board.wait_out(0.1)
-        board.post("/api/pair/claim", {"request": request})
-    assert token not in caplog.text and request not in caplog.text and PIN not in caplog.text
-    assert "paired with the PIN" in caplog.text
+        assert board.post("/api/pair/claim", {"request": asked["request"]}).status_code == 200
+    assert token not in caplog.text and asked["request"] not in caplog.text and PIN not in caplog.text
+    assert " ".join(asked["code"]) not in caplog.text
+    assert "paired with the PIN" in caplog.text and "paired with the board's buttons" in caplog.text
 
 
 def test_control_new_game_takeback_hint_resign_and_brightness():
@@ -232,7 +234,7 @@ def test_bad_requests_get_a_sentence_not_a_traceback():
     with WebBoard(pin=PIN) as board:
         board.pair_with_pin(PIN)
         raw = board.client.post("/api/action", content=b"{nope", headers={"Origin": "http://testserver"})
-        assert raw.status_code == 400 and raw.json() == {"error": "the request body must be a JSON object"}
+        assert raw.status_code == 400 and raw.json()["error"].startswith("the body is not JSON")
         assert board.post("/api/action", [1, 2]).status_code == 400
         hand = board.post("/api/hand", {"do": "place", "point": "d6", "colour": "white"})
         assert hand.status_code == 404 and "simulator" in hand.json()["error"]

@@ -30,6 +30,7 @@ class WebBoard:
         storage=None,
         pin: str | None = None,
         opponent_factory=None,
+        buttons: tuple[str, ...] = ("new", "undo", "hint", "menu"),
     ) -> None:
         self.clock = ManualClock(100.0)
         self.sensors = VirtualSensors()
@@ -49,7 +50,7 @@ class WebBoard:
         self.session.step()  # the first reading: the empty board the game starts from
         self.seam = BoardSeam(self.session)
         self.seam.publish()
-        self.app = create_app(self.seam, storage=storage, pin=pin, clock=self.clock)
+        self.app = create_app(self.seam, storage=storage, pin=pin, clock=self.clock, buttons=buttons)
         self.lock = threading.RLock()
         self._stopping = False
         self._thread = threading.Thread(target=self._loop, daemon=True)
@@ -113,6 +114,11 @@ class WebBoard:
         with self.lock:
             self.buttons.press(name)
         self.sync()
+
+    def press_all(self, names) -> None:
+        """Press the buttons one after another (a pairing code, typed by the hand on the board)."""
+        for name in names:
+            self.press(name)
 
     # -- the page's requests -------------------------------------------------------------
 

@@ -18,10 +18,13 @@ same flow) runs a ``Session`` over its ``SensorSource``, ``LedStrip``,
 - **Menu button**: before the first turn of a game, or once it has ended, it
   reopens the set-up menu; during a game it keeps its in-game meaning (claim a
   draw, or press twice to resign). Inside the menu, ``new`` or ``menu`` starts.
-- **Pairing**: ``ask_pairing`` blinks ``PAIRING_PATTERN`` over whatever the
-  board shows until the menu button is pressed (which then only grants the
-  pairing: ``pairings`` counts the grants) or the time runs out. A browser
-  that asked through the web page is let in this way, by a hand on the board.
+- **Pairing**: ``ask_pairing(ticket, code, seconds)`` blinks ``PAIRING_PATTERN``
+  over whatever the board shows while any request waits. Each request has its
+  own code, a short sequence of the board's buttons that only the asking page
+  shows. While the board blinks, the buttons type codes and do nothing else; the
+  last presses matching a waiting code grant that request alone (its ticket
+  joins ``granted``), so a press meant for anything else, or a code typed for
+  another request, never lets the wrong browser in. Requests run out on their own.
 - **Faults**: the owner reports hardware faults with ``set_fault``; the
   controller reports a failing computer player itself. Each kind lights its own
   pattern of ``error`` points (``ERROR_PATTERNS``) over whatever the board shows,
@@ -45,6 +48,7 @@ the fault pattern) to the real strip only when it changed.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -74,6 +78,8 @@ ERROR_PATTERNS: dict[str, tuple[str, ...]] = {
 PAIRING_PATTERN: tuple[str, ...] = ("d7", "g4", "d1", "a4")
 #: The role (look) the pairing pattern blinks in.
 PAIRING_ROLE = "confirm"
+#: The most presses in a pairing code.
+MAX_PAIRING_CODE = 8
 
 
 def timings(settle_ms: float) -> tuple[float, float]:
@@ -190,9 +196,13 @@ class Session:
         self._opponent_level: int | None = None
         self._written: tuple[dict[str, RGB], dict[str, RGB]] | None = None
         self._started = False
-        #: Until when the pairing pattern blinks (``ask_pairing``), or ``None``.
-        self.pairing_until: float | None = None
-        #: How many pairings the menu button granted (the web side watches it grow).
+        #: The pairing requests waiting for their codes: ticket -> (code, until).
+        self._pair_asks: dict[str, tuple[tuple[str, ...], float]] = {}
+        #: The last presses while the board blinks, matched against the codes.
+        self._typed: deque[str] = deque(maxlen=MAX_PAIRING_CODE)
+        #: The tickets of the requests granted lately, newest last (the web side watches it).
+        self.granted: deque[str] = deque(maxlen=16)
+        #: How many pairings the board's buttons granted.
         self.pairings = 0
         #: A factor on the LEDs' configured brightness (``set_brightness``).
         self.brightness = 1.0
@@ -268,8 +278,9 @@ class Session:
         now = self.clock.now()
         raw = frozenset(self.sensors.read())
         presses = self.buttons.pressed() if self.buttons is not None else []
-        if self.pairing_until is not None and now >= self.pairing_until:
-            self.cancel_pairing()
+        if self._pair_asks and any(until <= now for _, until in self._pair_asks.values()):
+            for ticket in [t for t, (_, until) in self._pair_asks.items() if until <= now]:
+                self.cancel_pairing(ticket)
         if not (self._dirty or presses or raw != self._raw or (self._wake is not None and now >= self._wake)):
             return
         self._dirty = False
@@ -314,11 +325,18 @@ class Session:
     def press(self, name: str) -> None:
         """A button, from the board's ``Buttons`` or from code."""
         self._dirty = True
-        if name == "menu" and self.pairing_until is not None:
-            # the hand on the board answers the blinking question, and does nothing else
-            self.pairing_until = None
-            self.pairings += 1
-            log.info("pairing granted with the menu button")
+        if self._pair_asks:
+            # while the board blinks, the buttons type a pairing code and do nothing else
+            self._typed.append(name)
+            typed = tuple(self._typed)
+            for ticket, (code, _) in self._pair_asks.items():
+                if typed[-len(code) :] == code:
+                    del self._pair_asks[ticket]
+                    self._typed.clear()
+                    self.granted.append(ticket)
+                    self.pairings += 1
+                    log.info("pairing granted with the board's buttons")
+                    break
             return
         if self.menu is not None:
             self.menu.press(name)
@@ -336,17 +354,32 @@ class Session:
         self._start_game(settings or self.settings)
         self._dirty = True
 
-    def ask_pairing(self, seconds: float) -> None:
-        """Blink ``PAIRING_PATTERN`` for ``seconds`` or until the menu button grants the pairing."""
+    def ask_pairing(self, ticket: str, code: tuple[str, ...], seconds: float) -> None:
+        """Blink ``PAIRING_PATTERN`` until ``code`` is typed on the buttons (``ticket`` then joins
+        ``granted``) or ``seconds`` pass. Other requests keep waiting beside it."""
         if not seconds > 0:
             raise ValueError(f"pairing needs a time above 0 seconds, got {seconds!r}")
-        self.pairing_until = self.clock.now() + seconds
+        if not 2 <= len(code) <= MAX_PAIRING_CODE:
+            raise ValueError(f"a pairing code has 2 to {MAX_PAIRING_CODE} presses, got {len(code)}")
+        if not self._pair_asks:
+            self._typed.clear()  # presses before the blinking began are no part of any code
+        self._pair_asks[ticket] = (tuple(code), self.clock.now() + seconds)
         self._dirty = True
 
-    def cancel_pairing(self) -> None:
-        if self.pairing_until is not None:
-            self.pairing_until = None
+    def cancel_pairing(self, ticket: str | None = None) -> None:
+        """Forget the request ``ticket`` (every request with ``None``)."""
+        if ticket is None:
+            dropped = bool(self._pair_asks)
+            self._pair_asks.clear()
+        else:
+            dropped = self._pair_asks.pop(ticket, None) is not None
+        if dropped:
             self._dirty = True
+
+    @property
+    def pairing_until(self) -> float | None:
+        """Until when the pairing pattern blinks (the last waiting request's end), or ``None``."""
+        return max((until for _, until in self._pair_asks.values()), default=None)
 
     def set_brightness(self, factor: float) -> None:
         """Dim the LEDs to ``factor`` (0.05-1) of their configured brightness."""
@@ -378,8 +411,8 @@ class Session:
                 times.append(wake)
         if self.keeper.due is not None:
             times.append(self.keeper.due)  # a save or record to write again
-        if self.pairing_until is not None:
-            times.append(self.pairing_until)
+        if self._pair_asks:
+            times.append(min(until for _, until in self._pair_asks.values()))
             edge = guidance.next_edge([PAIRING_ROLE], now, self.palette)
             if edge is not None:
                 times.append(edge)

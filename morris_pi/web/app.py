@@ -1,17 +1,18 @@
 """The web page's HTTP API (Starlette): watch, review, pair and control one board.
 
-Every route is listed in docs/web.md. Reading (``GET``, the event stream) is
-open to the LAN; every ``POST`` must come from the page itself (its
-``Origin`` names the host it was sent to: no cross-site request, no CORS) and,
-except the pairing routes, carry a paired browser's token cookie. Changes go
-to the board loop through the ``BoardSeam``, as the same session calls its
-buttons and menu make.
+Every route is listed in docs/web.md. ``limits.Guard`` sits in front of all of
+them (the Host check, body caps, security headers); ``schema`` checks every body,
+query and path value. Reading (``GET``, the event stream) is open to the LAN;
+every ``POST`` must come from the page itself (its ``Origin`` names the host it
+was sent to: no cross-site request, no CORS) and, except the pairing routes,
+carry a paired browser's token cookie. Changes go to the board loop through the
+``BoardSeam``, as the same session calls its buttons and menu make. No input
+makes a route fail: a refusal is a 4xx with a sentence.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -22,18 +23,25 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.ports import Clock, MonotonicClock
+from morris_pi.board.menu import MODES, GameSettings
+from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
 from morris_pi.board.session import Session
 from morris_pi.guidance import DEFAULT_PALETTE, Look
+from morris_pi.rules import PROFILES, SIDES
 
+from . import schema
+from .connections import quiet_loop_errors
+from .limits import Guard, client_key, lan_host
 from .page import game_json, picture, position_after, view_json
-from .pairing import ASK_SECONDS, COOKIE, Pairing
+from .pairing import ASK_SECONDS, BUTTON_WORDS, COOKIE, Pairing
+from .ratelog import RateLimitedLog
+from .schema import BadInput, Integer, Number, Text
 from .seam import BoardSeam, View
 
 log = logging.getLogger("morris_pi.web")
@@ -44,6 +52,31 @@ ACTION_TIMEOUT_S = 5.0
 
 #: The buttons a page may press, by the API's name (the board's own names).
 BUTTON_ACTIONS: dict[str, str] = {"hint": "hint", "takeback": "undo", "resign": "resign", "draw": "draw"}
+#: Records on one page of ``GET /api/records`` unless ``limit`` says otherwise (at most ``MAX_PAGE``).
+PAGE = 50
+MAX_PAGE = 200
+
+
+#: The bodies of the POST routes, one schema each (``/api/action`` by its ``do``).
+PAIR_BODY = {"pin": Text(pattern=r"[0-9]{1,32}", max_len=32, says="digits 0-9")}
+CLAIM_BODY = {"request": Text(pattern=r"[A-Za-z0-9_-]{8,64}", max_len=64, says="the request id the board gave")}
+DO = Text(choices=(*BUTTON_ACTIONS, "new", "menu", "brightness"))
+ACTION_BODIES: dict[str, dict[str, schema.Field]] = {
+    **{name: {"do": DO} for name in (*BUTTON_ACTIONS, "menu")},
+    "new": {
+        "do": DO,
+        "mode": Text(choices=MODES),
+        "human": Text(choices=SIDES),
+        "level": Integer(1, 10),
+        "profile": Text(pattern=r"[a-z0-9-]{1,24}", says="a rules profile name"),
+    },
+    "brightness": {"do": DO, "value": Number()},
+}
+HAND_BODY: dict[str, schema.Field] = {
+    "do": Text(choices=("place", "lift", "put", "drop", "cancel")),
+    "point": Text(pattern=r"[a-g][1-7]", max_len=2, says="a point like d6"),
+    "colour": Text(choices=SIDES),
+}
 
 
 class Refused(Exception):
@@ -126,14 +159,21 @@ def create_app(
     clock: Clock | None = None,
     palette: Mapping[str, Look] = DEFAULT_PALETTE,
     board: bool = False,
+    buttons: tuple[str, ...] = BUTTONS,
+    quiet: RateLimitedLog | None = None,
 ) -> Starlette:
     """The app for one board. ``storage`` lists the finished games; ``board`` says the page is the
-    board itself (the simulator's ``--no-window``, whose hand the seam carries)."""
-    pairing = Pairing(clock or MonotonicClock(), pin=pin)
+    board itself (the simulator's ``--no-window``, whose hand the seam carries); ``buttons`` are
+    the board's buttons, which type the pairing codes (fewer than two: pairing by PIN only)."""
+    clock = clock or MonotonicClock()
+    quiet = quiet or RateLimitedLog(log, clock)
+    pairing = Pairing(clock, pin=pin, quiet=quiet)
     hub = Hub(seam, palette)
+    buttons = tuple(b for b in BUTTONS if b in buttons)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        quiet_loop_errors(asyncio.get_running_loop(), quiet)
         hub.start(asyncio.get_running_loop())
         try:
             yield
@@ -153,26 +193,28 @@ def create_app(
         # a page from another site may send a POST; its Origin gives it away
         origin = request.headers.get("origin")
         host = request.headers.get("host", "")
-        if not lan_host(host):
-            raise Refused(403, f"name the board by its LAN address or name (this request names {host!r})")
-        if not origin or urlsplit(origin).netloc.lower() != host.lower():
+        if not lan_host(host):  # the Guard refused it already; kept so no route depends on it
+            raise Refused(403, f"name the board by its LAN address or name (this request names {host!a})")
+        try:
+            netloc = urlsplit(origin).netloc.lower() if origin else None
+        except ValueError:
+            netloc = None
+        if not netloc or netloc != host.lower():
             raise Refused(403, "cross-site request refused: changes come only from this board's own page")
         if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
             raise Refused(403, "cross-site request refused: changes come only from this board's own page")
 
     def paired(request: Request) -> None:
         same_origin(request)
-        if not pairing.allowed(request.cookies.get(COOKIE)):
+        if not pairing.allowed(_cookie(request)):
             raise Refused(403, "this browser is not paired with the board: pair it first (Pair button)")
 
-    async def body(request: Request) -> dict[str, Any]:
-        try:
-            data = await request.json()
-        except ValueError:
-            raise Refused(400, "the request body must be a JSON object") from None
-        if not isinstance(data, dict):
-            raise Refused(400, "the request body must be a JSON object")
-        return data
+    async def body(request: Request, fields: Mapping[str, schema.Field]) -> dict[str, Any]:
+        """The body as an object of ``fields`` (the Guard has bounded its size already)."""
+        return schema.check(schema.parse_json(await request.body()), fields)
+
+    def client(request: Request) -> str:
+        return client_key(request.client.host if request.client else None)
 
     def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -180,6 +222,8 @@ def create_app(
                 return await handler(request)
             except Refused as exc:
                 return _error(exc.status, exc.message)
+            except BadInput as exc:
+                return _error(exc.status, str(exc))
 
         return endpoint
 
@@ -214,12 +258,8 @@ def create_app(
         )
 
     def _ply(request: Request) -> int | None:
-        text = request.query_params.get("ply")
-        if text is None:
-            return None
-        if not text.isdigit():
-            raise Refused(400, f"ply must be a whole number of turns, got {text!r}")
-        return int(text)
+        text = schema.query(request.query_params, "ply", schema.PLY)
+        return None if text is None else int(text)
 
     async def api_position(request: Request) -> Response:
         view = seam.view
@@ -238,6 +278,7 @@ def create_app(
             raise Refused(404, "this board keeps no records (the simulator without --state-dir)")
         from morris_pi.board.record_format import StorageError
 
+        schema.RECORD_ID.check("id", record_id)
         try:
             record = storage.get_record(record_id)
         except StorageError as exc:
@@ -247,10 +288,17 @@ def create_app(
         return record
 
     async def api_records(request: Request) -> Response:
+        offset = schema.query(request.query_params, "offset", schema.Text(pattern=r"[0-9]{1,6}", says="a number"))
+        limit = schema.query(request.query_params, "limit", schema.Text(pattern=r"[0-9]{1,3}", says="a number"))
+        start = int(offset) if offset is not None else 0
+        count = min(int(limit), MAX_PAGE) if limit is not None else PAGE
         if storage is None:
-            return JSONResponse({"records": [], "note": "this board keeps no records"})
+            return JSONResponse({"records": [], "total": 0, "offset": 0, "note": "this board keeps no records"})
+        records = storage.list_records()  # the storage's index: no file is parsed twice
+        total = len(records)
+        newest_first = records[::-1][start : start + count]
         out = []
-        for r in reversed(storage.list_records()):
+        for r in newest_first:
             t = r.tags
             out.append(
                 {
@@ -265,7 +313,7 @@ def create_app(
                     "profile": t.get("Profile"),
                 }
             )
-        return JSONResponse({"records": out})
+        return JSONResponse({"records": out, "total": total, "offset": start})
 
     async def api_record(request: Request) -> Response:
         record = _record(request.path_params["id"])
@@ -282,7 +330,7 @@ def create_app(
 
     async def api_record_download(request: Request) -> Response:
         record = _record(request.path_params["id"])
-        form = request.query_params.get("format", "record")
+        form = schema.query(request.query_params, "format", Text(choices=("record", "sanmill"))) or "record"
         if form == "sanmill":
             from morris_pi.board.record_forms import sanmill_text
 
@@ -303,45 +351,66 @@ def create_app(
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=400 * 24 * 3600, path="/")
         return response
 
+    def _cookie(request: Request) -> str | None:
+        token = request.cookies.get(COOKIE)
+        return token if token and len(token) <= 100 else None
+
     async def api_pair_state(request: Request) -> Response:
         return JSONResponse(
-            {"paired": pairing.allowed(request.cookies.get(COOKIE)), "pin": pairing.has_pin, "asking": pairing.asking()}
+            {
+                "paired": pairing.allowed(_cookie(request)),
+                "pin": pairing.has_pin,
+                "buttons": len(buttons) >= 2,
+                "asking": pairing.asking(),
+            }
         )
 
     async def api_pair(request: Request) -> Response:
         same_origin(request)
-        data = await body(request)
+        data = await body(request, PAIR_BODY)
+        who = client(request)
         if "pin" in data:
-            pin = data["pin"]
-            token = pairing.by_pin(pin) if isinstance(pin, str) else None
-            if token is None:
-                raise Refused(403, "wrong PIN (or no PIN is set in the config); wait 2 seconds before the next try")
-            log.info("a browser was paired with the PIN")
-            return _with_token(JSONResponse({"paired": True}), token)
-        granted = seam.view.pairings if seam.view is not None else 0
-        rid = pairing.ask(granted)
-        if rid is None:
-            raise Refused(409, "another browser is asking to pair right now; try again in a minute")
-        await run(lambda s: s.ask_pairing(ASK_SECONDS))
-        return JSONResponse({"request": rid, "seconds": ASK_SECONDS}, status_code=202)
+            answer = pairing.by_pin(data["pin"], who)
+            if answer.token is None:
+                raise Refused(answer.status, answer.message)
+            log.info("a browser at %s was paired with the PIN", who)
+            return _with_token(JSONResponse({"paired": True}), answer.token)
+        ask = pairing.ask(who, buttons)
+        if ask is None:
+            raise Refused(
+                409, "this board has fewer than two buttons to type a pairing code: pair with the PIN ([web] pin)"
+            )
+
+        def blink(session: Session) -> None:
+            for ticket in ask.dropped:
+                session.cancel_pairing(ticket)
+            session.ask_pairing(ask.ticket, ask.code, ASK_SECONDS)
+
+        await run(blink)
+        quiet.say("pair-ask", logging.INFO, "web: %s asks to pair; the board blinks", who)
+        words = [BUTTON_WORDS.get(b, b) for b in ask.code]
+        return JSONResponse(
+            {"request": ask.rid, "code": list(ask.code), "words": words, "seconds": ASK_SECONDS}, status_code=202
+        )
 
     async def api_pair_claim(request: Request) -> Response:
         same_origin(request)
-        rid = (await body(request)).get("request")
-        if not isinstance(rid, str):
-            raise Refused(400, "give the request id the pairing answer returned")
-        granted = seam.view.pairings if seam.view is not None else 0
-        token = pairing.claim(rid, granted)
+        data = await body(request, CLAIM_BODY)
+        if "request" not in data:
+            raise BadInput("is missing: give the request id the pairing answer returned", field="request")
+        granted = seam.view.granted if seam.view is not None else ()
+        token = pairing.claim(data["request"], granted)
         if token is None:
-            if not pairing.asking():
+            if not pairing.waiting(data["request"]):
                 raise Refused(410, "the pairing request ran out or is unknown: ask again")
             return JSONResponse({"paired": False, "waiting": True}, status_code=202)
-        log.info("a browser was paired with the menu button")
+        log.info("a browser at %s was paired with the board's buttons", client(request))
         return _with_token(JSONResponse({"paired": True}), token)
 
     async def api_unpair(request: Request) -> Response:
         same_origin(request)
-        pairing.forget(request.cookies.get(COOKIE))
+        await body(request, {})
+        pairing.forget(_cookie(request))
         response = JSONResponse({"paired": False})
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
         return response
@@ -350,13 +419,18 @@ def create_app(
 
     async def api_action(request: Request) -> Response:
         paired(request)
-        data = await body(request)
-        what = data.get("do")
+        data = schema.parse_json(await request.body())
+        if not isinstance(data, dict) or "do" not in data:
+            schema.check(data, {"do": DO}, required=("do",))  # says what is wrong
+        what = DO.check("do", data["do"])
+        data = schema.check(data, ACTION_BODIES[what])
         if what in BUTTON_ACTIONS:
             name = BUTTON_ACTIONS[what]
             await run(lambda s: _press_in_game(s, what, name))
         elif what == "new":
             base = seam.view.settings if seam.view is not None else GameSettings()
+            if "profile" in data and data["profile"] not in tuple(PROFILES):
+                raise BadInput(f"must be one of {', '.join(tuple(PROFILES))}; got {data['profile']!r}", field="profile")
             try:
                 settings = replace(base, **{k: data[k] for k in ("mode", "human", "level", "profile") if k in data})
             except (TypeError, ValueError) as exc:
@@ -367,31 +441,30 @@ def create_app(
         elif what == "brightness":
             value = data.get("value")
             await run(lambda s: s.set_brightness(value))  # type: ignore[arg-type]  # it checks the value
-        else:
-            known = ", ".join([*BUTTON_ACTIONS, "new", "menu", "brightness"])
-            raise Refused(400, f"unknown action {what!r}: one of {known}")
         return JSONResponse({"done": what})
 
     async def api_hand(request: Request) -> Response:
         if not board or seam.hand is None:
             raise Refused(404, "this board has real men: the page can only be the board in the simulator (--no-window)")
         paired(request)
-        data = await body(request)
+        data = await body(request, HAND_BODY)
+        if "do" not in data:
+            raise BadInput("is missing", field="do")
         hand = seam.hand
         await run(lambda s: hand.act(data))
         return JSONResponse({"hand": "done"})
 
     routes = [
-        Route("/", index),
-        Route("/api/game", api_game),
-        Route("/api/state", api_state),
-        Route("/api/events", api_events),
+        Route("/", guarded(index)),
+        Route("/api/game", guarded(api_game)),
+        Route("/api/state", guarded(api_state)),
+        Route("/api/events", guarded(api_events)),
         Route("/api/position", guarded(api_position)),
-        Route("/api/records", api_records),
+        Route("/api/records", guarded(api_records)),
         Route("/api/records/{id}", guarded(api_record)),
         Route("/api/records/{id}/picture", guarded(api_record_picture)),
         Route("/api/records/{id}/download", guarded(api_record_download)),
-        Route("/api/pair", api_pair_state, methods=["GET"]),
+        Route("/api/pair", guarded(api_pair_state), methods=["GET"]),
         Route("/api/pair", guarded(api_pair), methods=["POST"]),
         Route("/api/pair/claim", guarded(api_pair_claim), methods=["POST"]),
         Route("/api/unpair", guarded(api_unpair), methods=["POST"]),
@@ -399,34 +472,10 @@ def create_app(
         Route("/api/hand", guarded(api_hand), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard)])
     app.state.hub = hub
     app.state.pairing = pairing
     return app
-
-
-#: Host name endings of a LAN (mDNS, home routers, RFC 8375): a page reached by a public domain name
-#: that resolves to the board (DNS rebinding) may not change anything.
-LAN_SUFFIXES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain")
-
-
-def lan_host(host: str) -> bool:
-    """Whether a ``Host`` header names the board the way a LAN does: an IP address, a bare
-    name, ``localhost``, or a name under a LAN suffix.
-
-    >>> [lan_host(h) for h in ("192.168.1.20:8080", "[fe80::1]:8080", "morris:8080", "morris.local", "x.example.com")]
-    [True, True, True, True, False]
-    """
-    name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]", 1)[0]
-    if not name:
-        return False
-    try:
-        ipaddress.ip_address(name)
-        return True
-    except ValueError:
-        pass
-    name = name.lower().rstrip(".")
-    return "." not in name or name.endswith(LAN_SUFFIXES)
 
 
 def _press_in_game(session: Session, what: str, button: str) -> None:

@@ -63,7 +63,8 @@ class View:
     menu: Mapping[str, Any] | None = None  # describe, options (point -> words), chosen
     faults: Mapping[str, str] = field(default_factory=dict)
     pairing: bool = False  # the board blinks the pairing pattern
-    pairings: int = 0  # pairings granted with the menu button so far
+    pairings: int = 0  # pairings granted with the board's buttons so far
+    granted: tuple[str, ...] = ()  # the tickets of the pairing requests granted lately
     brightness: float = 1.0
     hand: Mapping[str, Any] | None = None  # the browser board's men, trays and held man
     searched: str | None = None  # the computer's last search, in words
@@ -95,6 +96,7 @@ class View:
             tuple(sorted(self.faults.items())),
             self.pairing,
             self.pairings,
+            self.granted,
             self.brightness,
             repr(self.hand),
         )
@@ -130,6 +132,7 @@ def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = N
         faults=session.all_faults(),
         pairing=session.pairing_until is not None,
         pairings=session.pairings,
+        granted=tuple(session.granted),
         brightness=session.brightness,
         hand=hand,
         searched=searched,
