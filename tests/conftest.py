@@ -49,3 +49,15 @@ def boards():
     for board in started:
         if not board._finished:
             board.stop()
+
+
+@pytest.fixture(autouse=True)
+def unprivileged_service(monkeypatch):
+    """The tests run as root in containers and CI; the service refuses to serve its page as root
+    (``morris_pi.web.server.serve_board``). Every test runs as an ordinary user id unless it
+    asks for root itself (``monkeypatch.setattr(server, "geteuid", lambda: 0)``)."""
+    try:
+        from morris_pi.web import server
+    except ImportError:  # pragma: no cover - without the web modules there is nothing to patch
+        return
+    monkeypatch.setattr(server, "geteuid", lambda: 1000)

@@ -78,7 +78,7 @@ def web_board(tmp_path):
     board.stop()
 
 
-def test_the_service_serves_the_game_and_its_menu_button_pairs_a_browser(web_board):
+def test_the_service_serves_the_game_and_its_buttons_pair_a_browser(web_board):
     board, page = web_board
     board.put("d6")
     game = page.get("/api/game")
@@ -90,14 +90,37 @@ def test_the_service_serves_the_game_and_its_menu_button_pairs_a_browser(web_boa
     board.run(0.3)
     seen = board.seen(1.0)
     assert set(PAIRING_PATTERN) <= set(seen)  # the board blinks the pairing pattern on its LEDs
-    board.press("menu")
+    board.press("menu")  # one press, meant for anything: it pairs nobody
+    status, _ = page.post("/api/pair/claim", {"request": body["request"]}, board)
+    assert status == 202
+    for name in body["code"]:  # the code only the asking page shows, typed on the board's buttons
+        board.press(name)
     status, _ = page.post("/api/pair/claim", {"request": body["request"]}, board)
     assert status == 200 and page.cookie
     status, _ = page.post("/api/action", {"do": "takeback"}, board)
     assert status == 200
     board.take("d6")
     assert page.get("/api/game")["record"] == ""
-    assert board.session.state == "game"  # the press paired; it did not open the menu
+    assert board.session.state == "game"  # the presses paired; they did not open the menu
+
+
+def test_a_service_running_as_root_serves_no_page_and_says_why(tmp_path, caplog, monkeypatch):
+    from morris_pi.web import server
+
+    monkeypatch.setattr(server, "geteuid", lambda: 0)  # the root drop-in of the PWM LED driver
+    port = free_port()
+    text = config(tmp_path, mode="two-player", extra=f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n')
+    caplog.set_level(logging.INFO)
+    board = FakeBoard(text).start()
+    try:
+        board.run(0.5)
+        board.put("d6")
+        assert board.session.snapshot().record == "d6"
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", port)) != 0  # nothing listens
+    finally:
+        board.stop()
+    assert "web: not served while the service runs as root" in caplog.text
 
 
 def test_a_port_in_use_leaves_the_board_playing_and_says_why(tmp_path, caplog):

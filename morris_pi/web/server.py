@@ -9,21 +9,26 @@ event loop; it meets the board loop only through the ``BoardSeam``.
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import threading
 from collections.abc import Mapping
 from typing import Any
 
-from morris_pi.board.ports import Clock
+from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
+from .limits import MAX_HEADER_BYTES
+from .ratelog import QuietFilter, RateLimitedLog
 from .seam import BoardSeam
 
 log = logging.getLogger("morris_pi.web")
 
 
-#: Open connections (event streams included) the server takes at once; more get 503.
+#: Requests (event streams included) the server serves at once; more get 503.
 MAX_CONNECTIONS = 32
+#: Seconds a keep-alive connection may idle between two requests.
+KEEP_ALIVE_S = 5
 
 
 class WebError(RuntimeError):
@@ -80,21 +85,34 @@ class WebServer:
         clock: Clock | None = None,
         palette: Mapping[str, Look] = DEFAULT_PALETTE,
         board: bool = False,
+        buttons: tuple[str, ...] = BUTTONS,
     ) -> None:
         try:
             import uvicorn
 
             from .app import create_app
+            from .connections import SocketCounts, guarded_protocol
         except ImportError as exc:
             raise WebError(
                 f"web: the web extra is not installed ({exc.name} is missing); "
                 "install it with: pip install 'morris-pi[web]'"
             ) from None
-        self.app = create_app(seam, storage=storage, pin=pin, clock=clock, palette=palette, board=board)
+        quiet = RateLimitedLog(log, MonotonicClock())
+        self.app = create_app(
+            seam, storage=storage, pin=pin, clock=clock, palette=palette, board=board, buttons=buttons, quiet=quiet
+        )
         self.sock = bind(host, port)
         self.host, self.port = self.sock.getsockname()[:2]
-        # no access log: the journal stays quiet and no request line is kept; a cap on open
-        # connections keeps a Pi Zero's memory bounded whatever the LAN does
+        #: Open sockets and what was refused (``connections``); the bench reads it.
+        self.counts = SocketCounts()
+        # no access log: the journal stays quiet and no request line is kept. The caps on
+        # sockets (in all and per client), on header bytes and on the time a request may take
+        # keep a Pi Zero's memory and file table bounded whatever the LAN does; uvicorn's own
+        # warnings ("Invalid HTTP request received.") come at a bounded rate
+        for name in ("uvicorn.error", "asyncio"):
+            logger = logging.getLogger(name)
+            if not any(isinstance(f, QuietFilter) for f in logger.filters):
+                logger.addFilter(QuietFilter())
         config = uvicorn.Config(
             self.app,
             log_level="warning",
@@ -102,6 +120,10 @@ class WebServer:
             lifespan="on",
             timeout_graceful_shutdown=1,
             limit_concurrency=MAX_CONNECTIONS,
+            timeout_keep_alive=KEEP_ALIVE_S,
+            h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+            http=guarded_protocol(self.counts, quiet),
+            server_header=False,
         )
         self.server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="morris-pi-web", daemon=True)
@@ -144,15 +166,44 @@ class WebServer:
 
 def serve_board(config: Any, session: Any, clock: Clock) -> tuple[BoardSeam, WebServer] | None:
     """The service's web side for ``[web]``: the seam and the running server, or ``None`` when it
-    cannot start (logged: the board plays on without its page)."""
+    cannot start or must not (logged: the board plays on without its page).
+
+    A service running as root (the drop-in for the PWM LED driver) serves no page: the web
+    server would run with root's rights and ``/dev/mem``, one parser bug away from the
+    whole Pi. Boards with SPI LEDs run unprivileged and serve it."""
     web = config.web
+    if geteuid() == 0:
+        log.error(
+            "web: not served while the service runs as root (the PWM LED driver needs it); "
+            "move the LEDs to SPI (leds.backend = \"neopixel-spi\") to have the page. The board plays on"
+        )
+        return None
+    buttons = tuple(config.buttons.pins)
     seam = BoardSeam(session)
     try:
         server = WebServer(
-            seam, web.host, web.port, storage=session.storage, pin=web.pin, clock=clock, palette=config.palette
+            seam,
+            web.host,
+            web.port,
+            storage=session.storage,
+            pin=web.pin,
+            clock=clock,
+            palette=config.palette,
+            buttons=buttons,
         )
     except WebError as exc:
         log.error("%s; the board plays on without its web page", exc)
         return None
+    if len(buttons) < 2 and web.pin is None:
+        log.warning(
+            "web: this board has %s and no [web] pin: no browser can pair to control it "
+            "(add a PIN, or wire two buttons or more)",
+            "one button" if len(buttons) == 1 else "no buttons",
+        )
     seam.publish()
     return seam, server.start()
+
+
+def geteuid() -> int:
+    """The effective user id (a seam for the tests: ``os.geteuid`` is not on every platform)."""
+    return os.geteuid() if hasattr(os, "geteuid") else -1
