@@ -223,9 +223,12 @@ def test_pair_with_the_button_and_control_from_the_page(page):
         page.find_element(By.ID, "pair").click()
         page.find_element(By.ID, "ask").click()
         until(page, lambda d: board.session.pairing_until is not None, what="the board to blink")
-        board.game.board.buttons.press("menu")
+        until(page, lambda d: "in this order:" in d.find_element(By.ID, "pair-message").text, what="the code")
+        words = page.find_element(By.ID, "pair-message").text.split("in this order:")[1].strip(" .").split(", ")
+        for word in words:  # the hand on the board types what only this page shows
+            board.game.board.buttons.press(word.lower())
         board.game.seam.wake()
-        until(page, lambda d: d.find_element(By.ID, "pair").text == "Paired", what="pairing by the button")
+        until(page, lambda d: d.find_element(By.ID, "pair").text == "Paired", what="pairing by the buttons")
         page.find_element(By.CSS_SELECTOR, "#pairing button[value=close]").click()
         assert board.session.state == "game"  # the press paired and did nothing else
         # a turn on the board, then take it back from the page
@@ -289,5 +292,49 @@ def test_a_cross_site_post_is_refused_and_an_unpaired_browser_gets_403(page):
         page.find_element(By.ID, "point-d6").click()
         until(page, lambda d: "not paired" in d.find_element(By.ID, "message").text, what="the refusal")
         assert board.game.board.hand.board == {"d6": "white"}
+    finally:
+        board.stop()
+
+
+PAYLOAD = "<img src=x onerror=window.__pwned=1>"
+
+
+def test_a_record_carrying_script_shows_as_text_and_runs_nothing(page, tmp_path):
+    """A record file another program (or a person with the SD card) wrote: its tags and a turn
+    hold HTML with script. The Review pane shows it as words; no element is made of it."""
+    from morris_pi.board.storage import Storage
+
+    records = Storage(tmp_path).records_dir
+    records.mkdir(parents=True)
+    (records / "20250601-140322.txt").write_text(
+        '[Event "casual"]\n[Date "2025.06.01"]\n[Time "14:03:22Z"]\n'
+        f'[White "{PAYLOAD}"]\n[Black "<svg onload=window.__pwned=2>"]\n[Result "1-0"]\n[Profile "standard"]\n\n'
+        "d6 a1 <img/src=x/onerror=window.__pwned=3>\n"
+    )
+    board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=False)
+    try:
+        open_page(page, board)
+        page.find_element(By.ID, "tab-review").click()
+        until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#games button"), what="the list of games")
+        assert PAYLOAD in page.find_element(By.CSS_SELECTOR, "#games button").text  # the tag, as text
+        until(page, lambda d: "20250601-140322" in d.find_element(By.ID, "review-title").text, what="the game")
+        # the last position cannot be drawn (its third turn is no turn): the page says so, in words
+        until(page, lambda d: "record 20250601-140322" in d.find_element(By.ID, "review-tags").text, what="the refusal")
+        assert "<img/src=x" in page.find_element(By.ID, "review-tags").text
+        for button in ("first", "next", "next", "next", "last", "prev"):
+            page.find_element(By.ID, button).click()
+        until(page, lambda d: "2/3" in d.find_element(By.ID, "review-ply").text, what="the position after a1")
+        until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-board svg"), what="a board picture")
+        assert page.execute_script("return window.__pwned") is None
+        assert page.find_elements(By.CSS_SELECTOR, "img") == []
+        assert page.find_elements(By.CSS_SELECTOR, "#games svg, #review-tags *, #review-record img") == []
+        turns = [b.text for b in page.find_elements(By.CSS_SELECTOR, "#review-record button")]
+        assert turns[-1].endswith("<img/src=x/onerror=window.__pwned=3>")
+        # and the answers carry the policy that would stop an inline handler even if one slipped in
+        csp = page.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch('/').then(r => done(r.headers.get('content-security-policy')));
+        """)
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
     finally:
         board.stop()

@@ -53,6 +53,7 @@ class WebBoard:
         self.app = create_app(self.seam, storage=storage, pin=pin, clock=self.clock, buttons=buttons)
         self.lock = threading.RLock()
         self._stopping = False
+        self._browsers: dict[tuple[str, int], TestClient] = {}
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     # -- the board loop -----------------------------------------------------------------
@@ -122,9 +123,16 @@ class WebBoard:
 
     # -- the page's requests -------------------------------------------------------------
 
-    def post(self, path: str, data: dict, *, origin: str | None = ORIGIN, **kw):
+    def browser(self, client: tuple[str, int]) -> TestClient:
+        """Another browser, at another address (its own cookies)."""
+        if client not in self._browsers:
+            self._browsers[client] = TestClient(self.app, base_url=ORIGIN, client=client)
+        return self._browsers[client]
+
+    def post(self, path: str, data: dict, *, origin: str | None = ORIGIN, client: tuple[str, int] | None = None, **kw):
         headers = {"Origin": origin} if origin is not None else {}
-        return self.client.post(path, json=data, headers=headers, **kw)
+        http = self.client if client is None else self.browser(client)
+        return http.post(path, json=data, headers=headers, **kw)
 
     def pair_with_pin(self, pin: str) -> None:
         answer = self.post("/api/pair", {"pin": pin})

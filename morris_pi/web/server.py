@@ -86,7 +86,10 @@ class WebServer:
         palette: Mapping[str, Look] = DEFAULT_PALETTE,
         board: bool = False,
         buttons: tuple[str, ...] = BUTTONS,
+        limits: Any = None,
     ) -> None:
+        """``limits`` (a ``connections.SocketCounts``) sets the socket caps and timeouts
+        (default: those of ``limits``)."""
         try:
             import uvicorn
 
@@ -104,7 +107,7 @@ class WebServer:
         self.sock = bind(host, port)
         self.host, self.port = self.sock.getsockname()[:2]
         #: Open sockets and what was refused (``connections``); the bench reads it.
-        self.counts = SocketCounts()
+        self.counts = limits if limits is not None else SocketCounts()
         # no access log: the journal stays quiet and no request line is kept. The caps on
         # sockets (in all and per client), on header bytes and on the time a request may take
         # keep a Pi Zero's memory and file table bounded whatever the LAN does; uvicorn's own
@@ -175,7 +178,7 @@ def serve_board(config: Any, session: Any, clock: Clock) -> tuple[BoardSeam, Web
     if geteuid() == 0:
         log.error(
             "web: not served while the service runs as root (the PWM LED driver needs it); "
-            "move the LEDs to SPI (leds.backend = \"neopixel-spi\") to have the page. The board plays on"
+            'move the LEDs to SPI (leds.backend = "neopixel-spi") to have the page. The board plays on'
         )
         return None
     buttons = tuple(config.buttons.pins)

@@ -1,5 +1,8 @@
 // The morris-pi companion page: plain JavaScript, served from the package, no build step.
 // It listens to the board over Server-Sent Events and sends changes as JSON POSTs.
+// Nothing it receives is ever parsed as HTML: words go in as textContent, and the board
+// pictures (SVG) through DOMParser as SVG, so a record's turns or tags cannot run script
+// (the Content-Security-Policy forbids inline script besides).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -19,6 +22,38 @@ async function post(path, data) {
   try { body = await response.json(); } catch (e) { /* an empty answer */ }
   if (!response.ok && response.status !== 202) throw new Error(body.error || `${response.status} ${response.statusText}`);
   return body;
+}
+
+// The SVG text of a board picture as the only child of box; false (and box emptied) if it is not one.
+function showSvg(box, text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const svg = doc.documentElement;
+  if (!svg || svg.namespaceURI !== "http://www.w3.org/2000/svg" || doc.getElementsByTagName("parsererror").length) {
+    box.replaceChildren();
+    return false;
+  }
+  box.replaceChildren(document.importNode(svg, true));
+  return true;
+}
+
+// A GET's JSON; an answer that is not ok throws its error sentence.
+async function getJson(path) {
+  const response = await fetch(path, { credentials: "same-origin" });
+  let body = {};
+  try { body = await response.json(); } catch (e) { /* not JSON */ }
+  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+// A GET's SVG text; an answer that is not ok throws its error sentence.
+async function getSvg(path) {
+  const response = await fetch(path, { credentials: "same-origin" });
+  if (!response.ok) {
+    let body = {};
+    try { body = await response.json(); } catch (e) { /* not JSON */ }
+    throw new Error(body.error || `${response.status} ${response.statusText}`);
+  }
+  return response.text();
 }
 
 function say(text, ok) {
@@ -49,7 +84,7 @@ function show(view) {
   const inMenu = view.state === "menu";
   if (browsing === null || inMenu) {
     browsing = null;
-    $("board").innerHTML = view.svg;
+    showSvg($("board"), view.svg);
     $("browsing").hidden = true;
   }
   $("board").classList.toggle("clickable", !!view.hand);
@@ -73,8 +108,8 @@ function show(view) {
   showHand(view.hand);
   $("brightness").value = Math.round(view.brightness * 100);
   $("brightness-value").textContent = `${Math.round(view.brightness * 100)} %`;
-  if (view.pairing && !paired) {
-    $("pair-message").textContent = "The board is blinking: press its menu button.";
+  if (view.pairing && !paired && !$("pair-message").textContent) {
+    $("pair-message").textContent = "The board is blinking: a browser asks to pair.";
     $("pair-message").className = "message info";
   }
 }
@@ -91,8 +126,9 @@ function showMenu(menu) {
   if (!menu) return;
   box.replaceChildren();
   const p = document.createElement("p");
-  p.innerHTML = "<b>Set-up menu on the board:</b> ";
-  p.append(menu.describe);
+  const b = document.createElement("b");
+  b.textContent = "Set-up menu on the board:";
+  p.append(b, " ", menu.describe);
   box.append(p);
   const hint = document.createElement("p");
   hint.className = "note";
@@ -140,10 +176,10 @@ function showRecord(turns) {
 }
 
 async function browse(ply) {
-  const response = await fetch(`/api/position?ply=${ply}`);
-  if (!response.ok) { say((await response.json()).error); return; }
+  let svg;
+  try { svg = await getSvg(`/api/position?ply=${ply}`); } catch (e) { say(e.message); return; }
   browsing = ply;
-  $("board").innerHTML = await response.text();
+  showSvg($("board"), svg);
   $("browsing-ply").textContent = `${ply} (${state.turns[ply - 1]})`;
   $("browsing").hidden = false;
   showRecord(state.turns);
@@ -219,9 +255,11 @@ $("brightness").onchange = () => act({ do: "brightness", value: Number($("bright
 // -- pairing ------------------------------------------------------------------------------
 
 async function pairState() {
-  const s = await (await fetch("/api/pair", { credentials: "same-origin" })).json();
+  let s;
+  try { s = await getJson("/api/pair"); } catch (e) { say(e.message); return; }
   setPaired(s.paired);
   $("pin-row").hidden = !s.pin;
+  $("ask").disabled = !s.buttons;
 }
 
 function setPaired(yes) {
@@ -239,8 +277,8 @@ $("ask").onclick = async () => {
   const m = $("pair-message");
   m.className = "message";
   try {
-    const { request } = await post("/api/pair", {});
-    m.textContent = "The board is blinking: press its menu button.";
+    const { request, words } = await post("/api/pair", {});
+    m.textContent = `The board is blinking: press its buttons in this order: ${words.join(", ")}.`;
     m.className = "message info";
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 700));
@@ -275,11 +313,14 @@ document.querySelectorAll(".tab").forEach((tab) => {
   };
 });
 
-async function loadGames() {
-  const { records, note } = await (await fetch("/api/records")).json();
+async function loadGames(offset = 0) {
+  let page;
+  try { page = await getJson(`/api/records?offset=${offset}`); } catch (e) { list($("games"), [e.message]); return; }
+  const { records, note, total } = page;
   const ul = $("games");
-  ul.replaceChildren();
-  if (!records.length) list(ul, [note || "No finished games yet."]);
+  if (!offset) ul.replaceChildren();
+  else if (ul.lastChild && ul.lastChild.classList.contains("more")) ul.lastChild.remove();
+  if (!records.length && !offset) list(ul, [note || "No finished games yet."]);
   for (const r of records) {
     const li = document.createElement("li");
     const b = document.createElement("button");
@@ -290,13 +331,21 @@ async function loadGames() {
     li.append(b);
     ul.append(li);
   }
-  if (!review.id && records.length && !records[0].error) openGame(records[0].id);
+  if (offset + records.length < (total || 0)) {
+    const li = document.createElement("li");
+    li.className = "more";
+    const b = document.createElement("button");
+    b.textContent = `More games (${total - offset - records.length} older)`;
+    b.onclick = () => loadGames(offset + records.length);
+    li.append(b);
+    ul.append(li);
+  }
+  if (!offset && !review.id && records.length && !records[0].error) openGame(records[0].id);
 }
 
 async function openGame(id) {
-  const response = await fetch(`/api/records/${encodeURIComponent(id)}`);
-  const r = await response.json();
-  if (!response.ok) { $("review-tags").textContent = r.error; return; }
+  let r;
+  try { r = await getJson(`/api/records/${encodeURIComponent(id)}`); } catch (e) { $("review-tags").textContent = e.message; return; }
   review = { id, turns: r.turns, ply: r.turns.length };
   $("review-title").textContent = `Game ${id}`;
   const t = r.tags;
@@ -311,8 +360,12 @@ async function openGame(id) {
 async function step(ply) {
   ply = Math.max(0, Math.min(review.turns.length, ply));
   review.ply = ply;
-  const response = await fetch(`/api/records/${encodeURIComponent(review.id)}/picture?ply=${ply}`);
-  $("review-board").innerHTML = await response.text();
+  try {
+    showSvg($("review-board"), await getSvg(`/api/records/${encodeURIComponent(review.id)}/picture?ply=${ply}`));
+  } catch (e) {
+    $("review-board").replaceChildren();
+    $("review-tags").textContent = e.message;
+  }
   $("review-ply").textContent = ply ? `${ply}/${review.turns.length}: ${review.turns[ply - 1]}` : `start/${review.turns.length}`;
   const ol = $("review-record");
   ol.replaceChildren(...review.turns.map((turn, i) => {
