@@ -356,3 +356,16 @@ def test_the_page_has_no_inline_script_and_puts_no_fetched_text_into_html():
     assert "<script>" not in html and " on" + "click=" not in html and "javascript:" not in html
     script = (STATIC / "app.js").read_text()
     assert "innerHTML" not in script and "outerHTML" not in script and "insertAdjacentHTML" not in script
+
+
+def test_eight_waiting_codes_never_overlap_and_a_new_ask_is_never_refused():
+    from morris_pi.board.ports import ManualClock
+    from morris_pi.web.pairing import MAX_ASKS, Pairing
+
+    for buttons in (("new", "undo", "hint", "menu"), ("undo", "hint", "menu"), ("hint", "menu")):
+        pairing = Pairing(ManualClock())
+        for n in range(200):
+            assert pairing.ask(f"10.0.{n // 250}.{n % 250}", buttons) is not None
+            codes = [w.code for w in pairing._asks.values()]
+            assert len(codes) <= MAX_ASKS
+            assert not any(overlaps(a, b) for a in codes for b in codes if a is not b)

@@ -114,6 +114,22 @@ def overlaps(a: Sequence[str], b: Sequence[str]) -> bool:
     return any(tuple(a[i:]) == tuple(b[: len(a) - i]) for i in range(1, len(a)))
 
 
+def _draw(names: tuple[str, ...], length: int, others: list[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """A random code of ``length`` presses over ``names`` that overlaps none of ``others`` either
+    way, or ``None`` if none turned up. Its first press is no other code's last, and its last
+    no other's first (the one-press overlaps), so a fitting code is found at once."""
+    firsts = [n for n in names if n not in {o[-1] for o in others}]
+    lasts = [n for n in names if n not in {o[0] for o in others}]
+    if not firsts or not lasts:
+        return None
+    for _ in range(200):
+        middle = [secrets.choice(names) for _ in range(length - 2)]
+        code = (secrets.choice(firsts), *middle, secrets.choice(lasts))
+        if not any(overlaps(code, other) or overlaps(other, code) for other in others):
+            return code
+    return None
+
+
 @dataclass(frozen=True)
 class PinAnswer:
     """What a PIN try got: ``token`` (``None`` unless 200), the HTTP ``status`` and words for the page."""
@@ -264,13 +280,10 @@ class Pairing:
             dropped.append(old.ticket)
         while len(self._asks) >= MAX_ASKS:
             dropped.append(self._asks.popitem(last=False)[1].ticket)
-        others = [w.code for w in self._asks.values()]
-        for _ in range(1000):
-            code = tuple(secrets.choice(names) for _ in range(length))
-            if not any(overlaps(code, other) or overlaps(other, code) for other in others):
-                break
-        else:  # cannot happen with at most 8 waiting codes out of 256 or more; refuse rather than risk it
-            return None
+        while (code := _draw(names, length, [w.code for w in self._asks.values()])) is None:
+            # no code fits beside the waiting ones: the oldest other request gives way (its page
+            # is told it ran out and may ask again); this one is never refused
+            dropped.append(self._asks.popitem(last=False)[1].ticket)
         rid = secrets.token_urlsafe(16)
         waiting = _Waiting(_digest(rid), secrets.token_urlsafe(12), client, code, self.clock.now() + ASK_SECONDS)
         self._asks[client] = waiting
