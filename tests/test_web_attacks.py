@@ -369,3 +369,39 @@ def test_eight_waiting_codes_never_overlap_and_a_new_ask_is_never_refused():
             codes = [w.code for w in pairing._asks.values()]
             assert len(codes) <= MAX_ASKS
             assert not any(overlaps(a, b) for a in codes for b in codes if a is not b)
+
+
+# -- records ------------------------------------------------------------------------------
+
+
+def test_records_are_parsed_once_indexed_on_write_and_paged(tmp_path, monkeypatch):
+    from morris_pi.board import storage as storage_module
+    from morris_pi.board.record_format import format_record
+    from morris_pi.board.storage import Storage
+    from morris_pi.rules import Game
+
+    records = tmp_path / "records"
+    records.mkdir()
+    for n in range(120):
+        tags = {"Date": "2025.06.01", "Result": "1-0", "White": f"player {n}", "Profile": "standard"}
+        (records / f"20250601-{n:06d}.txt").write_text(format_record(tags, "d6 a1 f6 a4 b6xa1"))
+    parsed = []
+    real = storage_module.parse_record
+    monkeypatch.setattr(storage_module, "parse_record", lambda text, where: parsed.append(where) or real(text, where))
+    storage = Storage(tmp_path / "state", records)
+    with WebBoard(storage=storage) as board:
+        first = board.client.get("/api/records").json()
+        assert first["total"] == 120 and len(first["records"]) == 50 and first["offset"] == 0
+        assert first["records"][0]["white"] == "player 119"  # newest first
+        second = board.client.get("/api/records?offset=50&limit=60").json()
+        assert [r["white"] for r in second["records"]][:2] == ["player 69", "player 68"]
+        assert len(second["records"]) == 60
+        for _ in range(20):
+            board.client.get("/api/records")
+            board.client.get("/api/records/20250601-000007")
+        assert len(parsed) == 120  # every file once, however often it is asked for
+        storage.finish(Game.from_record("d6 a1"), {"id": "20260101-120000", "mode": "two-player"})
+        after = board.client.get("/api/records").json()
+        assert after["total"] == 121 and after["records"][0]["id"] == "20260101-120000"
+        assert len(parsed) == 120  # the new record came from the write, not from parsing it back
+        assert board.client.get("/api/records?limit=x").status_code == 400

@@ -42,6 +42,7 @@ import json
 import logging
 import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -172,6 +173,11 @@ class Storage:
         self._current_id: object = _UNKNOWN
         #: Ids of finished games whose record could not be written in this run.
         self._held: set[str] = set()
+        #: The records index: file name -> (its stat, the parsed record); each file is parsed
+        #: once, again only when it changes. ``finish`` updates it as it writes.
+        self._index: dict[str, tuple[tuple[int, int, int], Record]] = {}
+        #: The sorted listing and the records directory's mtime it was made at, and when.
+        self._listing: tuple[int, float, list[Record]] | None = None
 
     @property
     def game_type(self) -> Any:
@@ -358,6 +364,12 @@ class Storage:
             self._hold(game, meta, record_id)
             raise
         self._held.discard(record_id)
+        written = Record(record_id, path, tags, " ".join(record_text.split()))
+        try:
+            self._index[path.name] = (_stat_key(path.stat()), written)
+        except OSError:
+            self._index.pop(path.name, None)
+        self._listing = None
         waiting = self._waiting_path(record_id)
         if waiting.exists():
             waiting.unlink()
@@ -371,7 +383,7 @@ class Storage:
             tags["Result"],
             tags["Reason"],
         )
-        return Record(record_id, path, tags, " ".join(record_text.split()))
+        return written
 
     def _holds(self, game_id: object) -> bool:
         """Whether ``current.json`` is the save of the game with this id (``None``: without one)."""
@@ -448,15 +460,40 @@ class Storage:
         return record_id
 
     def list_records(self) -> list[Record]:
-        """Every record, oldest first. A file that does not parse is listed with its ``error``."""
-        if not self.records_dir.is_dir():
+        """Every record, oldest first. A file that does not parse is listed with its ``error``.
+
+        Served from the index: the directory is listed again only when it changed (or
+        ``RESCAN_S`` after the last look, for a file edited in place), and a file is parsed
+        only when it is new or changed. With thousands of records a call costs a
+        ``stat`` of the directory. Do not modify the returned records.
+        """
+        try:
+            directory_mtime = self.records_dir.stat().st_mtime_ns
+        except OSError:
             return []
-        records = []
-        for path in sorted(self.records_dir.glob(f"*{RECORD_SUFFIX}"), key=_record_order):
-            if path.name.startswith("."):
+        now = time.monotonic()
+        listing = self._listing
+        if listing is not None and listing[0] == directory_mtime and now - listing[1] < RESCAN_S:
+            return list(listing[2])
+        seen: dict[str, tuple[tuple[int, int, int], Record]] = {}
+        try:
+            entries = list(os.scandir(self.records_dir))
+        except OSError:
+            return []
+        for entry in entries:
+            name = entry.name
+            if name.startswith(".") or not name.endswith(RECORD_SUFFIX):
                 continue
-            records.append(self._read(path))
-        return records
+            try:
+                key = _stat_key(entry.stat())
+            except OSError:
+                continue
+            known = self._index.get(name)
+            seen[name] = known if known is not None and known[0] == key else (key, self._read(Path(entry.path)))
+        self._index = seen
+        records = [seen[name][1] for name in sorted(seen, key=lambda n: _record_order(Path(n)))]
+        self._listing = (directory_mtime, now, records)
+        return list(records)
 
     def get_record(self, record_id: str) -> Record:
         """The record with this id, the unique record whose id starts with it, or ``latest``."""
@@ -545,6 +582,14 @@ class Storage:
 
 
 _UNKNOWN = object()
+
+#: Seconds after which ``list_records`` looks at every file again even if the directory did not
+#: change (a record edited in place keeps the directory's mtime).
+RESCAN_S = 30.0
+
+
+def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _record_order(path: Path) -> tuple[str, int, str]:
