@@ -43,7 +43,7 @@ scalars = (
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=False)
     | any_text
-    | st.sampled_from(WORDS + ["471108", "d6", "white", "computer", "standard", "0.5"])
+    | st.sampled_from([*WORDS, "471108", "d6", "white", "computer", "standard", "0.5"])
 )
 values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(any_text, inner, max_size=3), max_leaves=8

@@ -143,7 +143,7 @@ def _list(storage: Storage, out: TextIO) -> int:
     if not records:
         out.write(f"no finished games in {storage.records_dir}\n")
         return 0
-    rows = [("ID", "DATE", "WHITE", "BLACK", "RESULT", "REASON", "TURNS", "PROFILE")]
+    rows: list[tuple[str, ...]] = [("ID", "DATE", "WHITE", "BLACK", "RESULT", "REASON", "TURNS", "PROFILE")]
     for r in records:
         if r.error:
             rows.append((printable(r.id), "?", "?", "?", "?", printable(f"unreadable: {r.error}"), "?", "?"))
