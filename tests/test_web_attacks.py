@@ -169,7 +169,7 @@ def test_a_flood_of_sockets_holds_no_more_than_the_cap(live, caplog):
         for sock in socks:
             sock.close()
     assert answer.startswith(b"HTTP/1.1 200") or answer.startswith(b"HTTP/1.1 503") or answer == b""
-    refusals = [r for r in caplog.records if "closed a new connection" in r.getMessage()]
+    refusals = [r for r in caplog.records if "closed the oldest" in r.getMessage()]
     assert 1 <= len(refusals) <= 3  # one line, not one per socket
     assert "Traceback" not in caplog.text
 
@@ -405,3 +405,36 @@ def test_records_are_parsed_once_indexed_on_write_and_paged(tmp_path, monkeypatc
         assert after["total"] == 121 and after["records"][0]["id"] == "20260101-120000"
         assert len(parsed) == 120  # the new record came from the write, not from parsing it back
         assert board.client.get("/api/records?limit=x").status_code == 400
+
+
+def test_a_flood_of_requests_gets_429_and_an_ordinary_page_is_served():
+    from morris_pi.web.limits import CLIENT_BURST, CLIENT_RATE, RequestRates
+
+    with WebBoard() as board:
+        board.rates.__init__(board.clock.now, total_burst=1e9)  # the real per-client rates, on the manual clock
+        flood = [board.client.get("/api/records").status_code for _ in range(int(CLIENT_BURST) + 20)]
+        assert flood.count(200) == CLIENT_BURST and set(flood[int(CLIENT_BURST) :]) == {429}
+        assert board.browser(("10.0.0.2", 1)).get("/api/state").status_code == 200  # another device
+        board.clock.advance(1.0)
+        assert [board.client.get("/api/game").status_code for _ in range(int(CLIENT_RATE) + 1)].count(
+            200
+        ) == CLIENT_RATE
+    assert isinstance(board.rates, RequestRates)
+
+
+def test_when_the_board_is_full_of_silent_sockets_a_new_visitor_is_served(live):
+    held = []
+    try:
+        for n in range(live.counts.max_sockets):
+            held.append(live.connect(f"127.0.3.{1 + n // live.counts.per_client}"))
+        stream = live.connect("127.0.4.1")  # the oldest silent one gives way to it
+        stream.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert stream.recv(4096).startswith(b"HTTP/1.1 200")
+        answer = live.request(get("/api/game"), source="127.0.4.2")
+        assert answer.startswith(b"HTTP/1.1 200")
+        assert live.counts.refused["idle socket closed for a new one"] >= 2
+        assert live.counts.open <= live.counts.max_sockets
+        stream.close()
+    finally:
+        for sock in held:
+            sock.close()

@@ -16,6 +16,7 @@ from morris_pi.board.ports import FirstLegalOpponent, ManualClock
 from morris_pi.board.session import Session
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.web.app import create_app
+from morris_pi.web.limits import RequestRates
 from morris_pi.web.seam import BoardSeam
 
 ORIGIN = "http://testserver"
@@ -31,6 +32,7 @@ class WebBoard:
         pin: str | None = None,
         opponent_factory=None,
         buttons: tuple[str, ...] = ("new", "undo", "hint", "menu"),
+        rates: RequestRates | None = None,
     ) -> None:
         self.clock = ManualClock(100.0)
         self.sensors = VirtualSensors()
@@ -50,7 +52,10 @@ class WebBoard:
         self.session.step()  # the first reading: the empty board the game starts from
         self.seam = BoardSeam(self.session)
         self.seam.publish()
-        self.app = create_app(self.seam, storage=storage, pin=pin, clock=self.clock, buttons=buttons)
+        # the request rates run on the board's manual clock: a test's burst of requests is
+        # one instant, so the limits are set out of its way (test_web_attacks tests them)
+        self.rates = rates or RequestRates(self.clock.now, client_burst=1e9, total_burst=1e9)
+        self.app = create_app(self.seam, storage=storage, pin=pin, clock=self.clock, buttons=buttons, rates=self.rates)
         self.lock = threading.RLock()
         self._stopping = False
         self._browsers: dict[tuple[str, int], TestClient] = {}

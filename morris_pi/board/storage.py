@@ -510,7 +510,8 @@ class Storage:
             return matches[0]
         if len(matches) > 1:
             raise RecordNotFoundError(
-                f"record id {record_id!r} is ambiguous: it matches {', '.join(r.id for r in matches)}"
+                f"record id {record_id!r} is ambiguous: it matches {', '.join(r.id for r in matches[:5])}"
+                + (f" and {len(matches) - 5} more" if len(matches) > 5 else "")
             )
         hint = "ids look like 20250601-140322" if not _RECORD_ID.match(record_id) else "see 'morris-pi records list'"
         raise RecordNotFoundError(f"no record {record_id!r} in {self.records_dir} ({hint})")

@@ -37,7 +37,7 @@ from morris_pi.rules import PROFILES, SIDES
 
 from . import schema
 from .connections import quiet_loop_errors
-from .limits import Guard, client_key, lan_host
+from .limits import Guard, RequestRates, client_key, lan_host
 from .page import game_json, picture, position_after, view_json
 from .pairing import ASK_SECONDS, BUTTON_WORDS, COOKIE, Pairing
 from .ratelog import RateLimitedLog
@@ -161,10 +161,12 @@ def create_app(
     board: bool = False,
     buttons: tuple[str, ...] = BUTTONS,
     quiet: RateLimitedLog | None = None,
+    rates: RequestRates | None = None,
 ) -> Starlette:
     """The app for one board. ``storage`` lists the finished games; ``board`` says the page is the
     board itself (the simulator's ``--no-window``, whose hand the seam carries); ``buttons`` are
-    the board's buttons, which type the pairing codes (fewer than two: pairing by PIN only)."""
+    the board's buttons, which type the pairing codes (fewer than two: pairing by PIN only);
+    ``rates`` the request rates allowed (``limits.RequestRates``)."""
     clock = clock or MonotonicClock()
     quiet = quiet or RateLimitedLog(log, clock)
     pairing = Pairing(clock, pin=pin, quiet=quiet)
@@ -472,7 +474,7 @@ def create_app(
         Route("/api/hand", guarded(api_hand), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard)])
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard, rates=rates)])
     app.state.hub = hub
     app.state.pairing = pairing
     return app

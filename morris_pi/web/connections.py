@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter
+from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,13 +39,21 @@ class SocketCounts:
     open: int = 0
     by_client: Counter[str] = field(default_factory=Counter)
     refused: Counter[str] = field(default_factory=Counter)  # why -> how many
+    #: Sockets that have not sent a whole request yet, oldest first (each: the way to close it).
+    idle: OrderedDict[int, Callable[[], None]] = field(default_factory=OrderedDict)
 
     def admit(self, key: str) -> str | None:
-        """Count a new socket of ``key`` in, or say why not."""
-        if self.open >= self.max_sockets:
-            return f"the board already has {self.open} connections open"
+        """Count a new socket of ``key`` in, or say why not. When the board is full, the oldest
+        socket that has not sent a request gives way to the new one, so silent sockets cannot
+        keep a visitor out, and an event stream or a request being answered is never cut."""
         if self.by_client[key] >= self.per_client:
             return f"{key} already has {self.by_client[key]} connections open"
+        if self.open >= self.max_sockets:
+            if not self.idle:
+                return f"the board already has {self.open} connections open, all busy"
+            _, close = self.idle.popitem(last=False)
+            self.refused["idle socket closed for a new one"] += 1
+            close()  # its connection_lost releases it
         self.open += 1
         self.by_client[key] += 1
         return None
@@ -65,14 +74,25 @@ def guarded_protocol(counts: SocketCounts, quiet: RateLimitedLog) -> type[asynci
 
     class GuardedH11Protocol(H11Protocol):
         _key: str | None = None
+        _refused = False
         _deadline: asyncio.TimerHandle | None = None
         _stall: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer = transport.get_extra_info("peername")
             key = client_key(peer[0] if isinstance(peer, tuple) and peer else None)
+            evicted = counts.refused["idle socket closed for a new one"]
             why = counts.admit(key)
+            if counts.refused["idle socket closed for a new one"] > evicted:
+                quiet.say(
+                    "socket-evicted",
+                    logging.WARNING,
+                    "web: %d connections open: closed the oldest one that sent no request, for one from %s",
+                    counts.max_sockets,
+                    key,
+                )
             if why is not None:
+                self._refused = True
                 counts.refused["socket over the cap"] += 1
                 quiet.say("socket-cap", logging.WARNING, "web: closed a new connection from %s: %s", key, why)
                 transport.abort()
@@ -82,10 +102,11 @@ def guarded_protocol(counts: SocketCounts, quiet: RateLimitedLog) -> type[asynci
             self._arm()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._key is None:  # refused in connection_made: uvicorn never saw it
+            if self._refused:  # refused in connection_made: uvicorn never saw it
                 return
-            counts.release(self._key)
-            self._key = None
+            if self._key is not None:
+                counts.release(self._key)
+                self._key = None
             self._disarm()
             if self._stall is not None:
                 self._stall.cancel()
@@ -121,11 +142,22 @@ def guarded_protocol(counts: SocketCounts, quiet: RateLimitedLog) -> type[asynci
         def _arm(self) -> None:
             self._disarm()
             self._deadline = self.loop.call_later(counts.request_timeout_s, self._too_slow)
+            counts.idle[id(self)] = self._give_way
 
         def _disarm(self) -> None:
+            counts.idle.pop(id(self), None)
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
+
+        def _give_way(self) -> None:
+            self._disarm()
+            if self.transport is not None and not self.transport.is_closing():
+                self.transport.abort()
+            # abort calls connection_lost later; release now, so the newcomer's count is right
+            if self._key is not None:
+                counts.release(self._key)
+                self._key = None
 
         def _too_slow(self) -> None:
             self._deadline = None

@@ -2,6 +2,9 @@
 
 ``Guard`` wraps the whole app:
 
+- **Rates**: a client may make ``CLIENT_RATE`` requests a second (bursts of
+  ``CLIENT_BURST``), all clients together ``TOTAL_RATE``; more get 429 at once, so a flood
+  of requests costs the board loop next to nothing.
 - **Host**: every request, ``GET`` included, must name the board the way a LAN does
   (``lan_host``); a page on a public domain that resolves to the board (DNS rebinding)
   cannot even read the game.
@@ -20,6 +23,8 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -49,6 +54,14 @@ REQUEST_TIMEOUT_S = 5.0
 STALLED_WRITE_S = 15.0
 #: Bytes of request line and headers (uvicorn's h11 limit; a browser sends under 2 KiB).
 MAX_HEADER_BYTES = 8 * 1024
+#: Requests per second one client may make, with bursts up to ``CLIENT_BURST`` (a page load is
+#: five requests; the page then listens on its event stream and asks only when a person clicks).
+CLIENT_RATE = 10.0
+CLIENT_BURST = 40.0
+#: Requests per second all clients together may make: the board loop shares the Pi's core
+#: with the server, and a flood must not delay its turns.
+TOTAL_RATE = 100.0
+TOTAL_BURST = 200.0
 
 #: The page's scripts and styles come from the board and nowhere else; no inline script runs,
 #: no other site may frame it. Inline styles stay allowed: the board picture (an inline SVG)
@@ -113,20 +126,90 @@ def client_key(address: str | None) -> str:
     return str(ip)
 
 
-async def _answer(send: Send, status: int, message: str, *, close: bool = False) -> None:
+async def _answer(send: Send, status: int, message: str, *, close: bool = False, retry_after: bool = False) -> None:
     body = json.dumps({"error": message}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:
         headers.append((b"connection", b"close"))
+    if retry_after:
+        headers.append((b"retry-after", b"1"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-class Guard:
-    """The ASGI middleware in front of the app: Host check, body caps, security headers."""
+class Bucket:
+    """A token bucket: ``take`` is true while requests come no faster than ``rate`` per second,
+    with bursts of up to ``burst``.
 
-    def __init__(self, app: ASGIApp) -> None:
+    >>> b = Bucket(rate=1, burst=2, now=0.0)
+    >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
+    [True, True, False, True]
+    """
+
+    __slots__ = ("burst", "rate", "tokens", "when")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.when = now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.when) * self.rate)
+        self.when = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class RequestRates:
+    """A bucket per client (the 1,024 seen last) and one for all of them."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        client_rate: float = CLIENT_RATE,
+        client_burst: float = CLIENT_BURST,
+        total_rate: float = TOTAL_RATE,
+        total_burst: float = TOTAL_BURST,
+    ) -> None:
+        self.clock = clock
+        self.client_rate = client_rate
+        self.client_burst = client_burst
+        self.total = Bucket(total_rate, total_burst, clock())
+        self.clients: OrderedDict[str, Bucket] = OrderedDict()
+        self.refused = 0
+
+    def allow(self, client: str) -> str | None:
+        """``None`` if ``client`` may be answered now, else why not."""
+        now = self.clock()
+        bucket = self.clients.get(client)
+        if bucket is None:
+            bucket = self.clients[client] = Bucket(self.client_rate, self.client_burst, now)
+            if len(self.clients) > 1024:
+                self.clients.popitem(last=False)
+        else:
+            self.clients.move_to_end(client)
+        if not bucket.take(now):
+            self.refused += 1
+            return "too many requests from this device: slow down"
+        # the total keeps a flood from many devices off the board loop's core; a device that
+        # asks little (its own bucket still more than half full: a person at a page) is served
+        # even then, so the owner is never shut out by the others' flood
+        if not self.total.take(now) and bucket.tokens < bucket.burst / 2:
+            self.refused += 1
+            return "the board is busy: try again in a moment"
+        return None
+
+
+class Guard:
+    """The ASGI middleware in front of the app: Host check, request rates, body caps, security headers."""
+
+    def __init__(self, app: ASGIApp, rates: RequestRates | None = None) -> None:
         self.app = app
+        self.rates = rates or RequestRates()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -145,6 +228,11 @@ class Guard:
             await _answer(
                 send_with_headers, 403, f"name the board by its LAN address or name (this request names {shown})"
             )
+            return
+        client = scope.get("client")
+        why = self.rates.allow(client_key(client[0] if client else None))
+        if why is not None:
+            await _answer(send_with_headers, 429, why, retry_after=True)
             return
         if scope.get("method") in ("GET", "HEAD"):
             await self.app(scope, receive, send_with_headers)

@@ -25,8 +25,6 @@ from .seam import BoardSeam
 log = logging.getLogger("morris_pi.web")
 
 
-#: Requests (event streams included) the server serves at once; more get 503.
-MAX_CONNECTIONS = 32
 #: Seconds a keep-alive connection may idle between two requests.
 KEEP_ALIVE_S = 5
 
@@ -112,22 +110,22 @@ class WebServer:
         # sockets (in all and per client), on header bytes and on the time a request may take
         # keep a Pi Zero's memory and file table bounded whatever the LAN does; uvicorn's own
         # warnings ("Invalid HTTP request received.") come at a bounded rate
-        for name in ("uvicorn.error", "asyncio"):
-            logger = logging.getLogger(name)
-            if not any(isinstance(f, QuietFilter) for f in logger.filters):
-                logger.addFilter(QuietFilter())
         config = uvicorn.Config(
             self.app,
             log_level="warning",
             access_log=False,
             lifespan="on",
             timeout_graceful_shutdown=1,
-            limit_concurrency=MAX_CONNECTIONS,
+            limit_concurrency=self.counts.max_sockets + 1,  # the socket cap comes first; the +1 is the newcomer
             timeout_keep_alive=KEEP_ALIVE_S,
             h11_max_incomplete_event_size=MAX_HEADER_BYTES,
             http=guarded_protocol(self.counts, quiet),
             server_header=False,
         )
+        for name in ("uvicorn.error", "asyncio"):  # after Config, which sets up uvicorn's logging
+            logger = logging.getLogger(name)
+            if not any(isinstance(f, QuietFilter) for f in logger.filters):
+                logger.addFilter(QuietFilter())
         self.server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="morris-pi-web", daemon=True)
         self.failed: BaseException | None = None
