@@ -185,7 +185,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         def one(name: str) -> list[dict[str, str]]:
             into = Path(tmp) / name
             into.mkdir()
-            return [{"name": p.name, "version": p.version, "kind": p.kind} for p in resolve(TARGETS[name], pi_extra(*args.extra), into)]
+            packages = resolve(TARGETS[name], pi_extra(*args.extra), into)
+            return [{"name": p.name, "version": p.version, "kind": p.kind} for p in packages]
 
         # each pip call mostly waits on the index, so the targets go side by side
         with ThreadPoolExecutor(max_workers=len(args.target)) as pool:
