@@ -2,6 +2,7 @@
 
     python bench/pi_wheels.py list [--target aarch64-cp313 ...] [--extra pi ...] [--json]
     python bench/pi_wheels.py install --target aarch64-cp313 --into DIR [REQUIREMENT ...]
+    python bench/pi_wheels.py table [--write README.md] [--trixie-root DIR]
 
 A Pi runs Raspberry Pi OS on aarch64 (64-bit) or armv7l (32-bit), with Python 3.13
 on trixie and 3.11 on Bookworm. pip's own ``--platform`` option picks wheels for
@@ -17,7 +18,11 @@ dependencies with the version chosen and ``wheel`` or ``source`` (pip builds it
 on the Pi: a compiler and the packages in the README's install step);
 ``install`` puts the wheels for the target into DIR (``pip install --target``),
 for ``scripts/arm-check`` to import them under qemu, and names the packages that
-only come as source. Nothing here runs on every test run: it asks the package
+only come as source; ``table`` writes the README's version table (between its
+``pi-versions`` marks): each package of the extra, its bound, the newest release
+within it, wheel or source on each platform, and the version Debian's own
+package has on Bookworm (this machine's apt) and trixie (the chroot's, after an
+``apt-get update`` there). Nothing here runs on every test run: it asks the package
 index, which ``tests/test_pi_wheels.py`` stands in for.
 """
 
@@ -173,7 +178,10 @@ def resolve(target: Target, requirements: list[str], into: Path) -> list[Package
         if path is None:
             path, kind = _pip_download(target, spec, into, binary=False), "source"
         if path is None:
-            raise SystemExit(f"{target.name}: pip finds neither a wheel nor a source distribution of {spec}")
+            # pip could not even read the sdist's metadata without building it (pygame-ce: meson
+            # and SDL2's -dev packages): a source build all the same, its version unread
+            chosen[name] = Package(name, "?", "source", Path(), by)
+            continue
         chosen[name] = Package(name, _version(path), kind, path, by)
         queue += [(dep, name) for dep in _requires(path)]
     return list(chosen.values())
@@ -219,6 +227,103 @@ def cmd_install(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Debian's own package of each of the extra's packages, where Debian has one.
+DEBIAN = {
+    "gpiozero": "python3-gpiozero",
+    "lgpio": "python3-lgpio",
+    "rpi-lgpio": "python3-rpi-lgpio",
+    "smbus2": "python3-smbus2",
+    "gpiod": "python3-libgpiod",
+}
+
+
+def debian_version(package: str, root: Path | None = None) -> str | None:
+    """The candidate version of a Debian package here (or in the chroot at ``root``), or None."""
+    argv = ["apt-cache", "policy", package]
+    if root is not None:
+        argv = ["chroot", str(root), *argv]
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, check=False).stdout
+    except OSError:
+        return None
+    found = re.search(r"Candidate:\s*(\S+)", out)
+    if not found or found.group(1) == "(none)":
+        return None
+    return re.sub(r"^\d+:|[-+~].*$", "", found.group(1))  # the upstream version
+
+
+def version_table(trixie_root: Path | None) -> str:
+    extra = [Requirement(text) for text in pi_extra()]
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def one(name: str) -> dict[str, Package]:
+            into = Path(tmp) / name
+            into.mkdir()
+            return {p.name: p for p in resolve(TARGETS[name], pi_extra(), into)}
+
+        with ThreadPoolExecutor(max_workers=len(TARGETS)) as pool:
+            found = dict(zip(TARGETS, pool.map(one, TARGETS), strict=True))
+    columns = ["aarch64-cp313", "armv7l-cp313", "aarch64-cp311", "armv7l-cp311"]
+    heads = ["trixie 64-bit", "trixie 32-bit", "Bookworm 64-bit", "Bookworm 32-bit"]
+    lines = [
+        "| package | bound | newest within it | " + " | ".join(heads) + " | Debian bookworm | Debian trixie |",
+        "|---|---|---|" + "---|" * len(heads) + "---|---|",
+    ]
+
+    def debian(name: str, spec: SpecifierSet, root: Path | None) -> str:
+        package = DEBIAN.get(name)
+        version = debian_version(package, root) if package else None
+        if version is None:
+            return "none"
+        return f"{package} {version}" + ("" if spec.contains(version, prereleases=True) else " (below the bound)")
+
+    for req in extra:
+        name = canonicalize_name(req.name)
+        cells = []
+        newest = ""
+        for column in columns:
+            package = found[column].get(name)
+            if package is None:
+                cells.append("not installed")
+                continue
+            newest = newest or package.version
+            cells.append("wheel" if package.kind == "wheel" else "**source**")
+        if not newest:
+            newest = next((p.version for t in found.values() for n, p in t.items() if n == name), "?")
+        trixie = debian(name, req.specifier, trixie_root) if trixie_root is not None else "not looked up"
+        lines.append(
+            f"| `{req.name}` | `{req.specifier}` | {newest} | "
+            + " | ".join(cells)
+            + f" | {debian(name, req.specifier, None)} | {trixie} |"
+        )
+    # the dependencies that come along and are built from source somewhere
+    for name in sorted({n for t in found.values() for n, p in t.items() if p.kind == "source"}):
+        if any(canonicalize_name(r.name) == name for r in extra):
+            continue
+        cells = [
+            ("wheel" if found[c][name].kind == "wheel" else "**source**") if name in found[c] else "not installed"
+            for c in columns
+        ]
+        version = next(found[c][name].version for c in columns if name in found[c])
+        by = next(found[c][name].wanted_by for c in columns if name in found[c])
+        lines.append(f"| `{name}` (for {by}) | | {version} | " + " | ".join(cells) + " | | |")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    table = version_table(args.trixie_root)
+    if args.write is None:
+        print(table, end="")
+        return 0
+    text = args.write.read_text()
+    found = re.search(r"(<!-- pi-versions:begin[^>]*-->\n)(.*?)(<!-- pi-versions:end -->)", text, re.S)
+    if not found:
+        raise SystemExit(f"{args.write} has no <!-- pi-versions:begin --> ... <!-- pi-versions:end --> block")
+    args.write.write_text(text[: found.start(2)] + table + text[found.end(2) :])
+    print(f"wrote the version table into {args.write}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -230,7 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     install.add_argument("--target", required=True, choices=sorted(TARGETS))
     install.add_argument("--into", required=True, type=Path)
     install.add_argument("requirements", nargs="*", help="default: the pi extra")
+    table = sub.add_parser("table", help="the README's version table (printed, or written between its marks)")
+    table.add_argument("--write", type=Path, help="the file whose pi-versions block to replace (README.md)")
+    table.add_argument("--trixie-root", type=Path, help="a trixie chroot (scripts/rootfs trixie-amd64) for its apt")
     args = parser.parse_args(argv)
+    if args.command == "table":
+        return cmd_table(args)
     if args.command == "list":
         args.target = args.target or list(TARGETS)
         return cmd_list(args)
