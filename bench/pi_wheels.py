@@ -252,6 +252,11 @@ def debian_version(package: str, root: Path | None = None) -> str | None:
     return re.sub(r"^\d+:|[-+~].*$", "", found.group(1))  # the upstream version
 
 
+def _bound(spec: SpecifierSet) -> str:
+    """A bound as people write it: the lower end first (``>=2.0,<3``)."""
+    return ",".join(sorted((str(s) for s in spec), key=lambda s: (not s.startswith(">"), s)))
+
+
 def version_table(trixie_root: Path | None) -> str:
     extra = [Requirement(text) for text in pi_extra()]
     with tempfile.TemporaryDirectory() as tmp:
@@ -292,7 +297,7 @@ def version_table(trixie_root: Path | None) -> str:
             newest = next((p.version for t in found.values() for n, p in t.items() if n == name), "?")
         trixie = debian(name, req.specifier, trixie_root) if trixie_root is not None else "not looked up"
         lines.append(
-            f"| `{req.name}` | `{req.specifier}` | {newest} | "
+            f"| `{req.name}` | `{_bound(req.specifier)}` | {newest} | "
             + " | ".join(cells)
             + f" | {debian(name, req.specifier, None)} | {trixie} |"
         )
