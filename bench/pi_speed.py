@@ -1,6 +1,6 @@
 """Seconds per computer turn on each Raspberry Pi, from this machine's figures and published ones.
 
-    python bench/pi_speed.py [--positions 16] [--levels 1-10] [--sysbench 20] [--nbody 500000]
+    python bench/pi_speed.py [--positions 16] [--levels 1-10] [--sysbench 20000] [--nbody 500000]
 
 There is no Pi here, so the expected time per turn on a Pi is this machine's
 measured time times a speed ratio, and the ratio is measured the way anyone can
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -58,14 +59,25 @@ PUBLISHED = {
 }
 
 
-def sysbench_here(seconds: int) -> float | None:
+def sysbench_here(events: int) -> float | None:
+    """sysbench's events per CPU second here: a fixed number of events over the CPU time they took.
+
+    sysbench itself divides by wall time, which a shared machine stretches; the boards' figures
+    are from idle boards, where the two agree.
+    """
     if shutil.which("sysbench") is None:
         return None
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(
-        ["sysbench", "cpu", "--threads=1", f"--time={seconds}", "run"], capture_output=True, text=True, check=True
+        ["sysbench", "cpu", "--threads=1", f"--events={events}", "--time=0", "run"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
-    found = re.search(r"events per second:\s*([\d.]+)", out)
-    return float(found.group(1)) if found else None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    found = re.search(r"total number of events:\s*(\d+)", out)
+    return int(found.group(1)) / cpu if found and cpu > 0 else None
 
 
 # The Computer Language Benchmarks Game's n-body, its plain Python program, as a function.
@@ -122,6 +134,31 @@ def nbody(steps: int) -> float:
     return bodies[0][0][0]
 
 
+_START = """
+import time
+t0 = time.perf_counter()
+import morris_pi.service.loop
+t1 = time.perf_counter()
+from morris_pi.engine.search import Searcher
+Searcher("standard")
+t2 = time.perf_counter()
+print(t1 - t0, t2 - t1)
+"""
+
+
+def start_times(runs: int = 5) -> tuple[float, float]:
+    """Seconds to import the service (what ``morris-pi run`` loads before the board is up) and to
+    make the first searcher (the endgame tables and the evaluation's tables), median of ``runs``
+    fresh processes."""
+    imports, tables = [], []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", _START], capture_output=True, text=True, check=True).stdout
+        a, b = map(float, out.split())
+        imports.append(a)
+        tables.append(b)
+    return statistics.median(imports), statistics.median(tables)
+
+
 def turn_times(levels: list[int], count: int) -> dict[int, tuple[float, float, float]]:
     """Per level: median, slowest-tenth and mean CPU seconds per turn here."""
     games = sample_positions(count)
@@ -148,7 +185,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=16)
     parser.add_argument("--levels", default="1-10")
-    parser.add_argument("--sysbench", type=int, default=20, help="seconds of sysbench here (0: skip)")
+    parser.add_argument("--sysbench", type=int, default=20000, help="sysbench events here (0: skip)")
     parser.add_argument("--nbody", type=int, default=500_000, help="n-body steps here (0: skip)")
     parser.add_argument("--cap", type=float, default=3.0, help="the board's wall-time cap, seconds")
     args = parser.parse_args()
@@ -171,6 +208,11 @@ def main() -> int:
             line += f"; n-body {published_nbody:.0f} s there, ratio {published_nbody / here_nbody:.2f}"
         print(line)
         ratios[board] = ratio
+    imports, tables = start_times()
+    print(f"start here: the service's imports {imports:.2f} s, the first searcher (tables) {tables:.2f} s")
+    for board, ratio in ratios.items():
+        if ratio:
+            print(f"  {board}: about {imports * ratio:.1f} s + {tables * ratio:.1f} s")
     print("engine, this machine (seeded node budgets):")
     times = turn_times(parse_levels(args.levels), args.positions)
     print(f"\nexpected seconds per turn (median / slowest tenth), capped at {args.cap:g} s where '>' shows:")

@@ -104,7 +104,7 @@ def timed(parts: list[Part], name: str, work: Callable[[], str]) -> None:
 def run_tests(files: list[str]) -> str:
     import pytest
 
-    code = pytest.main(["-q", "-p", "no:cacheprovider", "--durations=5", "--rootdir", str(ROOT), *files])
+    code = pytest.main(["-p", "no:cacheprovider", "--durations=5", "--rootdir", str(ROOT), *files])
     if code != 0:
         raise RuntimeError(f"pytest exit {int(code)}")
     return f"{len(files)} test files passed"
