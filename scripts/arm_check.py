@@ -138,7 +138,8 @@ def service_loop(seconds: float = 4.0) -> str:
 
     with tempfile.TemporaryDirectory() as state:
         config = parse_config(
-            f'[game]\nmode = "two-player"\nmenu = false\n[storage]\nstate_dir = "{state}"\n[service]\nwatchdog = false\n'
+            f'[game]\nmode = "two-player"\nmenu = false\n[storage]\nstate_dir = "{state}"\n'
+            "[service]\nwatchdog = false\n"
         )
         chips = {a: FakeMcp23017(a) for a in config.sensors.mcp23017.addresses}
         spi = FakeSpi()
@@ -185,9 +186,9 @@ def service_loop(seconds: float = 4.0) -> str:
             switch(point, True)
             placed.append(point)
             deadline = time.perf_counter() + 10
-            while session.controller.game.record != " ".join(placed) and time.perf_counter() < deadline:  # type: ignore[attr-defined]
+            while session.controller.game.record != " ".join(placed) and time.perf_counter() < deadline:
                 time.sleep(0.05)
-        record = session.controller.game.record  # type: ignore[attr-defined]
+        record = session.controller.game.record
         stop.set()
         thread.join(30)
         if thread.is_alive():
@@ -230,7 +231,11 @@ def import_wheels(wheels: Path) -> str:
             missing = getattr(exc, "name", None)
             if why:
                 off_pi.append(f"{name} ({why})")
-            elif isinstance(exc, ImportError) and missing and missing.split(".")[0] in {"lgpio", "_lgpio", "_rpi_ws281x", "rpi_ws281x"}:
+            elif (
+                isinstance(exc, ImportError)
+                and missing
+                and missing.split(".")[0] in {"lgpio", "_lgpio", "_rpi_ws281x", "rpi_ws281x"}
+            ):
                 off_pi.append(f"{name} (needs {missing}, built from source on the Pi)")
             else:
                 failed.append(f"{name} ({modules[name]}): {type(exc).__name__}: {exc}")
