@@ -1,6 +1,11 @@
 """Walk the README's Pi install steps on this machine, as far as a PC can go.
 
-    python bench/pi_install_walk.py [--source DIR] [--keep]
+    python bench/pi_install_walk.py [--source DIR] [--keep] [--build-sources]
+    scripts/in-trixie sh -c 'apt-get update -qq && python3 bench/pi_install_walk.py --build-sources'
+
+Run it on Bookworm (Python 3.11) and in the trixie chroot (Python 3.13): the
+release is read from ``/etc/os-release``, and the apt names are looked up in that
+release's package lists.
 
 Reads the shell block between ``<!-- pi-install:begin`` and
 ``<!-- pi-install:end -->`` in README.md and carries out each line in a
@@ -15,6 +20,11 @@ temporary directory instead of on a Pi:
   Raspberry Pi OS's gpio, spi and i2c groups, ``sudo`` is dropped;
 - ``install-service`` runs with ``--dry-run --root`` into that root, so it
   finds the venv where the unit will look for it.
+
+``--build-sources`` then builds, in the new venv with the same environment
+(``PYPI=1``) and this release's packages, every package that pip builds from
+source on a Pi of this release (``bench/pi_wheels.py`` asks the index which, for
+aarch64 and armv7l): a PC builds them as the Pi would, only for another machine.
 
 Then it goes on with what README step 5 does with the result: ``hwtest`` from
 the venv's ``bin/`` (on a PC it must stop with exit 3 and a one-line reason,
@@ -74,6 +84,11 @@ def classify(text: str) -> Line:
         return Line("apt-update", bare, text)
     if bare[:2] in (("apt", "install"), ("apt-get", "install")):
         return Line("apt-install", bare, text)
+    if bare[:1] == ("env",):
+        settings = [a for a in bare[1:] if re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", a)]
+        rest = bare[1 + len(settings) :]
+        if len(rest) >= 2 and rest[0] == f"{PREFIX}/venv/bin/pip" and rest[1] == "install":
+            return Line("pip-install", bare, text)
     if bare[:2] == ("git", "clone"):
         return Line("clone", bare, text)
     if bare[:3] == ("python3", "-m", "venv"):
@@ -85,7 +100,24 @@ def classify(text: str) -> Line:
     raise ValueError(f"README line not understood by the walk: {text!r}")
 
 
-def walk(source: Path, tmp: Path, say=print) -> int:
+def release() -> str:
+    """The Debian release this machine runs (``bookworm``, ``trixie``), from /etc/os-release."""
+    try:
+        text = Path("/etc/os-release").read_text()
+    except OSError:
+        return "unknown"
+    found = re.search(r"^VERSION_CODENAME=(\S+)", text, re.M)
+    return found.group(1).strip('"') if found else "unknown"
+
+
+def pip_environment(line: Line) -> dict[str, str]:
+    """The ``env NAME=VALUE`` settings a pip line passes to the builds it starts."""
+    if line.argv[:1] != ("env",):
+        return {}
+    return dict(a.split("=", 1) for a in line.argv[1:] if re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", a))
+
+
+def walk(source: Path, tmp: Path, say=print, build_sources: bool = False) -> int:
     lines = [classify(text) for text in readme_block()]
     home, root = tmp / "home", tmp / "root"
     prefix = root / PREFIX.lstrip("/")
@@ -96,6 +128,8 @@ def walk(source: Path, tmp: Path, say=print) -> int:
     env = {**os.environ, "HOME": str(home)}
     env.pop("PIP_REQUIRE_VIRTUALENV", None)
     failures = 0
+    say(f"release {release()}, Python {sys.version.split()[0]} on {os.uname().machine}")
+    build_env: dict[str, str] = {}
 
     def local(arg: str) -> str:
         arg = arg.replace("$HOME", str(home)).replace("~/", f"{home}/")
@@ -132,6 +166,7 @@ def walk(source: Path, tmp: Path, say=print) -> int:
             failures += done.returncode != 0
         elif line.kind == "pip-install":
             start = time.monotonic()
+            build_env = pip_environment(line)
             done = run([local(a) for a in line.argv])
             took = time.monotonic() - start
             say(f"  {'ok' if done.returncode == 0 else 'FAILED'} in {took:.0f} s")
@@ -161,6 +196,8 @@ def walk(source: Path, tmp: Path, say=print) -> int:
         say("  FAILED: expected exit 3 (the hardware cannot be opened) with a one-line reason")
         failures += 1
     failures += check_packages(venv, say)
+    if build_sources:
+        failures += build_source_packages(venv, build_env, tmp, say)
     say("walk: " + ("every step went as far as a PC allows" if not failures else f"{failures} problem(s)"))
     return failures
 
@@ -190,6 +227,56 @@ def check_packages(venv: Path, say) -> int:
     return int(problems) + bool(present_arm)
 
 
+def build_source_packages(venv: Path, env: dict[str, str], tmp: Path, say) -> int:
+    """Build each package a Pi of this release builds from source, in ``venv`` with ``env``."""
+    python = f"{sys.version_info.major}{sys.version_info.minor}"
+    targets = [f"{machine}-cp{python}" for machine in ("aarch64", "armv7l")]
+    # bench/pi_wheels.py needs pip and packaging: the new venv has both
+    listing = subprocess.run(
+        [str(venv / "bin/python"), str(ROOT / "bench/pi_wheels.py"), "list", "--json"]
+        + [a for t in targets for a in ("--target", t)],
+        text=True,
+        capture_output=True,
+        check=True,
+    )
+    wanted: dict[str, str] = {}
+    for target, packages in json.loads(listing.stdout).items():
+        for package in packages:
+            if package["kind"] == "source":
+                wanted.setdefault(f"{package['name']}=={package['version']}", target)
+                say(f"  {target}: {package['name']} {package['version']} is built from source on the Pi")
+    failures = 0
+    for spec in sorted(wanted):
+        start = time.monotonic()
+        done = subprocess.run(
+            [
+                str(venv / "bin/pip"),
+                "wheel",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--wheel-dir",
+                str(tmp / "built"),
+                spec,
+            ],
+            env={**os.environ, **env},
+            text=True,
+            capture_output=True,
+            check=False,
+        )
+        took = time.monotonic() - start
+        settings = " ".join(f"{k}={v}" for k, v in env.items())
+        say(
+            f"  built {spec} from source{' with ' + settings if settings else ''}: "
+            + ("ok" if done.returncode == 0 else "FAILED")
+            + f" in {took:.0f} s"
+        )
+        if done.returncode != 0:
+            say(done.stdout[-2000:] + done.stderr[-2000:])
+            failures += 1
+    return failures
+
+
 # run inside the new venv: packaging comes with Blinka there
 _CHECK = r"""
 import json, platform, sys
@@ -217,10 +304,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to clone (default: this one)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument(
+        "--build-sources", action="store_true", help="also build what the Pi builds from source (asks the index)"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="morris-pi-walk-"))
     try:
-        return 1 if walk(args.source.resolve(), tmp) else 0
+        return 1 if walk(args.source.resolve(), tmp, build_sources=args.build_sources) else 0
     finally:
         if args.keep:
             print(f"kept {tmp}")

@@ -62,7 +62,7 @@ def test_empty_file_equals_the_defaults():
     assert dict(config.sensors.mcp23017.map) == DEFAULT_MCP23017_MAP
     assert config.leds.order == POINTS and config.leds.count == 24
     assert config.buttons.pins == {}
-    assert config.engine.seed is None and config.engine.max_time_s is None
+    assert config.engine.seed is None and config.engine.max_time_s == 3.0
 
 
 def test_the_config_is_frozen():

@@ -13,6 +13,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from morris_pi.commands import install_service
 from morris_pi.config.loader import load_config
 
@@ -45,6 +47,41 @@ def test_the_apt_line_has_what_pip_needs_to_build():
     walk = _walk_module()
     apt = next(walk.classify(line) for line in walk.readme_block() if walk.classify(line).kind == "apt-install")
     assert {"python3-dev", "build-essential", "python3-venv", "git"} <= set(apt.argv)
+    # lgpio has no wheel for Python 3.13 (trixie): its SWIG wrapper is built on the Pi
+    assert "swig" in apt.argv
+
+
+def test_the_pip_line_builds_lgpio_with_its_own_c_library():
+    """PYPI=1 makes lgpio's sdist compile the lg library it carries; Debian has no liblgpio-dev."""
+    walk = _walk_module()
+    [pip] = [walk.classify(line) for line in walk.readme_block() if walk.classify(line).kind == "pip-install"]
+    assert walk.pip_environment(pip) == {"PYPI": "1"}
+    assert pip.argv[-1] == "$HOME/morris-pi[pi]"
+
+
+def _pi_wheels_module():
+    spec = importlib.util.spec_from_file_location("pi_wheels", ROOT / "bench/pi_wheels.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_pi_extras_markers_are_judged_for_the_pi_not_for_this_machine():
+    requirements = pytest.importorskip("packaging.requirements")
+    wheels = _pi_wheels_module()
+    arm_only = [requirements.Requirement(t) for t in wheels.pi_extra() if "platform_machine" in t]
+    assert {r.name for r in arm_only} == {"lgpio", "rpi-lgpio", "gpiod", "rpi_ws281x"}
+    for target in wheels.TARGETS.values():
+        assert all(r.marker.evaluate(target.environment()) for r in arm_only), target.name
+
+
+def test_a_pi_takes_every_manylinux_tag_up_to_its_glibc():
+    wheels = _pi_wheels_module()
+    trixie, bookworm = wheels.TARGETS["armv7l-cp313"], wheels.TARGETS["aarch64-cp311"]
+    assert trixie.platforms()[0] == "manylinux_2_41_armv7l" and "manylinux_2_17_armv7l" in trixie.platforms()
+    assert bookworm.platforms()[0] == "manylinux_2_36_aarch64" and "manylinux2014_aarch64" in bookworm.platforms()
+    assert (trixie.abi, bookworm.abi) == ("cp313", "cp311")
 
 
 def test_service_install_gives_the_same_commands():

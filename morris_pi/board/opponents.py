@@ -2,8 +2,11 @@
 
 ``engine_opponents(seed)`` returns the ``opponent_factory`` a ``Session`` asks
 for a player whenever the level changes: the engine (``EnginePlayer``), seeded,
-optionally time-capped, and wrapped in ``WatchedEngine`` so that a search
+its turns and hints capped at a wall time (``[engine] max_time_s``, 3 s unless
+the config says otherwise), and wrapped in ``WatchedEngine`` so that a search
 thread that dies shows the engine fault instead of leaving the board waiting.
+A turn or hint that the cap cut short is logged, and ``WatchedEngine.cut``
+tells the ends (the web page, the simulator's panel).
 
 If the engine cannot be imported (a broken or partial install), the factory
 says so in an ERROR naming the import error and returns a ``StandInOpponent``:
@@ -21,13 +24,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Protocol
 
 from morris_pi.board.ports import FirstLegalOpponent, Opponent
 from morris_pi.rules import Game, Turn
 
 log = logging.getLogger(__name__)
+
+#: The wall-time cap on a computer turn or hint when the config sets none (seconds).
+DEFAULT_MAX_TIME_S = 3.0
 
 
 class SearchingPlayer(Opponent, Protocol):
@@ -49,12 +54,15 @@ class WatchedEngine:
     shows the fault and asks again.
     """
 
-    def __init__(self, player: SearchingPlayer) -> None:
+    def __init__(self, player: SearchingPlayer, logger: logging.Logger | None = None) -> None:
         self.player = player
+        self.log = logger or log
         self._asked = False
+        self._hint = False
 
     def start(self, game: Game, *, hint: bool = False) -> None:
         self._asked = False
+        self._hint = hint
         self.player.start(game, hint=hint)
         self._asked = True
 
@@ -63,13 +71,30 @@ class WatchedEngine:
         if turn is not None or not self._asked:
             if turn is not None:
                 self._asked = False
+                self._note_cut(turn)
             return turn
         if self.player.join(0):  # the thread has ended: it answered just now, or never will
             turn = self.player.result()
             self._asked = False
             if turn is None:
                 raise RuntimeError("the engine stopped without choosing a turn (its error is logged above)")
+            self._note_cut(turn)
         return turn
+
+    @property
+    def cut(self) -> float | None:
+        """The wall-time cap in seconds when it cut the last search short, else ``None``."""
+        cut = getattr(self.player, "cut", None)
+        return float(cut) if cut is not None else None
+
+    def _note_cut(self, turn: Turn) -> None:
+        cap = self.cut
+        if cap is None:
+            return
+        last = self.last
+        searched = f"depth {getattr(last, 'depth', '?')}, {getattr(last, 'nodes', 0):,} nodes"
+        what = "hint" if self._hint else "computer's turn"
+        self.log.info("the %s %s was cut at the %g s time cap (%s)", what, turn, cap, searched)
 
     def cancel(self) -> None:
         self._asked = False
@@ -96,14 +121,16 @@ class StandInOpponent(FirstLegalOpponent):
 def engine_opponents(
     seed: int | None,
     *,
-    max_time_s: float | None = None,
+    max_time_s: float | None = DEFAULT_MAX_TIME_S,
     threaded: bool = True,
     logger: logging.Logger | None = None,
 ) -> Callable[[int], Opponent]:
-    """Makes the computer player for a level: the engine, seeded, its thinking time capped at ``max_time_s``.
+    """Makes the computer player for a level: the engine, seeded, each turn and hint capped at ``max_time_s``.
 
-    ``logger`` receives the ERROR when the engine cannot be loaded (default: this
-    module's), so the service reports it under its own name.
+    ``max_time_s`` is wall time from the moment the board asks (``None``: no cap
+    beyond the level's own). ``logger`` receives the ERROR when the engine cannot be
+    loaded and the INFO when the cap cuts a search (default: this module's), so the
+    service reports them under its own name.
     """
 
     def make(level: int) -> Opponent:
@@ -112,10 +139,7 @@ def engine_opponents(
         except ImportError as exc:  # the engine package is missing or broken in this install
             (logger or log).error("the engine cannot be loaded (%s); the computer plays its first legal turn", exc)
             return StandInOpponent(f"The engine cannot be loaded ({exc}): the computer plays its first legal turn.")
-        player = EnginePlayer(level, seed=seed, threaded=threaded)
-        if max_time_s is not None:
-            player.level = replace(player.level, seconds=min(player.level.seconds, max_time_s))
-            player.hint_level = replace(player.hint_level, seconds=min(player.hint_level.seconds, max_time_s))
-        return WatchedEngine(player)
+        player = EnginePlayer(level, seed=seed, threaded=threaded, wall_cap_s=max_time_s)
+        return WatchedEngine(player, logger)
 
     return make

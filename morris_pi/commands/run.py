@@ -44,17 +44,26 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_CONFIG
     journal.configure(config.service.log_level)
     stopping = threading.Event()
+    received: list[str] = []
 
     def on_signal(signum: int, _frame: object) -> None:
-        log.info("got %s", signal.Signals(signum).name)
+        # Nothing is written here: a handler that logs while the loop is halfway through a
+        # write to stderr makes a reentrant call on the stream, which raises RuntimeError and
+        # can leave the service unable to stop. The loop logs the signal when it sees it.
+        received.append(signal.Signals(signum).name)
         stopping.set()
+
+    def stop() -> bool:
+        while received:
+            log.info("got %s", received.pop(0))
+        return stopping.is_set()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     from morris_pi.service.loop import run_service
 
     try:
-        return run_service(config, stop=stopping.is_set)
+        return run_service(config, stop=stop)
     except Exception:
         log.critical("the service stopped on an unexpected error", exc_info=True)
         return 1

@@ -394,7 +394,7 @@ def _engine(r: Reader, t: Any) -> EngineConfig:
     p = ("engine",)
     r.table(p, t, SCHEMA["engine"])
     seed = r.integer(p, t, "seed", 0, 0, 2**63 - 1) if "seed" in t else None
-    cap = r.number(p, t, "max_time_s", 1.0, 0.01, 3600) if "max_time_s" in t else None
+    cap = r.number(p, t, "max_time_s", EngineConfig().max_time_s, 0.01, 3600)
     return EngineConfig(seed=seed, max_time_s=cap)
 
 

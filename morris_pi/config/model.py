@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
+from morris_pi.board.opponents import DEFAULT_MAX_TIME_S
 from morris_pi.config import wiring
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
@@ -124,7 +125,7 @@ class StorageConfig:
 @dataclass(frozen=True)
 class EngineConfig:
     seed: int | None = None
-    max_time_s: float | None = None
+    max_time_s: float = DEFAULT_MAX_TIME_S  # wall-time cap on a computer turn and a hint
 
 
 @dataclass(frozen=True)

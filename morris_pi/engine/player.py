@@ -13,6 +13,12 @@ at once and ``result()`` returns the turn. With a ``seed`` every budget is in
 nodes, the table is cleared before each search and the noise is drawn from the
 seed and the position, so the same position gets the same turn on any machine.
 
+``wall_cap_s`` caps every turn and hint at that many seconds of wall time from
+``start()``, seeded or not, so a slow board never keeps a player waiting. The
+level's node budget still bounds the search first; ``cut`` says when the cap
+stopped a search short of it (then the turn is the best found so far, and a
+seeded game may differ from the same game on a faster machine).
+
 >>> from morris_pi.rules import Game
 >>> player = EnginePlayer(level=3, seed=1, threaded=False)
 >>> player.start(Game())
@@ -24,7 +30,8 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from morris_pi.rules import Game, Turn
@@ -35,10 +42,38 @@ from .levels import Level, get_level, think
 from .search import Searcher, SearchResult, zobrist
 
 
+class _CappedStop:
+    """The search's stop flag: a cancel, or the wall-time cap passed (``fired`` says which)."""
+
+    def __init__(self, cancel: threading.Event, deadline: float | None, clock: Callable[[], float]) -> None:
+        self.cancel = cancel
+        self.deadline = deadline
+        self.clock = clock
+        self.fired = False
+
+    def is_set(self) -> bool:
+        if self.cancel.is_set():
+            return True
+        if self.deadline is not None and self.clock() >= self.deadline:
+            self.fired = True
+        return self.fired
+
+
 class EnginePlayer:
     """A computer player of ``level`` 1-10; hints use ``hint_level`` without noise."""
 
-    def __init__(self, level: int = 5, seed: int | None = None, threaded: bool = True, *, hint_level: int = 10) -> None:
+    def __init__(
+        self,
+        level: int = 5,
+        seed: int | None = None,
+        threaded: bool = True,
+        *,
+        hint_level: int = 10,
+        wall_cap_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if wall_cap_s is not None and not wall_cap_s > 0:
+            raise ValueError(f"wall_cap_s must be above 0 seconds, got {wall_cap_s!r}")
         self.level: Level = get_level(level)
         self.hint_level: Level = get_level(hint_level)
         self.seed = seed
@@ -51,8 +86,12 @@ class EnginePlayer:
         self._job = 0
         self._turn: Turn | None = None
         self._ready = False
+        self.wall_cap_s = wall_cap_s
+        self.clock = clock
         #: The last finished search (score, depth, nodes, principal variation), for display.
         self.last: SearchResult | None = None
+        #: ``wall_cap_s`` when the cap cut the last finished search short, else ``None``.
+        self.cut: float | None = None
 
     # -- the Opponent protocol ----------------------------------------------------------
 
@@ -66,12 +105,14 @@ class EnginePlayer:
         level = self.hint_level if hint else self.level
         if hint:
             level = replace(level, noise=0)
+        cap = self.wall_cap_s
+        stop = _CappedStop(self._stop, self.clock() + cap if cap is not None else None, self.clock)
         position = game.position
         history = game.positions
         pending = game.pending
         restrict = [t.to_raw() for t in game.legal_turns()] if pending else None
         over = game.is_over
-        args = (job, self._stop, level, position, history, restrict, over, game.profile)
+        args = (job, stop, level, position, history, restrict, over, game.profile)
         if self.threaded:
             previous = self._thread
             self._thread = threading.Thread(target=self._run, args=(previous, *args), daemon=True, name="engine")
@@ -119,7 +160,7 @@ class EnginePlayer:
         self,
         previous: threading.Thread | None,
         job: int,
-        stop: threading.Event,
+        stop: _CappedStop,
         level: Level,
         position: Position,
         history: Sequence[Position],
@@ -130,7 +171,7 @@ class EnginePlayer:
         if previous is not None:
             previous.join()
         if over:
-            self._finish(job, None, None)
+            self._finish(job, None, None, False)
             return
         seed = self.seed
         seeded = seed is not None
@@ -145,13 +186,14 @@ class EnginePlayer:
             raw, result = think(
                 searcher, position, history, level, rng, seeded=seeded, stop_flag=stop, restrict=restrict
             )
-        if stop.is_set():
+        if stop.cancel.is_set():
             return
-        self._finish(job, Turn.from_raw(raw) if raw is not None else None, result)
+        self._finish(job, Turn.from_raw(raw) if raw is not None else None, result, stop.fired)
 
-    def _finish(self, job: int, turn: Turn | None, result: SearchResult | None) -> None:
+    def _finish(self, job: int, turn: Turn | None, result: SearchResult | None, cut: bool) -> None:
         with self._state:
             if job != self._job:
                 return  # cancelled or superseded meanwhile
             self.last = result
+            self.cut = self.wall_cap_s if cut else None
             self._turn, self._ready = turn, True

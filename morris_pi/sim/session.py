@@ -339,7 +339,9 @@ class GameSession:
         # only the engine player keeps its last search; other opponents show none
         last = getattr(opponent, "last", None)
         depth, nodes = getattr(last, "depth", None), getattr(last, "nodes", None)
-        searched = f" (last search: depth {depth}, {nodes:,} nodes)" if depth else ""
+        cut = getattr(opponent, "cut", None)
+        limit = f", cut short at the {cut:g} s time limit" if cut is not None else ""
+        searched = f" (last search: depth {depth}, {nodes:,} nodes{limit})" if depth else ""
         if snap.thinking:
             return "Computer: thinking..." + searched
         if snap.computer:

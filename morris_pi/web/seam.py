@@ -113,6 +113,9 @@ def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = N
     searched = None
     if getattr(last, "depth", None):
         searched = f"depth {last.depth}, {last.nodes:,} positions"  # type: ignore[union-attr]
+        cut = getattr(opponent, "cut", None)
+        if cut is not None:
+            searched += f", cut short at the {cut:g} s time limit"
     return View(
         version=version,
         state=session.state,
