@@ -32,6 +32,7 @@ from morris_pi.tracker.reconcile import Problem
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, Tracker, TrackerState
 
+from .analysis import Analysis, analysis_of
 from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource
 
 log = logging.getLogger(__name__)
@@ -149,6 +150,9 @@ class Controller:
         #: (tracker state version, fault, whether the computer thinks) and the snapshot they made
         self._snapshot_cache: tuple[tuple[int, str | None, bool], Snapshot] | None = None
         self._now = clock.now()
+        #: The computer player's last search in a person's terms (a hint's, or its own turn's), while
+        #: the game is still at the position it searched; ``None`` before any or after a takeback.
+        self.analysis: Analysis | None = None
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -325,6 +329,8 @@ class Controller:
             self._game_version = tracker.game_version
             if self._asked is not None and self._asked[1] != tracker.game_version:
                 self._cancel()
+            if self.analysis is not None and len(tracker.confirmed.history) < self.analysis.plies:
+                self.analysis = None  # taken back past the position it searched
             if self.on_turn is not None:
                 self.on_turn(tracker.confirmed)
 
@@ -393,6 +399,7 @@ class Controller:
         kind, _ = self._asked
         self._asked = None
         self.fault = None
+        self.analysis = analysis_of(getattr(self.opponent, "last", None), kind, game)
         try:
             if kind == "turn":
                 tracker.prompt_computer(turn)
