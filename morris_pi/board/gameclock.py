@@ -141,7 +141,7 @@ class GameClock:
 
     def low(self, side: str, now: float) -> bool:
         """Whether ``side`` is low on time (its time ran out included)."""
-        return self.flagged == side or (bool(self.turns) and self.remaining(side, now) < self.control.low_s)
+        return self.flagged == side or (bool(self.turns) and self.remaining(side, now) <= self.control.low_s)
 
     def next_event(self, now: float) -> float | None:
         """When the running side next goes low or runs out of time, if its time runs."""

@@ -223,6 +223,7 @@ class Session:
         #: The running game's clock (two-player games with a ``clock`` setting), else ``None``.
         self.game_clock: GameClock | None = None
         self._extra: dict[str, Any] = {}  # the running game's seed, kept in its meta
+        self._extra_for: Game | None = None  # the game ``_extra`` was made for
 
     # -- start ------------------------------------------------------------------------
 
@@ -586,6 +587,7 @@ class Session:
             self.controller.new_game(profile=settings.profile, computer=settings.computer)
             if opponent is not None:
                 self.controller.opponent = opponent
+        self._extra_for = self.controller.game
         if game is None:
             log.info("new game: %s", self._describe(settings))
 
@@ -600,7 +602,7 @@ class Session:
         elif isinstance(own := getattr(opponent, "seed", None), int):
             meta["seed"] = own  # the player's own fixed seed (the config's [engine] seed)
         control = settings.timed
-        saved = self.meta.get("clock") if resumed else None
+        saved = self.meta.get("timing") if resumed else None
         if control is None:
             self.game_clock = None
         elif isinstance(saved, Mapping):
@@ -611,10 +613,15 @@ class Session:
 
     def _on_turn(self, game: Game) -> None:
         """The controller's game changed: the clock follows it before the keeper saves it."""
+        if game is not self.keeper.game and game is not self._extra_for:
+            # a new game the board's own "new" button started: it gets its own seed and clock too
+            opponent = self.controller.opponent if self.controller is not None else None
+            self._extra = self._game_meta(self.settings, opponent, resumed=False)
+            self._extra_for = game
         self._follow_clock(self.clock.now())
         extra = dict(self._extra)
         if self.game_clock is not None:
-            extra["clock"] = self.game_clock.to_meta(self.clock.now())
+            extra["timing"] = self.game_clock.to_meta(self.clock.now())
         self.keeper.on_turn(game, self.settings, extra)
 
     def _follow_clock(self, now: float) -> None:

@@ -642,7 +642,7 @@ def _check_save(data: Any) -> str | None:
 def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
     """The record's tags for what a game keeps beside its settings: its engine seed and its clock.
 
-    >>> game_tags({"seed": 7, "clock": {"control": "5+3", "left": {"white": 61.5, "black": 4.0},
+    >>> game_tags({"seed": 7, "timing": {"control": "5+3", "left": {"white": 61.5, "black": 4.0},
     ...                                 "turns": [2.5, 11.0], "flagged": None}})
     {'Seed': '7', 'TimeControl': '5+3', 'WhiteClock': '1:01.5', 'BlackClock': '0:04.0', 'TurnTimes': '2.5 11.0'}
     """
@@ -650,7 +650,7 @@ def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
     seed = meta.get("seed")
     if isinstance(seed, int) and not isinstance(seed, bool):
         tags["Seed"] = str(seed)
-    clock = meta.get("clock")
+    clock = meta.get("timing")
     if isinstance(clock, Mapping) and isinstance(clock.get("control"), str):
         tags["TimeControl"] = clock["control"]
         left = clock.get("left")
