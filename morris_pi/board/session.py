@@ -366,6 +366,26 @@ class Session:
             return
         self._relay.queue.append(name)
 
+    def command(self, name: str) -> None:
+        """What button ``name`` does, asked by another end (the web page): the same as ``press``,
+        except that it never types into a pairing code while the board blinks for one."""
+        self._dirty = True
+        if self.menu is not None:
+            self.menu.press(name)
+        elif name == "menu" and self.controller is not None and self._menu_allowed():
+            self.open_menu()
+        else:
+            self._relay.queue.append(name)
+
+    def choose(self, point: str) -> None:
+        """Choose what the set-up menu offers on ``point``, as a man put there and lifted would."""
+        if self.menu is None:
+            raise ValueError("choose: the set-up menu is not up")
+        if point not in self.menu.choices():
+            raise ValueError(f"choose: {point} offers nothing in the set-up menu now")
+        self.menu.choose(point)
+        self._dirty = True
+
     def new_game(self, settings: GameSettings | None = None) -> None:
         """Start a new game now with ``settings`` (default: the current ones), from the
         menu or from a game: what the menu's start point or the ``new`` button does, with

@@ -13,7 +13,8 @@ language has.
 - ``Words(lang)``: the same, bound to a language (``w("key", point="d6")``), with
   the small helpers every end needs: a side's name, a count with its plural.
 - ``choose(accept_language)``: the language for a browser's ``Accept-Language``
-  header (``"de-AT,de;q=0.9"`` -> ``"de"``; ``no``, ``nb`` and ``nn`` -> ``"nb"``).
+  header (``"de-AT,de;q=0.9"`` -> ``"de"``; ``no``, ``nb`` and ``nn`` -> ``"nb"``);
+  ``from_locale(environ)`` the same for a desktop's ``LANGUAGE``/``LC_ALL``/``LANG``.
 
 Imports nothing of the project's.
 
@@ -25,6 +26,8 @@ Imports nothing of the project's.
 ('1 turn', '3 turns')
 >>> choose("fr-CH, fr;q=0.9, de;q=0.8, en;q=0.5"), choose(None), choose("nn-NO")
 ('de', 'en', 'nb')
+>>> from_locale({"LANG": "de_AT.UTF-8"}), from_locale({"LANGUAGE": "fr:nb", "LANG": "C.UTF-8"}), from_locale({})
+('de', 'nb', 'en')
 """
 
 from __future__ import annotations
@@ -116,3 +119,18 @@ def choose(accept_language: str | None, default: str = "en") -> str:
         if best is None or (quality, -order) > (best[0], -best[1]):
             best = (quality, order, lang)
     return best[2] if best is not None else default
+
+
+def from_locale(environ: Mapping[str, str], default: str = "en") -> str:
+    """The catalogue's language for a desktop's locale: ``LANGUAGE`` (a ``:`` list), else the
+    first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set; ``C`` and ``POSIX`` are English."""
+    tags = [t for t in environ.get("LANGUAGE", "").split(":") if t]
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(name):
+            tags.append(environ[name])
+            break
+    for tag in tags:
+        lang = ALIASES.get(tag.split(".")[0].split("_")[0].split("-")[0].lower())
+        if lang is not None:
+            return lang
+    return default

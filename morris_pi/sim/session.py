@@ -28,6 +28,7 @@ what only the simulator has:
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Callable, Mapping
@@ -40,7 +41,7 @@ from morris_pi.board.opponents import StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.session import Session
 from morris_pi.board.storage import clock_text
-from morris_pi.catalogue import LANGUAGES, Words
+from morris_pi.catalogue import LANGUAGES, Words, from_locale
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.rules import Geometry, Side, get_profile
 from morris_pi.web.seam import BoardSeam
@@ -131,11 +132,13 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
         if seed is not None:
             base["seed"] = seed
     given = False
-    for key in (*GAME_OPTIONS, "seed"):
+    for key in (*GAME_OPTIONS, "seed", "clock", "lang"):
         value = getattr(args, key, None)
         if value is not None:
             base[key] = value
             given = given or key in GAME_OPTIONS
+    if "lang" not in base:
+        base["lang"] = from_locale(os.environ)
     chosen = getattr(args, "menu", None)
     base["menu"] = chosen if chosen is not None else (menu and not given)
     state_dir = getattr(args, "state_dir", None)

@@ -54,11 +54,14 @@ def create_app(
     buttons: tuple[str, ...] = BUTTONS,
     quiet: RateLimitedLog | None = None,
     rates: RequestRates | None = None,
+    trust_loopback: bool = False,
 ) -> Starlette:
     """The app for one board. ``storage`` lists the finished games; ``board`` says the page is the
     board itself (the simulator's ``--no-window``, whose hand the seam carries); ``buttons`` are
     the board's buttons, which type the pairing codes (fewer than two: pairing by PIN only);
-    ``rates`` the request rates allowed (``limits.RequestRates``)."""
+    ``rates`` the request rates allowed (``limits.RequestRates``); ``trust_loopback`` lets a page on
+    this machine change things without pairing (the simulator: whoever reaches its loopback address
+    sits at it; a request from the LAN still needs pairing)."""
     clock = clock or MonotonicClock()
     quiet = quiet or RateLimitedLog(log, clock)
     context = Context(
@@ -70,6 +73,7 @@ def create_app(
         storage=storage,
         board=board,
         buttons=tuple(b for b in BUTTONS if b in buttons),
+        trust_loopback=trust_loopback,
     )
 
     @asynccontextmanager

@@ -24,9 +24,10 @@ class Hub:
         self.seam = seam
         self.palette = palette
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.queues: set[asyncio.Queue[str | None]] = set()
+        #: The open event streams' queues, each with whether its page shows the board flipped.
+        self.queues: dict[asyncio.Queue[str | None], bool] = {}
         self.closing = False
-        self._cached: tuple[int, str] | None = None
+        self._cached: dict[bool, tuple[int, str]] = {}
         self._stop: Callable[[], None] | None = None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -55,22 +56,22 @@ class Hub:
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._broadcast, view)
 
-    def text(self, view: View | None = None) -> str:
-        """The view as the page's JSON (made once per view)."""
+    def text(self, view: View | None = None, *, flipped: bool = False) -> str:
+        """The view as the page's JSON, its picture seen from Black's side with ``flipped`` (each
+        made once per view, and only when a page asks for it)."""
         view = view or self.seam.view
         if view is None:
             return "null"
-        cached = self._cached
+        cached = self._cached.get(flipped)
         if cached is None or cached[0] != view.version:
-            cached = (view.version, json.dumps(view_json(view, self.palette)))
-            self._cached = cached
+            cached = (view.version, json.dumps(view_json(view, self.palette, flipped=flipped)))
+            self._cached[flipped] = cached
         return cached[1]
 
     def _broadcast(self, view: View) -> None:
         if not self.queues or view is not self.seam.view:
             return  # nobody listens, or a newer view is on its way
-        data = self.text(view)
-        for queue in self.queues:
+        for queue, flipped in self.queues.items():
             if queue.full():  # a slow reader gets the latest, not a backlog
                 queue.get_nowait()
-            queue.put_nowait(data)
+            queue.put_nowait(self.text(view, flipped=flipped))

@@ -10,6 +10,7 @@ body through the one schema layer) and ``run`` (an action in the board loop).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,16 +35,19 @@ ACTION_TIMEOUT_S = 5.0
 
 
 class Refused(Exception):
-    """A request the API turns down: a status code and a sentence for the page."""
+    """A request the API turns down: a status code, a sentence for the page, and optionally a
+    ``code`` the page acts on (``"not-paired"``: it drops its "paired" badge and offers pairing)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, message: str, code: str | None = None) -> JSONResponse:
+    body = {"error": message} if code is None else {"error": message, "code": code}
+    return JSONResponse(body, status_code=status)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -56,7 +60,7 @@ def guarded(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except Refused as exc:
-            return error(exc.status, exc.message)
+            return error(exc.status, exc.message, exc.code)
         except BadInput as exc:
             return error(exc.status, str(exc))
 
@@ -75,6 +79,15 @@ class Context:
     storage: Any = None
     board: bool = False  # the page is the board (the simulator's --no-window)
     buttons: tuple[str, ...] = ()  # the board's buttons, which type pairing codes
+    trust_loopback: bool = False  # a page on this machine needs no pairing (the simulator)
+
+    def trusted(self, request: Request) -> bool:
+        """Whether the request comes from this machine, to a loopback name, where that is enough."""
+        return self.trust_loopback and from_this_machine(request)
+
+    def allowed(self, request: Request) -> bool:
+        """Whether the request may change anything: a paired browser, or a trusted one."""
+        return self.trusted(request) or self.pairing.allowed(cookie(request))
 
     async def run(self, action: Callable[[Session], Any]) -> Any:
         """Run ``action(session)`` in the board loop; its refusal (a ``ValueError``) is a 409."""
@@ -105,8 +118,10 @@ class Context:
     def paired(self, request: Request) -> None:
         """Refuse a request that is not from the board's own page in a paired browser."""
         self.same_origin(request)
-        if not self.pairing.allowed(cookie(request)):
-            raise Refused(403, "this browser is not paired with the board: pair it first (Pair button)")
+        if not self.allowed(request):
+            raise Refused(
+                403, "this browser is not paired with the board: pair it first (Pair button)", code="not-paired"
+            )
 
     async def body(self, request: Request, fields: Mapping[str, schema.Field]) -> dict[str, Any]:
         """The body as an object of ``fields`` (the Guard has bounded its size already)."""
@@ -128,3 +143,29 @@ def ply(request: Request) -> int | None:
     """The ``ply`` query value, if given."""
     text = schema.query(request.query_params, "ply", schema.PLY)
     return None if text is None else int(text)
+
+
+FLIP = schema.Text(choices=("0", "1"))
+
+
+def flip(request: Request) -> bool:
+    """Whether the page shows the board from Black's side (``flip=1``)."""
+    return bool(schema.query(request.query_params, "flip", FLIP) == "1")
+
+
+def from_this_machine(request: Request) -> bool:
+    """Whether the request came over loopback and names the board by a loopback name.
+
+    The socket's address cannot be forged over TCP, and the name rules out a LAN name that
+    someone points at 127.0.0.1 to reach this machine through a visitor's browser."""
+    address = request.client.host if request.client else ""
+    host = request.headers.get("host", "")
+    name = host[1:].split("]", 1)[0] if host.startswith("[") else host.rsplit(":", 1)[0]
+    return _loopback(address) and (name.lower() == "localhost" or _loopback(name))
+
+
+def _loopback(text: str) -> bool:
+    try:
+        return bool(ipaddress.ip_address(text).is_loopback)
+    except ValueError:
+        return False

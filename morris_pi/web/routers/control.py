@@ -21,21 +21,26 @@ from .common import Context, Refused, guarded
 #: The buttons a page may press, by the API's name (the board's own names).
 BUTTON_ACTIONS: dict[str, str] = {"hint": "hint", "takeback": "undo", "resign": "resign", "draw": "draw"}
 
-DO = Text(choices=(*BUTTON_ACTIONS, "new", "menu", "brightness"))
+DO = Text(choices=(*BUTTON_ACTIONS, "new", "menu", "start", "choose", "flag", "brightness"))
+POINT = Text(pattern=r"[a-g][1-7]", max_len=2, says="a point like d6")
+#: A two-player clock as the page sends it ("" for none): ``TimeControl.parse`` checks the rest.
+CLOCK_PATTERN = r"|[0-9]{1,3}(\.[0-9]{1,2})?(\+[0-9]{1,3})?"
 #: The body of ``/api/action`` for each ``do``.
 ACTION_BODIES: dict[str, dict[str, schema.Field]] = {
-    **{name: {"do": DO} for name in (*BUTTON_ACTIONS, "menu")},
+    **{name: {"do": DO} for name in (*BUTTON_ACTIONS, "menu", "start", "flag")},
     "new": {
         "do": DO,
         "mode": Text(choices=MODES),
         "human": Text(choices=SIDES),
         "level": Integer(1, 10),
         "profile": Text(pattern=r"[a-z0-9-]{1,24}", says="a rules profile name"),
+        "clock": Text(pattern=CLOCK_PATTERN, max_len=12, says="minutes, or minutes+seconds a turn, like 5+3"),
     },
+    "choose": {"do": DO, "point": POINT},
     "brightness": {"do": DO, "value": Number()},
 }
 HAND_BODY: dict[str, schema.Field] = {
-    "do": Text(choices=("place", "lift", "put", "drop", "cancel")),
+    "do": Text(choices=("place", "lift", "put", "drop", "cancel", "clear", "setup")),
     "point": Text(pattern=r"[a-g][1-7]", max_len=2, says="a point like d6"),
     "colour": Text(choices=SIDES),
 }
@@ -58,13 +63,25 @@ def routes(context: Context) -> list[BaseRoute]:
             base = seam.view.settings if seam.view is not None else GameSettings()
             if "profile" in data and data["profile"] not in tuple(PROFILES):
                 raise BadInput(f"must be one of {', '.join(tuple(PROFILES))}; got {data['profile']!r}", field="profile")
+            chosen: dict[str, Any] = {k: data[k] for k in ("mode", "human", "level", "profile") if k in data}
+            if "clock" in data:
+                chosen["clock"] = data["clock"] or None  # "" : no clock
             try:
-                settings = replace(base, **{k: data[k] for k in ("mode", "human", "level", "profile") if k in data})
+                settings = replace(base, **chosen)
             except (TypeError, ValueError) as exc:
                 raise Refused(400, f"new game: {exc}") from None
             await context.run(lambda s: s.new_game(settings))
         elif what == "menu":
             await context.run(lambda s: s.open_menu())
+        elif what == "start":
+            await context.run(start_menu)
+        elif what == "choose":
+            point = data.get("point")
+            if point is None:
+                raise BadInput("is missing: give the point to choose, like d6", field="point")
+            await context.run(lambda s: s.choose(point))
+        elif what == "flag":
+            await context.run(lambda s: s.end_on_time())
         elif what == "brightness":
             value = data.get("value")
             await context.run(lambda s: s.set_brightness(value))  # type: ignore[arg-type]  # it checks the value
@@ -78,7 +95,7 @@ def routes(context: Context) -> list[BaseRoute]:
         if "do" not in data:
             raise BadInput("is missing", field="do")
         hand = seam.hand
-        await context.run(lambda s: hand.act(data))
+        await context.run(lambda s: hand.act(data, s))
         return JSONResponse({"hand": "done"})
 
     return [
@@ -102,4 +119,11 @@ def press_in_game(session: Session, what: str, button: str) -> None:
             raise ValueError("hint: it is the computer's turn")
         if tracker.resync:
             raise ValueError("hint: put the board right first, as the lights show")
-    session.press(button)
+    session.command(button)
+
+
+def start_menu(session: Session) -> None:
+    """Start the game the set-up menu shows (its start point, or the ``new`` button there)."""
+    if session.menu is None:
+        raise ValueError("start: the set-up menu is not up")
+    session.command("new")

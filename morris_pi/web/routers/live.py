@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from ..page import game_json, picture, position_after
-from .common import Context, Refused, guarded, ply
+from .common import Context, Refused, flip, guarded, ply
 
 
 def routes(context: Context) -> list[BaseRoute]:
@@ -20,22 +20,23 @@ def routes(context: Context) -> list[BaseRoute]:
         return JSONResponse(game_json(seam.view))
 
     async def api_state(request: Request) -> Response:
-        return Response(hub.text(), media_type="application/json")
+        return Response(hub.text(flipped=flip(request)), media_type="application/json")
 
     async def api_events(request: Request) -> Response:
+        flipped = flip(request)
         queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=2)
-        hub.queues.add(queue)
+        hub.queues[queue] = flipped
 
         async def stream() -> AsyncIterator[str]:
             try:
-                yield f"event: state\ndata: {hub.text()}\n\n"
+                yield f"event: state\ndata: {hub.text(flipped=flipped)}\n\n"
                 while not hub.closing:
                     data = await queue.get()
                     if data is None:  # the server is stopping
                         return
                     yield f"event: state\ndata: {data}\n\n"
             finally:
-                hub.queues.discard(queue)
+                hub.queues.pop(queue, None)
 
         return StreamingResponse(
             stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -49,7 +50,7 @@ def routes(context: Context) -> list[BaseRoute]:
             game = position_after(list(view.turns), ply(request), view.snapshot.profile)
         except ValueError as exc:
             raise Refused(400, str(exc)) from None
-        svg = picture(game, profile=view.snapshot.profile, palette=context.palette)
+        svg = picture(game, profile=view.snapshot.profile, palette=context.palette, flipped=flip(request), title="")
         return Response(svg, media_type="image/svg+xml")
 
     return [

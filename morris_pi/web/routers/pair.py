@@ -31,9 +31,11 @@ def routes(context: Context) -> list[BaseRoute]:
     async def api_pair_state(request: Request) -> Response:
         return JSONResponse(
             {
-                "paired": pairing.allowed(cookie(request)),
+                "paired": context.allowed(request),
+                "trusted": context.trusted(request),
                 "pin": pairing.has_pin,
                 "buttons": len(buttons) >= 2,
+                "button_names": list(buttons),
                 "asking": pairing.asking(),
             }
         )
