@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from morris_pi.rules import get_profile
+from morris_pi.rules import Turn, get_profile
 
 from .backends import SimBoard
 from .hand import SIDES, HandError
@@ -64,6 +64,8 @@ class BrowserHand:
                 if game is None or getattr(session, "menu", None) is not None:
                     raise HandError("setup: no game is being played (the set-up menu is up)")
                 hand.set_up(game.board, game.in_hand)
+            elif what == "computer":
+                self._computer_turn(hand, session)
             elif what == "place":
                 colour = data.get("colour")
                 if colour not in SIDES:
@@ -80,8 +82,28 @@ class BrowserHand:
                 if hand.held:
                     hand.cancel()
             else:
-                raise HandError(f"unknown hand movement {what!r}: place, lift, put, drop, cancel, clear or setup")
+                raise HandError(
+                    f"unknown hand movement {what!r}: place, lift, put, drop, cancel, clear, setup or computer"
+                )
             self.version += 1
+
+    @staticmethod
+    def _computer_turn(hand: Any, session: Any) -> None:
+        """Carry out the computer's prompted turn with the hand, as a person at the board would."""
+        controller = getattr(session, "controller", None)
+        snap = controller.snapshot() if controller is not None and getattr(session, "menu", None) is None else None
+        if snap is None or snap.computer is None:
+            raise HandError("the computer has no turn waiting to be made")
+        turn = Turn.parse(snap.computer)
+        colour = snap.computer_side or snap.turn
+        if hand.held:
+            hand.cancel()
+        if turn.origin is None:
+            hand.place(turn.target, colour)
+        else:
+            hand.move(turn.origin, turn.target)
+        if turn.removal is not None:
+            hand.remove(turn.removal)
 
     def state(self) -> dict[str, Any]:
         """The men where they stand, the trays and the held man (JSON-able)."""

@@ -359,7 +359,7 @@ class GameSession:
 
     def _engine_line(self, snap: Snapshot, w: Words) -> str:
         controller = self.session.controller
-        analysis = controller.analysis if controller is not None else None
+        analysis = controller.analyses.get("turn") if controller is not None else None
         searched = ""
         if analysis is not None and analysis.depth:
             searched = w("sim.engine.searched", depth=analysis.depth, nodes=f"{analysis.nodes:,}")

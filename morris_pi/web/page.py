@@ -96,6 +96,7 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flip
         "hand": dict(view.hand) if view.hand is not None else None,
         "menu": dict(view.menu) if view.menu is not None else None,
         "analysis": dict(view.analysis) if view.analysis is not None else None,
+        "searched": dict(view.searched) if view.searched is not None else None,
         "clock": dict(view.clock) if view.clock is not None else None,
         "can": dict(view.can),
         "claimable": view.claimable,

@@ -68,7 +68,8 @@ class View:
     granted: tuple[str, ...] = ()  # the tickets of the pairing requests granted lately
     brightness: float = 1.0
     hand: Mapping[str, Any] | None = None  # the browser board's men, trays and held man
-    analysis: Mapping[str, Any] | None = None  # the computer player's last search (``Analysis.to_dict``)
+    analysis: Mapping[str, Any] | None = None  # the last hint's search (``Analysis.to_dict``): the evaluation
+    searched: Mapping[str, Any] | None = None  # the computer's own last search (``Analysis.to_dict``)
     clock: Mapping[str, Any] | None = None  # the two-player clock: control, left, running, low, flagged
     can: Mapping[str, bool] = field(default_factory=dict)  # which of the board's actions make sense now
     claimable: str | None = None  # the draw that may be claimed now, if any
@@ -105,6 +106,7 @@ class View:
             self.brightness,
             repr(self.hand),
             repr(self.analysis),
+            repr(self.searched),
             None if self.clock is None else {k: v for k, v in self.clock.items() if k != "left"},
             tuple(sorted(self.can.items())),
             self.claimable,
@@ -120,7 +122,8 @@ def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = N
     turns = tuple(str(t) for t in controller.game.history) if controller is not None and menu is None else ()
     now = session.clock.now()
     in_game = menu is None and controller is not None
-    analysis = controller.analysis if in_game and controller is not None else None
+    analyses = controller.analyses if in_game and controller is not None else {}
+    analysis, searched = analyses.get("hint"), analyses.get("turn")
     game_clock = session.game_clock if in_game else None
     overlay = session.clock_roles(now)
     return View(
@@ -148,6 +151,7 @@ def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = N
         brightness=session.brightness,
         hand=hand,
         analysis=analysis.to_dict() if analysis is not None else None,
+        searched=searched.to_dict() if searched is not None else None,
         clock=None if game_clock is None else clock_json(game_clock, now),
         can=actions(session),
         claimable=controller.game.claimable_draw() if in_game and controller is not None else None,

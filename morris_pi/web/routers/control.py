@@ -40,7 +40,7 @@ ACTION_BODIES: dict[str, dict[str, schema.Field]] = {
     "brightness": {"do": DO, "value": Number()},
 }
 HAND_BODY: dict[str, schema.Field] = {
-    "do": Text(choices=("place", "lift", "put", "drop", "cancel", "clear", "setup")),
+    "do": Text(choices=("place", "lift", "put", "drop", "cancel", "clear", "setup", "computer")),
     "point": Text(pattern=r"[a-g][1-7]", max_len=2, says="a point like d6"),
     "colour": Text(choices=SIDES),
 }

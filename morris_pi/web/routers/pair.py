@@ -36,6 +36,7 @@ def routes(context: Context) -> list[BaseRoute]:
                 "pin": pairing.has_pin,
                 "buttons": len(buttons) >= 2,
                 "button_names": list(buttons),
+                "board_page": context.board,
                 "asking": pairing.asking(),
             }
         )
