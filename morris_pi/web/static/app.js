@@ -777,6 +777,7 @@ $("send-pin").onclick = async () => {
   const m = $("pair-message");
   try {
     await post("/api/pair", { pin: $("pin").value });
+    $("pin").value = "";
     m.textContent = t("pair.done");
     m.className = "message ok";
     setPaired(true, false);
