@@ -11,6 +11,8 @@ from pathlib import Path
 from morris_pi.catalogue import LANGUAGES
 from morris_pi.rules import PROFILES
 
+from . import Subparsers
+
 #: Exit code when there is no screen for the window (and SDL_VIDEODRIVER does not ask for none).
 EXIT_NO_DISPLAY = 3
 
@@ -35,7 +37,7 @@ def _level(text: str) -> int:
     return level
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "sim",
         help="play on a simulated board in a window (pygame)",
