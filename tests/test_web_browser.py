@@ -155,13 +155,15 @@ def click_point(driver, point: str, expect: Callable[[dict], bool], what: str) -
 def make_turn(driver, turn: Turn, colour: str) -> None:
     """A whole turn by taps on the page's board: a placement, or lift and put; a man taken with one tap."""
     before = len(view(driver)["turns"])
+    prompted = view(driver)["game"]["computer"] == str(turn)  # a prompted turn is read whole, a human's step by step
     if turn.origin is None:
         click_point(driver, turn.target, lambda v: v["hand"]["board"].get(turn.target) == colour, f"{turn.target}")
     else:
         click_point(driver, turn.origin, lambda v: v["hand"]["held"] is not None, f"the man on {turn.origin} lifted")
         click_point(driver, turn.target, lambda v: v["hand"]["board"].get(turn.target) == colour, f"on {turn.target}")
     if turn.removal:
-        until(driver, lambda d: view(d).get("pending"), what=f"the mill of {turn}")
+        if not prompted:
+            until(driver, lambda d: view(d).get("pending"), what=f"the mill of {turn}")
         click_point(driver, turn.removal, lambda v: turn.removal not in v["hand"]["board"], f"{turn.removal} taken")
     until(driver, lambda d: len(view(d)["turns"]) > before or view(d)["game"]["outcome"], what=f"the turn {turn}")
 

@@ -216,7 +216,11 @@ function lightsLine(view) {
   if (view.thinking) return t("lights.thinking");
   if (view.pending) return t("lights.mill", { point: view.pending });
   if (view.lifted) return t("lights.lifted", { point: view.lifted });
-  if (view.hint) return t("lights.hint", { turn: view.hint });
+  if (view.hint) {
+    const a = view.analysis;
+    const score = a && a.kind === "hint" && a.plies === (view.turns || []).length ? ` ${evalWords(a)}` : "";
+    return t("lights.hint", { turn: view.hint }) + score;
+  }
   if (g.outcome) return t(view.hand ? "lights.over_page" : "lights.over");
   if (!(view.turns || []).length) return t(view.hand ? "lights.start_page" : "lights.start");
   const last = view.turns[view.turns.length - 1];
@@ -418,20 +422,16 @@ function whiteShare(a) {
 
 function showAnalysis(view) {
   const a = view.analysis;
-  const searched = view.searched;
   const inGame = view.state === "game";
-  $("panel-analysis").hidden = !inGame || (!a && !searched);
+  // the hint's search only: the computer's own search at its level chooses with deliberate noise
+  $("panel-analysis").hidden = !inGame || !a;
   $("evalbar").hidden = !inGame || !a;
-  if (inGame && !a && searched) {  // the computer's own search only: no evaluation bar at a noisy level
-    $("analysis-words").textContent = t("eval.computer_only");
-    $("analysis-line").textContent = t("eval.computer_source", { depth: searched.depth });
-  }
   if (!inGame || !a) return;
   const current = a.plies === (view.turns || []).length;
   let words = evalWords(a);
   if (!current) words = t("eval.earlier", { words, n: a.plies });
   $("analysis-words").textContent = words;
-  const source = a.book ? t("eval.book") : t(a.kind === "hint" ? "eval.hint_source" : "eval.computer_source", { depth: a.depth, nodes: a.nodes.toLocaleString(LANG) });
+  const source = a.book ? t("eval.book") : tc(a.kind === "hint" ? "eval.hint_source" : "eval.computer_source", a.depth);
   const line = a.pv && a.pv.length ? t("eval.line", { line: a.pv.slice(0, 6).join(" ") }) : "";
   $("analysis-line").textContent = [source, line].filter(Boolean).join(" · ");
   const bar = document.createElementNS(SVG_NS, "svg");
@@ -552,7 +552,10 @@ function showLegend(legend, colours) {
     const li = document.createElement("li");
     const swatch = document.createElementNS(SVG_NS, "svg");
     swatch.setAttribute("width", "22"); swatch.setAttribute("height", "22"); swatch.setAttribute("viewBox", "0 0 22 22");
-    swatch.append(svgEl("circle", { cx: 11, cy: 11, r: 8, fill: "none", stroke: colours[item.role] || "#888", "stroke-width": 4 }));
+    swatch.append(
+      svgEl("circle", { cx: 11, cy: 11, r: 8, fill: "none", stroke: "#1e140c", "stroke-width": 6, "stroke-opacity": 0.45 }),
+      svgEl("circle", { cx: 11, cy: 11, r: 8, fill: "none", stroke: colours[item.role] || "#888", "stroke-width": 4 }),
+    );
     const words = document.createElement("span");
     words.textContent = t(`role.${item.role}`);
     const pts = document.createElement("span");
@@ -830,10 +833,13 @@ function showPane(name) {
 }
 document.querySelectorAll(".tab").forEach((tab) => { tab.onclick = () => showPane(tab.dataset.tab); });
 
+// The reader's own way of writing dates in the page's language (en-GB, de-AT, ...).
+const locale = () => (navigator.languages || []).find((l) => l.toLowerCase().split("-")[0] === (LANG === "nb" ? "nb" : LANG)) || LANG;
+
 function localTime(iso, style) {
   if (!iso) return "";
   try {
-    return new Intl.DateTimeFormat(LANG, style || { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+    return new Intl.DateTimeFormat(locale(), style || { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
   } catch (e) { return iso; }
 }
 
@@ -906,7 +912,7 @@ function gameRow(r) {
   if (r.finished === false) {
     const del = document.createElement("button");
     del.className = "warn delete";
-    del.textContent = "🗑";
+    del.textContent = t("review.delete_short");
     del.title = t("review.delete");
     del.setAttribute("aria-label", t("review.delete"));
     del.onclick = () => deleteGame(r.id);
