@@ -181,7 +181,10 @@ function show(view) {
   showGameForm(view);
   $("brightness").value = Math.round(view.brightness * 100);
   $("brightness-value").textContent = `${Math.round(view.brightness * 100)} %`;
-  if (previous) sounds(previous, view);
+  if (previous) {
+    sounds(previous, view);
+    if (view.hint && !previous.hint && $("message").textContent === t("done.hint")) say("");  // it came
+  }
 }
 
 function boardLabel(view) {
