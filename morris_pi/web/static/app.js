@@ -850,15 +850,19 @@ function resultWords(result) {
   return t({ "1-0": "result.white", "0-1": "result.black", "1/2-1/2": "result.draw" }[result] || "result.unfinished");
 }
 
+let listing = 0;  // the latest request for the list: an answer to an older one is dropped
+
 async function loadGames(offset = 0) {
   const status = $("filter-status").value, player = $("filter-player").value;
   const query = `offset=${offset}&status=${status}` + (player ? `&player=${encodeURIComponent(player)}` : "");
+  const mine = ++listing;
   let page;
   try { page = await getJson(`/api/records?${query}`); } catch (e) { list($("games"), [e.message]); return; }
+  if (mine !== listing) return;  // the filters changed meanwhile
   const ul = $("games");
   if (!offset) ul.replaceChildren();
   else if (ul.lastChild && ul.lastChild.classList.contains("more")) ul.lastChild.remove();
-  fillPlayers(page.players || [], player);
+  fillPlayers(page.players || []);
   const empty = $("games-empty");
   empty.hidden = !!page.records.length || !!offset;
   if (!page.records.length && !offset) {
@@ -882,8 +886,9 @@ async function loadGames(offset = 0) {
   if (!offset && !review.id && page.records.length && !page.records[0].error) openGame(page.records[0].id);
 }
 
-function fillPlayers(names, chosen) {
+function fillPlayers(names) {
   const select = $("filter-player");
+  const chosen = select.value;  // the reader's choice as it is now
   const first = new Option(t("review.anyone"), "", false, !chosen);
   select.replaceChildren(first, ...names.map((n) => new Option(n, n, false, n === chosen)));
 }
