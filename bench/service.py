@@ -63,7 +63,7 @@ class TimedSpi(FakeSpi):
 
 
 class Bench:
-    def __init__(self, interrupts: bool, state: Path) -> None:
+    def __init__(self, interrupts: bool, state: Path, record: str = MOVING) -> None:
         extra = "interrupt_pins = [4]\n" if interrupts else ""
         self.config = parse_config(f"""
 [game]
@@ -76,7 +76,7 @@ hint = 22
 [storage]
 state_dir = "{state}"
 """)
-        self.game = Game.from_record(MOVING, "move-this")
+        self.game = Game.from_record(record, "move-this")
         store = Storage(state)
         store.save_current(
             self.game, {"id": store.new_game_id(), **GameSettings(mode="two-player", profile="move-this").meta()}

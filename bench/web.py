@@ -12,11 +12,12 @@ CPU is not counted), noting when each update arrives on loopback. Prints:
   update that shows it (a man lifted: ``lifted`` and its targets), median,
   p99 and max (target p99 < 100 ms); and from the moment a move becomes firm
   (``settle_ms`` after the man is put down) to the update showing it recorded;
-- peak RSS of the service process after the page has been served, the
-  events streamed and the engine has searched a hint at full strength
-  (target < 80 MB).
+- the RSS of the service process after each of ``--hints`` hints asked in
+  the same position (the hint button, a full-strength search each), and its
+  peak: the page's hint must not cost memory that stays (target < 80 MB after
+  20 hints).
 
-    python bench/web.py [--idle 10] [--moves 60]
+    python bench/web.py [--idle 10] [--moves 60] [--hints 20]
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import random
 import resource
 import socket
@@ -38,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from service import Bench, summary
+from service import MOVING, Bench, summary
 
 from morris_pi.config.model import WebConfig
 
@@ -63,9 +65,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The placing phase, black to move: the hints are asked here, where a player asks them most.
+PLACING = "d6 a1 f6 a4 b6xa1 d7 b4 g7 f4"
+
+
 class WebBench(Bench):
-    def __init__(self, state: Path, port: int) -> None:
-        super().__init__(True, state)
+    def __init__(self, state: Path, port: int, record: str = MOVING) -> None:
+        super().__init__(True, state, record)
         self.config = dataclasses.replace(self.config, web=WebConfig(enabled=True, host="127.0.0.1", port=port))
         self.port = port
         self.updates: list[tuple[float, str | None, str | None]] = []
@@ -116,12 +122,53 @@ def latencies(bench: WebBench, moves: int, rng: random.Random) -> tuple[list[flo
     return lift, decide
 
 
+def rss_mb(field: str = "VmRSS") -> float:
+    """The process's resident memory now (``VmHWM``: its peak), in MB on Linux; elsewhere the peak."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith(f"{field}:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def hints(bench: WebBench, count: int, searched: list[float]) -> list[float]:
+    """Press the hint button ``count`` times in the same position, each once the last search ended;
+    the RSS after each. A search is over when the player's last result is a new one."""
+    pin = bench.factory.pin(22)  # the hint button: a full-strength search (tables, TT)
+    controller = bench.session.controller
+    out = []
+    for _ in range(count):
+        before = getattr(controller.opponent, "last", None)
+        started = time.perf_counter()
+        pin.drive_low()
+        time.sleep(0.1)
+        pin.drive_high()
+        deadline = time.time() + 60
+        while time.time() < deadline and (getattr(controller.opponent, "last", None) is before or controller.waiting):
+            time.sleep(0.005)
+        if getattr(controller.opponent, "last", None) is before:
+            raise SystemExit("bench: the hint button started no search")
+        searched.append(time.perf_counter() - started)
+        time.sleep(0.05)
+        out.append(rss_mb())
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
     parser.add_argument("--moves", type=int, default=60, help="moves for the latency measurement")
+    parser.add_argument("--hints", type=int, default=20, help="hints asked in one position for the memory figure")
     args = parser.parse_args()
     rng = random.Random(1)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # a container's root: the service would serve no page
+        from morris_pi.web import server as web_server
+
+        web_server.geteuid = lambda: 1000  # type: ignore[assignment]
+        print("(running as root: the service is told it is an ordinary user, so that it serves its page)")
     with tempfile.TemporaryDirectory() as state:
         bench = WebBench(Path(state), free_port())
         bench.start()
@@ -143,15 +190,24 @@ def main() -> int:
             print(summary("latency, switch change -> page update received (SSE, loopback)", lift))
             print(summary("latency, move firm (settle_ms after the man is down) -> page update", decide))
             print(f"updates the page received: {len(bench.updates)}")
-            pin = bench.factory.pin(22)  # the hint button: a full-strength search (tables, TT)
-            pin.drive_low()
-            time.sleep(0.1)
-            pin.drive_high()
-            deadline = time.time() + 30
-            while bench.session.snapshot().hint is None and time.time() < deadline:
-                time.sleep(0.05)
-            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            print(f"peak RSS (service + web, after a hint search): {rss:.1f} MB")
+        finally:
+            client.terminate()
+            bench.close()
+    with tempfile.TemporaryDirectory() as state:
+        # the hints, on a service resumed in the placing phase, its page watched as before
+        bench = WebBench(Path(state), free_port(), PLACING)
+        bench.start()
+        client = bench.watch()
+        try:
+            time.sleep(1.0)
+            print(f"hints asked in one position ({PLACING}, black to move); RSS before them: {rss_mb():.1f} MB")
+            searched: list[float] = []
+            after = hints(bench, args.hints, searched)
+            print(summary("hint, button pressed -> search done", searched))
+            shown = ", ".join(f"{n}: {after[n - 1]:.1f}" for n in sorted({1, 2, 5, 10, len(after)}) if n <= len(after))
+            print(f"RSS after each hint (hint number: MB): {shown}")
+            print(f"RSS after {len(after)} hints in one position: {after[-1]:.1f} MB (target < 80 MB)")
+            print(f"peak RSS (service + web, {len(after)} hints): {rss_mb('VmHWM'):.1f} MB")
         finally:
             client.terminate()
             bench.close()

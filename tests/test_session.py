@@ -20,7 +20,7 @@ ERROR = DEFAULT_PALETTE["error"].colour
 class Rig:
     """A board in virtual time: sensors set by hand, buttons pressed, the session stepped."""
 
-    def __init__(self, tmp_path, *, board=(), menu=True, defaults=None, factory=None, storage=None) -> None:
+    def __init__(self, tmp_path, *, board=(), menu=True, defaults=None, factory=None, storage=None, seeds=None) -> None:
         self.clock = ManualClock(100.0)
         self.sensors = VirtualSensors(board, scans=True)  # the service reads every switch each scan
         self.buttons = VirtualButtons()
@@ -35,6 +35,7 @@ class Rig:
             defaults=defaults or GameSettings(mode="two-player"),
             menu=menu,
             opponent_factory=factory,
+            seeds=seeds,
         )
         self.started = self.session.start()
         self.session.step()

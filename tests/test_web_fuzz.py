@@ -20,7 +20,14 @@ from morris_pi.board.storage import Storage
 from morris_pi.rules import Game
 
 PIN = "471108"
-POSTS = ["/api/pair", "/api/pair/claim", "/api/unpair", "/api/action", "/api/hand"]
+POSTS = [
+    "/api/pair",
+    "/api/pair/claim",
+    "/api/unpair",
+    "/api/action",
+    "/api/hand",
+    "/api/records/20260101-120000/delete",
+]
 GETS = [
     "/",
     "/api/game",
@@ -30,11 +37,29 @@ GETS = [
     "/api/records/{id}",
     "/api/records/{id}/picture",
     "/api/records/{id}/download",
+    "/api/records/{id}/fen",
     "/api/pair",
+    "/api/words",
+    "/favicon.ico",
     "/static/{id}",
 ]
-FIELDS = ["do", "pin", "request", "mode", "human", "level", "profile", "value", "point", "colour", "x", "\ud800"]
-WORDS = ["hint", "takeback", "resign", "draw", "new", "menu", "brightness", "place", "lift", "put", "drop", "cancel"]
+FIELDS = [
+    "do",
+    "pin",
+    "request",
+    "mode",
+    "human",
+    "level",
+    "profile",
+    "value",
+    "point",
+    "colour",
+    "clock",
+    "x",
+    "\ud800",
+]
+WORDS = ["hint", "takeback", "resign", "draw", "new", "menu", "start", "choose", "flag", "brightness"]
+WORDS += ["place", "lift", "put", "drop", "cancel", "clear", "setup"]
 
 any_text = st.text(st.characters(codec=None, exclude_categories=()), max_size=12)  # surrogates too
 scalars = (
@@ -43,7 +68,7 @@ scalars = (
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=False)
     | any_text
-    | st.sampled_from([*WORDS, "471108", "d6", "white", "computer", "standard", "0.5"])
+    | st.sampled_from([*WORDS, "471108", "d6", "white", "computer", "standard", "0.5", "5+3", ""])
 )
 values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(any_text, inner, max_size=3), max_leaves=8
@@ -55,7 +80,8 @@ bodies = (
     | st.binary(max_size=300)
     | st.integers(1, 3000).map(lambda n: b"[" * n)
 )
-queries = st.dictionaries(st.sampled_from(["ply", "format", "offset", "limit", "x"]), any_text, max_size=3)
+KEYS = ["ply", "format", "offset", "limit", "flip", "download", "status", "player", "lang", "x"]
+queries = st.dictionaries(st.sampled_from(KEYS), any_text | st.sampled_from(["1", "0", "de", "unfinished"]), max_size=3)
 
 
 @pytest.fixture(scope="module")

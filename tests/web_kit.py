@@ -33,6 +33,7 @@ class WebBoard:
         opponent_factory=None,
         buttons: tuple[str, ...] = ("new", "undo", "hint", "menu"),
         rates: RequestRates | None = None,
+        trust_loopback: bool = False,
     ) -> None:
         self.clock = ManualClock(100.0)
         self.sensors = VirtualSensors()
@@ -55,7 +56,15 @@ class WebBoard:
         # the request rates run on the board's manual clock: a test's burst of requests is
         # one instant, so the limits are set out of its way (test_web_attacks tests them)
         self.rates = rates or RequestRates(self.clock.now, client_burst=1e9, total_burst=1e9)
-        self.app = create_app(self.seam, storage=storage, pin=pin, clock=self.clock, buttons=buttons, rates=self.rates)
+        self.app = create_app(
+            self.seam,
+            storage=storage,
+            pin=pin,
+            clock=self.clock,
+            buttons=buttons,
+            rates=self.rates,
+            trust_loopback=trust_loopback,
+        )
         self.lock = threading.RLock()
         self._stopping = False
         self._browsers: dict[tuple[str, int], TestClient] = {}

@@ -32,6 +32,7 @@ from morris_pi.tracker.reconcile import Problem
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, Tracker, TrackerState
 
+from .analysis import Analysis, analysis_of
 from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource
 
 log = logging.getLogger(__name__)
@@ -149,6 +150,9 @@ class Controller:
         #: (tracker state version, fault, whether the computer thinks) and the snapshot they made
         self._snapshot_cache: tuple[tuple[int, str | None, bool], Snapshot] | None = None
         self._now = clock.now()
+        #: The computer player's last searches in a person's terms, by kind (``"hint"``, ``"turn"``),
+        #: kept until a takeback goes back past the position searched.
+        self.analyses: dict[str, Analysis] = {}
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -160,6 +164,11 @@ class Controller:
     @property
     def computer(self) -> str | None:
         return self.tracker.computer
+
+    @property
+    def analysis(self) -> Analysis | None:
+        """The latest of the computer player's searches (a hint's or its own turn's), if any."""
+        return max(self.analyses.values(), key=lambda a: a.plies, default=None)
 
     @property
     def waiting(self) -> bool:
@@ -325,6 +334,9 @@ class Controller:
             self._game_version = tracker.game_version
             if self._asked is not None and self._asked[1] != tracker.game_version:
                 self._cancel()
+            plies = len(tracker.confirmed.history)
+            for kind in [k for k, a in self.analyses.items() if plies < a.plies]:
+                del self.analyses[kind]  # taken back past the position it searched
             if self.on_turn is not None:
                 self.on_turn(tracker.confirmed)
 
@@ -393,6 +405,9 @@ class Controller:
         kind, _ = self._asked
         self._asked = None
         self.fault = None
+        analysis = analysis_of(getattr(self.opponent, "last", None), kind, game)
+        if analysis is not None:
+            self.analyses[kind] = analysis
         try:
             if kind == "turn":
                 tracker.prompt_computer(turn)

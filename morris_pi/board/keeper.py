@@ -101,16 +101,18 @@ class GameKeeper:
     def new_id(self) -> str | None:
         return self.call("choose a game id", lambda s: s.new_game_id())[1]
 
-    def adopt(self, game: Game, settings: GameSettings) -> None:
-        """A new game object: give it an id and the settings it is played with."""
+    def adopt(self, game: Game, settings: GameSettings, extra: Mapping[str, Any] | None = None) -> None:
+        """A new game object: give it an id and the settings it is played with (``extra``: more
+        meta data, such as its engine seed)."""
         self.game = game
         self._archived = False
         started = datetime.now(UTC).isoformat(timespec="seconds")
-        self.meta = {"id": self.new_id(), **settings.meta(), "started": started}
+        self.meta = {"id": self.new_id(), **settings.meta(), **(extra or {}), "started": started}
         self._pending.append(_Job("current", "clear the old save", lambda s: s.clear_current()))
 
-    def on_turn(self, game: Game, settings: GameSettings) -> None:
-        """The game changed (a turn, a takeback, a result), or a new game replaced it."""
+    def on_turn(self, game: Game, settings: GameSettings, extra: Mapping[str, Any] | None = None) -> None:
+        """The game changed (a turn, a takeback, a result), or a new game replaced it; ``extra``
+        is meta data that changes as the game goes on (its clock)."""
         if game is not self.game:
             old = self.game
             if old is not None and not self._archived and old.outcome is None and old.history:
@@ -120,8 +122,10 @@ class GameKeeper:
                     len(old.history),
                 )
                 self.archive(old, self.meta)
-            self.adopt(game, settings)
+            self.adopt(game, settings, extra)
             return
+        if extra:
+            self.meta.update(extra)
         if game.outcome is not None:
             if not self._archived:
                 log.info("game over: %s after %d turns", game.outcome, len(game.history))

@@ -54,8 +54,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from morris_pi.catalogue import Words
 from morris_pi.guidance import Frame
 from morris_pi.rules import PROFILES, SIDES, Side, other_side
+
+from .gameclock import TimeControl
 
 MODES: tuple[str, ...] = ("two-player", "computer")
 
@@ -86,6 +89,9 @@ class GameSettings:
     human: Side = "white"
     level: int = 3
     profile: str = "standard"
+    #: The two-player clock (``TimeControl`` text such as ``"5+3"``), or ``None``: no clock.
+    #: Against the computer the clock is kept but not used (``timed``).
+    clock: str | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -96,6 +102,19 @@ class GameSettings:
             raise ValueError(f"level must be a whole number 1-10, got {self.level!r}")
         if self.profile not in PROFILES:
             raise ValueError(f"unknown rule profile {self.profile!r}: choose one of {', '.join(PROFILES)}")
+        if self.clock is not None:
+            TimeControl.parse(self.clock)  # a clear error for a bad clock
+
+    @property
+    def timed(self) -> TimeControl | None:
+        """The clock a game with these settings runs: two-player games only.
+
+        >>> GameSettings(mode="two-player", clock="5+3").timed, GameSettings(clock="5+3").timed
+        (TimeControl(seconds=300.0, increment=3.0), None)
+        """
+        if self.clock is None or self.mode != "two-player":
+            return None
+        return TimeControl.parse(self.clock)
 
     @property
     def computer(self) -> Side | None:
@@ -105,14 +124,17 @@ class GameSettings:
         return other_side(self.human)
 
     def meta(self) -> dict[str, Any]:
-        """The settings as the save's meta data (and the record's tags)."""
-        return {"mode": self.mode, "human": self.human, "level": self.level, "profile": self.profile}
+        """The settings as the save's meta data (and the record's tags); ``clock`` only when set."""
+        out: dict[str, Any] = {"mode": self.mode, "human": self.human, "level": self.level, "profile": self.profile}
+        if self.clock is not None:
+            out["clock"] = self.clock
+        return out
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any], fallback: GameSettings) -> GameSettings:
         """Settings from a save's meta data; a missing or bad value keeps ``fallback``'s."""
         out = fallback
-        for key in ("mode", "human", "level", "profile"):
+        for key in ("mode", "human", "level", "profile", "clock"):
             if key in meta:
                 with contextlib.suppress(ValueError, TypeError):
                     out = replace(out, **{key: meta[key]})
@@ -193,17 +215,31 @@ class Menu:
 
     # -- outputs ----------------------------------------------------------------------
 
-    def options(self) -> dict[str, str]:
-        """Every lit point and what choosing it does, in words (for logs and the simulator's panel)."""
+    def choices(self) -> dict[str, tuple[str, str | int | None]]:
+        """Every lit point and what choosing it does: ``(question, answer)``, the question one of
+        ``QUESTIONS`` (the start point answers nothing).
+
+        >>> Menu(GameSettings(mode="computer")).choices()["a7"], Menu().choices()["d1"]
+        (('level', 1), ('start', None))
+        """
         s = self.settings
-        out = {p: f"mode: {m}" for m, p in MODE_POINTS.items()}
+        out: dict[str, tuple[str, str | int | None]] = {p: ("mode", m) for m, p in MODE_POINTS.items()}
         if s.mode == "computer":
-            out.update({p: f"you play {side}" for side, p in COLOUR_POINTS.items()})
-            out.update({p: f"level {n}" for n, p in enumerate(LEVEL_POINTS, 1)})
+            out.update({p: ("colour", side) for side, p in COLOUR_POINTS.items()})
+            out.update({p: ("level", n) for n, p in enumerate(LEVEL_POINTS, 1)})
         # six points offer profiles: one added to the rules beyond them is not offered here
-        out.update({p: f"rules: {name}" for p, name in zip(PROFILE_POINTS, PROFILES, strict=False)})
-        out[START_POINT] = "start the game"
+        out.update({p: ("rules", name) for p, name in zip(PROFILE_POINTS, PROFILES, strict=False)})
+        out[START_POINT] = ("start", None)
         return out
+
+    def options(self, lang: str = "en") -> dict[str, str]:
+        """Every lit point and what choosing it does, in words (for logs, the panel and the page).
+
+        >>> Menu(GameSettings(mode="computer")).options()["g1"], Menu().options("de")["d1"]
+        ('you play black', 'Spiel beginnen')
+        """
+        w = Words(lang)
+        return {point: choice_words(question, answer, w) for point, (question, answer) in self.choices().items()}
 
     def chosen(self) -> tuple[str, ...]:
         """The points of the current choices."""
@@ -218,17 +254,44 @@ class Menu:
         if self.done:
             return Frame()
         chosen = set(self.chosen())
-        points = {p: ("menu-choice" if p in chosen else "menu-option") for p in self.options()}
+        points = {p: ("menu-choice" if p in chosen else "menu-option") for p in self.choices()}
         points[START_POINT] = "confirm"
         return Frame(points, {})
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
         """One line: the choices so far.
 
         >>> Menu(GameSettings(mode="two-player", profile="club")).describe()
         'two players, club rules'
+        >>> Menu(GameSettings(mode="computer", human="black", level=4)).describe("de")
+        'du spielst Schwarz gegen den Computer auf Stufe 4, Regeln: Standard'
         """
         s = self.settings
+        w = Words(lang)
+        rules = w(f"profile.{s.profile}")
         if s.mode == "two-player":
-            return f"two players, {s.profile} rules"
-        return f"you play {s.human} against the computer at level {s.level}, {s.profile} rules"
+            return w("menu.describe.two_player", rules=rules)
+        return w("menu.describe.computer", side=w.side(s.human, inside=True), level=s.level, rules=rules)
+
+
+#: The set-up menu's questions, in the order the panel and the page list them.
+QUESTIONS: tuple[str, ...] = ("mode", "colour", "level", "rules", "start")
+
+
+def choice_words(question: str, answer: str | int | None, w: Words, *, short: bool = False) -> str:
+    """What choosing an answer does, in words; ``short`` for a label beside its point on a picture.
+
+    >>> w = Words("en")
+    >>> choice_words("level", 3, w), choice_words("colour", "black", w), choice_words("mode", "computer", w, short=True)
+    ('level 3', 'you play black', 'vs computer')
+    """
+    form = "menu.short" if short else "menu.choice"
+    if question == "mode":
+        return w(f"{form}.mode.{answer}")
+    if question == "colour":
+        return w(f"{form}.colour", side=w.side(str(answer), inside=True))
+    if question == "level":
+        return w(f"{form}.level", n=answer)
+    if question == "rules":
+        return w(f"{form}.rules", rules=w(f"profile.{answer}"))
+    return w(f"{form}.start")

@@ -100,6 +100,23 @@ class WatchedEngine:
         self._asked = False
         self.player.cancel()
 
+    def close(self, timeout: float = 1.0) -> None:
+        """Stop for good: cancel the search, wait up to ``timeout`` s for its thread, release its tables."""
+        self.cancel()
+        self.player.join(timeout)
+        release = getattr(self.player, "release", None)
+        if callable(release):
+            release()
+
+    @property
+    def seed(self) -> int | None:
+        """The engine's seed: the same seed plays the same turns in the same positions."""
+        return getattr(self.player, "seed", None)
+
+    @seed.setter
+    def seed(self, value: int | None) -> None:
+        setattr(self.player, "seed", value)  # noqa: B010  # a player without a seed ignores it
+
     @property
     def thinking(self) -> bool:
         return bool(self.player.thinking)
@@ -124,13 +141,18 @@ def engine_opponents(
     max_time_s: float | None = DEFAULT_MAX_TIME_S,
     threaded: bool = True,
     logger: logging.Logger | None = None,
+    keep_tables: bool = False,
 ) -> Callable[[int], Opponent]:
     """Makes the computer player for a level: the engine, seeded, each turn and hint capped at ``max_time_s``.
 
     ``max_time_s`` is wall time from the moment the board asks (``None``: no cap
     beyond the level's own). ``logger`` receives the ERROR when the engine cannot be
     loaded and the INFO when the cap cuts a search (default: this module's), so the
-    service reports them under its own name.
+    service reports them under its own name. The board's players release their search
+    tables after every search (``keep_tables=False``): a hint or a turn then costs
+    memory only while it is searched, which keeps a Pi Zero's memory bounded however
+    many hints are asked. Seeded play is the same either way (a seeded search clears
+    its table first).
     """
 
     def make(level: int) -> Opponent:
@@ -139,7 +161,7 @@ def engine_opponents(
         except ImportError as exc:  # the engine package is missing or broken in this install
             (logger or log).error("the engine cannot be loaded (%s); the computer plays its first legal turn", exc)
             return StandInOpponent(f"The engine cannot be loaded ({exc}): the computer plays its first legal turn.")
-        player = EnginePlayer(level, seed=seed, threaded=threaded, wall_cap_s=max_time_s)
+        player = EnginePlayer(level, seed=seed, threaded=threaded, wall_cap_s=max_time_s, keep_tables=keep_tables)
         return WatchedEngine(player, logger)
 
     return make

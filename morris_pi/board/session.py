@@ -25,6 +25,15 @@ same flow) runs a ``Session`` over its ``SensorSource``, ``LedStrip``,
   last presses matching a waiting code grant that request alone (its ticket
   joins ``granted``), so a press meant for anything else, or a code typed for
   another request, never lets the wrong browser in. Requests run out on their own.
+- **Seeds**: ``seeds()`` (if given) chooses each new game's engine seed, so the
+  computer at a low level does not play the same game twice while a game stays
+  repeatable: the seed goes into the save's meta and the record (``Seed``). A
+  resumed game keeps its own.
+- **Clock**: a two-player game with ``GameSettings.clock`` runs a ``GameClock``.
+  It stands still while the board is put right (after a takeback, a resumed save,
+  a new game), its state is saved with every turn and kept in the record, and a
+  side low on time lights ``LOW_TIME_ROLE`` on its status LED and on the middle
+  point of its edge (``LOW_TIME_POINTS``), over nothing else the board shows.
 - **Faults**: the owner reports hardware faults with ``set_fault``; the
   controller reports a failing computer player itself. Each kind lights its own
   pattern of ``error`` points (``ERROR_PATTERNS``) over whatever the board shows,
@@ -53,12 +62,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from morris_pi import guidance
+from morris_pi.catalogue import Words
 from morris_pi.rules import Game
 from morris_pi.rules.board import RINGS
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S
 
 from .controller import Controller, Snapshot
+from .gameclock import LOW_TIME_POINTS, LOW_TIME_ROLE, GameClock
 from .keeper import GameKeeper
 from .menu import GameSettings, Menu
 from .ports import RGB, Buttons, Clock, GameStore, LedStrip, Opponent, SensorSource
@@ -166,6 +177,7 @@ class Session:
         settle_s: float = DEFAULT_SETTLE_S,
         hold_s: float = DEFAULT_HOLD_S,
         confirm_s: float = DEFAULT_CONFIRM_S,
+        seeds: Callable[[], int | None] | None = None,
     ) -> None:
         self.sensors = sensors
         self.leds = leds
@@ -206,6 +218,12 @@ class Session:
         self.pairings = 0
         #: A factor on the LEDs' configured brightness (``set_brightness``).
         self.brightness = 1.0
+        #: Chooses each new game's engine seed (``None``: the computer player keeps its own).
+        self.seeds = seeds
+        #: The running game's clock (two-player games with a ``clock`` setting), else ``None``.
+        self.game_clock: GameClock | None = None
+        self._extra: dict[str, Any] = {}  # the running game's seed, kept in its meta
+        self._extra_for: Game | None = None  # the game ``_extra`` was made for
 
     # -- start ------------------------------------------------------------------------
 
@@ -253,6 +271,7 @@ class Session:
         if controller is not None and controller.waiting and controller.opponent is not None:
             controller.opponent.cancel()
         self.menu = Menu(settings or self.settings, hold_s=self.settle_s + self.hold_s)
+        self._follow_clock(self.clock.now())
         self._dirty = True
         log.info("set-up menu: %s", self.menu.describe())
 
@@ -297,6 +316,7 @@ class Session:
             self._start_game(settings)
         if self.menu is None and self.controller is not None:
             self.controller.step()
+        self._follow_clock(now)
         if write:
             self.refresh()
         self.flush()
@@ -345,6 +365,26 @@ class Session:
             self.open_menu()
             return
         self._relay.queue.append(name)
+
+    def command(self, name: str) -> None:
+        """What button ``name`` does, asked by another end (the web page): the same as ``press``,
+        except that it never types into a pairing code while the board blinks for one."""
+        self._dirty = True
+        if self.menu is not None:
+            self.menu.press(name)
+        elif name == "menu" and self.controller is not None and self._menu_allowed():
+            self.open_menu()
+        else:
+            self._relay.queue.append(name)
+
+    def choose(self, point: str) -> None:
+        """Choose what the set-up menu offers on ``point``, as a man put there and lifted would."""
+        if self.menu is None:
+            raise ValueError("choose: the set-up menu is not up")
+        if point not in self.menu.choices():
+            raise ValueError(f"choose: {point} offers nothing in the set-up menu now")
+        self.menu.choose(point)
+        self._dirty = True
 
     def new_game(self, settings: GameSettings | None = None) -> None:
         """Start a new game now with ``settings`` (default: the current ones), from the
@@ -421,6 +461,15 @@ class Session:
             edge = guidance.next_edge(["error"], now, self.palette)
             if edge is not None:
                 times.append(edge)
+        clock = self.game_clock
+        if clock is not None and self.menu is None:
+            event = clock.next_event(now)
+            if event is not None:
+                times.append(event)
+            if any(clock.low(side, now) for side in LOW_TIME_POINTS):
+                edge = guidance.next_edge([LOW_TIME_ROLE], now, self.palette)
+                if edge is not None:
+                    times.append(edge)
         return min(times) if times else None
 
     # -- faults -----------------------------------------------------------------------
@@ -452,47 +501,70 @@ class Session:
         """The controller's snapshot (``None`` before the first game starts)."""
         return self.controller.snapshot() if self.controller is not None else None
 
-    def status(self) -> str:
+    def status(self, lang: str = "en") -> str:
         """One line for ``systemctl status`` and the log: menu or side to move, record length, faults."""
+        w = Words(lang)
         faults = self.all_faults()
         if self.menu is not None:
-            text = f"set-up menu: {self.menu.describe()}"
+            text = w("log.status.menu", menu=self.menu.describe(lang))
         elif self.controller is not None:
             snap = self.controller.snapshot()
             turns = len(self.controller.game.history)
-            where = self._describe(self.settings)
+            where = self._describe(self.settings, lang)
             if snap.outcome is not None:
-                text = f"{where}: game over, {snap.outcome}, {turns} turns"
+                text = w("log.status.over", where=where, outcome=snap.outcome, turns=turns)
             else:
-                text = f"{where}: {snap.turn} to move, {turns} turns"
+                text = w("log.status.game", where=where, side=w.side(snap.turn, inside=True), turns=turns)
                 if snap.thinking:
-                    text += ", computer thinking"
+                    text += w("log.status.thinking")
                 elif snap.computer:
-                    text += f", computer plays {snap.computer}"
+                    text += w("log.status.computer", turn=snap.computer)
                 if snap.problems:
-                    text += f", {len(snap.problems)} point(s) to put right"
+                    text += w("log.status.problems", n=len(snap.problems))
         else:
-            text = "starting"
+            text = w("log.status.starting")
         if faults:
-            text += "; fault: " + "; ".join(faults.values())
+            text += w("log.status.faults", faults="; ".join(faults.values()))
         return text
 
+    def clock_roles(self, now: float) -> tuple[dict[str, str], dict[str, str]]:
+        """The low-time warning: ``LOW_TIME_ROLE`` on the points and status LEDs of each side low on
+        time (the points only where nothing else is lit: ``overlay`` is below the game's frame)."""
+        clock = self.game_clock
+        if clock is None or self.menu is not None:
+            return {}, {}
+        low = [side for side in LOW_TIME_POINTS if clock.low(side, now)]
+        points = {LOW_TIME_POINTS[side]: LOW_TIME_ROLE for side in low}
+        return points, {f"{side}-to-move": LOW_TIME_ROLE for side in low}
+
+    def end_on_time(self) -> None:
+        """End the game for the side whose time ran out (the flag is its resignation, kept in the record)."""
+        clock = self.game_clock
+        if clock is None or clock.flagged is None or self.controller is None or self.menu is not None:
+            raise ValueError("no side's time has run out")
+        game = self.controller.game
+        if game.outcome is not None:
+            raise ValueError(f"the game is already over ({game.outcome})")
+        if game.turn != clock.flagged:
+            raise ValueError(f"it is {game.turn}'s turn, and {clock.flagged}'s time ran out")
+        self.press("resign")
+
     def close(self) -> None:
-        """Stop the computer player. The ends stay open: their owner closes them."""
+        """Stop the computer player and release its tables. The ends stay open: their owner closes them."""
         opponent = self.controller.opponent if self.controller is not None else None
         if opponent is not None:
-            try:
-                opponent.cancel()
-            except Exception:  # closing down: a broken player must not stop that
-                log.exception("the computer player failed to stop")
+            _retire(opponent)
 
     # -- inside -----------------------------------------------------------------------
 
     @staticmethod
-    def _describe(settings: GameSettings) -> str:
+    def _describe(settings: GameSettings, lang: str = "en") -> str:
+        w = Words(lang)
+        rules = w(f"profile.{settings.profile}")
         if settings.computer is None:
-            return f"two players, {settings.profile} rules"
-        return f"against the computer (level {settings.level}, {settings.human} for you), {settings.profile} rules"
+            return w("log.describe.two_player", rules=rules)
+        side = w.side(settings.human, inside=True)
+        return w("log.describe.computer", level=settings.level, side=side, rules=rules)
 
     def _menu_allowed(self) -> bool:
         game = self.controller.game  # type: ignore[union-attr]
@@ -503,7 +575,7 @@ class Session:
             return None
         if self._opponent is None or self._opponent_level != settings.level:
             if self._opponent is not None:
-                self._opponent.cancel()
+                _retire(self._opponent)  # one search at a time: the old player ends before the new starts
             self._opponent = self.opponent_factory(settings.level)
             self._opponent_level = settings.level
         return self._opponent
@@ -511,6 +583,7 @@ class Session:
     def _start_game(self, settings: GameSettings, game: Game | None = None) -> None:
         self.settings = settings
         opponent = self._opponent_for(settings)
+        self._extra = self._game_meta(settings, opponent, resumed=game is not None)
         if self.controller is None:
             self.controller = Controller(
                 sensors=self._reading,
@@ -525,17 +598,61 @@ class Session:
                 hold_s=self.hold_s,
                 confirm_s=self.confirm_s,
                 game=game,
-                on_turn=lambda g: self.keeper.on_turn(g, self.settings),
+                on_turn=self._on_turn,
             )
             if game is None:
-                self.keeper.adopt(self.controller.game, settings)
+                self.keeper.adopt(self.controller.game, settings, self._extra)
         else:
             # the controller's on_turn sees the new game at its next step and adopts it
             self.controller.new_game(profile=settings.profile, computer=settings.computer)
             if opponent is not None:
                 self.controller.opponent = opponent
+        self._extra_for = self.controller.game
         if game is None:
             log.info("new game: %s", self._describe(settings))
+
+    def _game_meta(self, settings: GameSettings, opponent: Opponent | None, *, resumed: bool) -> dict[str, Any]:
+        """What a game keeps beside its settings: its engine seed and its clock; the clock set up."""
+        meta: dict[str, Any] = {}
+        seed = self.meta.get("seed") if resumed else (self.seeds() if self.seeds is not None else None)
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            if opponent is not None and hasattr(opponent, "seed"):
+                setattr(opponent, "seed", seed)  # noqa: B010  # not every Opponent has a seed
+            meta["seed"] = seed
+        elif isinstance(own := getattr(opponent, "seed", None), int):
+            meta["seed"] = own  # the player's own fixed seed (the config's [engine] seed)
+        control = settings.timed
+        saved = self.meta.get("timing") if resumed else None
+        if control is None:
+            self.game_clock = None
+        elif isinstance(saved, Mapping):
+            self.game_clock = GameClock.from_meta(saved, control)
+        else:
+            self.game_clock = GameClock(control)
+        return meta
+
+    def _on_turn(self, game: Game) -> None:
+        """The controller's game changed: the clock follows it before the keeper saves it."""
+        if game is not self.keeper.game and game is not self._extra_for:
+            # a new game the board's own "new" button started: it gets its own seed and clock too
+            opponent = self.controller.opponent if self.controller is not None else None
+            self._extra = self._game_meta(self.settings, opponent, resumed=False)
+            self._extra_for = game
+        self._follow_clock(self.clock.now())
+        extra = dict(self._extra)
+        if self.game_clock is not None:
+            extra["timing"] = self.game_clock.to_meta(self.clock.now())
+        self.keeper.on_turn(game, self.settings, extra)
+
+    def _follow_clock(self, now: float) -> None:
+        clock, controller = self.game_clock, self.controller
+        if clock is None or controller is None:
+            return
+        game = controller.game
+        running = self.menu is None and game.outcome is None and not controller.tracker.resync
+        if clock.sync(len(game.history), running=running, now=now):
+            self._dirty = True
+            self.version += 1
 
     def _compose(self, now: float) -> tuple[dict[str, RGB], dict[str, RGB]]:
         faults = self.all_faults()
@@ -547,6 +664,19 @@ class Session:
             status = {}
         else:
             points, status = dict(self._capture.points), dict(self._capture.status)
+            low_points, low_status = self.clock_roles(now)
+            if low_points:
+                lit = guidance.render({"x": LOW_TIME_ROLE}, now, self.palette).get("x")
+                for point in low_points:
+                    if point in points:
+                        continue  # the game's guidance comes first
+                    if lit is not None:
+                        points[point] = lit
+                for name in low_status:
+                    if lit is None:
+                        status.pop(name, None)
+                    else:
+                        status[name] = lit
         if faults:
             lit = guidance.render({"x": "error"}, now, self.palette).get("x")
             for kind in faults:
@@ -571,3 +701,15 @@ class Session:
             points = {p: (round(r * f), round(g * f), round(b * f)) for p, (r, g, b) in points.items()}
             status = {p: (round(r * f), round(g * f), round(b * f)) for p, (r, g, b) in status.items()}
         return points, status
+
+
+def _retire(opponent: Opponent) -> None:
+    """Stop a computer player for good: cancel its search, wait for it briefly, release its tables."""
+    try:
+        close = getattr(opponent, "close", None)
+        if callable(close):
+            close()
+        else:
+            opponent.cancel()
+    except Exception:  # closing down: a broken player must not stop that
+        log.exception("the computer player failed to stop")

@@ -347,6 +347,7 @@ class Storage:
             tags["Mode"] = str(meta["mode"])
         if meta.get("mode") == "computer" and meta.get("level") is not None:
             tags["Level"] = str(meta["level"])
+        tags.update(game_tags(meta))
         given = meta.get("id")
         if isinstance(given, str) and _RECORD_ID.match(given):
             # The game's own id (from ``new_game_id``, kept in the save's meta): archiving the
@@ -516,6 +517,26 @@ class Storage:
         hint = "ids look like 20250601-140322" if not _RECORD_ID.match(record_id) else "see 'morris-pi records list'"
         raise RecordNotFoundError(f"no record {record_id!r} in {self.records_dir} ({hint})")
 
+    def delete_unfinished(self, record_id: str) -> Record:
+        """Delete the record of a game that was never finished (Result ``*``); returns it.
+
+        Finished games are the board's history and are never deleted here
+        (``RecordNotFoundError`` or ``StorageError`` say why not)."""
+        record = self.get_record(record_id)
+        if record.error:
+            raise StorageError(f"record {record.id} cannot be read ({record.error}): it is not deleted")
+        if record.tags.get("Result", "*") != "*":
+            raise StorageError(f"record {record.id} is a finished game ({record.tags['Result']}): it is kept")
+        try:
+            record.path.unlink()
+            fsync_dir(self.records_dir)
+        except FileNotFoundError:
+            pass
+        self._index.pop(record.path.name, None)
+        self._listing = None
+        self.log.info("deleted the unfinished game %s", record.id)
+        return record
+
     def export(
         self,
         record_id: str,
@@ -616,3 +637,44 @@ def _check_save(data: Any) -> str | None:
     if not isinstance(data.get("game"), str):
         return "'game' is missing or not text"
     return None
+
+
+def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
+    """The record's tags for what a game keeps beside its settings: its engine seed and its clock.
+
+    >>> game_tags({"seed": 7, "timing": {"control": "5+3", "left": {"white": 61.5, "black": 4.0},
+    ...                                 "turns": [2.5, 11.0], "flagged": None}})
+    {'Seed': '7', 'TimeControl': '5+3', 'WhiteClock': '1:01.5', 'BlackClock': '0:04.0', 'TurnTimes': '2.5 11.0'}
+    """
+    tags: dict[str, str] = {}
+    seed = meta.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        tags["Seed"] = str(seed)
+    clock = meta.get("timing")
+    if isinstance(clock, Mapping) and isinstance(clock.get("control"), str):
+        tags["TimeControl"] = clock["control"]
+        left = clock.get("left")
+        if isinstance(left, Mapping):
+            for side, name in (("white", "WhiteClock"), ("black", "BlackClock")):
+                value = left.get(side)
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    tags[name] = clock_text(float(value))
+        turns = clock.get("turns")
+        if isinstance(turns, list):
+            tags["TurnTimes"] = " ".join(f"{float(t):.1f}" for t in turns if isinstance(t, (int, float)))
+        if clock.get("flagged") in ("white", "black"):
+            tags["TimeForfeit"] = str(clock["flagged"])
+    return tags
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds on a clock: ``m:ss.s`` (``h:mm:ss.s`` from an hour).
+
+    >>> clock_text(61.54), clock_text(4), clock_text(3725.0)
+    ('1:01.5', '0:04.0', '1:02:05.0')
+    """
+    tenths = round(max(0.0, seconds) * 10)
+    minutes, rest = divmod(tenths, 600)
+    text = f"{rest // 10:02d}.{rest % 10}"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{text}" if hours else f"{minutes}:{text}"

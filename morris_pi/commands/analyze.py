@@ -19,6 +19,7 @@ from typing import Any
 
 from morris_pi.rules import Turn
 
+from . import Subparsers
 from .progress import Progress, add_progress_argument
 from .record_args import add_record_arguments, game_from_args
 
@@ -63,7 +64,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "analyze",
         help="search the position after a game record and print JSON",

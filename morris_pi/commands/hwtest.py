@@ -10,10 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import Subparsers
+
 EXIT_OK, EXIT_FAULTS, EXIT_USAGE, EXIT_HARDWARE = 0, 1, 2, 3
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "hwtest",
         help="self-test of the board: LED sweep, then a man on every point in turn",

@@ -38,6 +38,8 @@ from typing import TextIO
 
 from morris_pi.board.safe_files import atomic_write_text
 
+from . import Subparsers
+
 DEFAULT_PREFIX = "/opt/morris-pi"
 USER = "morris"
 GROUPS = ("gpio", "spi", "i2c")
@@ -79,7 +81,7 @@ class Note:
 Step = Command | WriteFile | Note
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "install-service",
         help="install and start the systemd service (run with sudo)",

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import Subparsers
 from .record_args import add_record_arguments, game_from_args
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("legal", help="list the legal turns after a game record")
     add_record_arguments(parser)
     parser.set_defaults(func=run)

@@ -8,6 +8,7 @@ import time
 
 from morris_pi.rules import Position, perft
 
+from . import Subparsers
 from .progress import Progress, add_progress_argument
 from .record_args import add_record_arguments, game_from_args
 
@@ -29,7 +30,7 @@ def _depth(text: str) -> int:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("perft", help="count legal turn sequences to a depth (rules self-check)")
     parser.add_argument(
         "depth", type=_depth, help=f"number of turns, 0 to {MAX_DEPTH} (a move and its removal are one turn)"

@@ -23,10 +23,11 @@ from morris_pi.board.record_format import Record, RecordExistsError, StorageErro
 from morris_pi.board.record_forms import sanmill_text
 from morris_pi.board.storage import Storage, default_state_dir
 
+from . import Subparsers
 from .streams import stdout_fails
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     # --state-dir is accepted before or after the action: "records --state-dir D list"
     # and "records list --state-dir D" both work.
     common = argparse.ArgumentParser(add_help=False)

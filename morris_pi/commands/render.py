@@ -25,13 +25,14 @@ from morris_pi.rules import Game, RulesError
 from morris_pi.tracker import Tracker
 from morris_pi.tracker.frame import frame
 
+from . import Subparsers
 from .record_args import add_record_arguments, game_from_args
 
 FORMATS = ("svg", "png")
 MAX_SIZE = 8192
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "render",
         help="draw the board after a record as an SVG (or PNG) picture",

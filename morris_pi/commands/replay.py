@@ -6,8 +6,10 @@ import argparse
 import sys
 from typing import BinaryIO
 
+from . import Subparsers
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="run a recorded or scripted sensor trace through the tracker (JSON Lines)",

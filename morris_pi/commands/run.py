@@ -7,12 +7,14 @@ import logging
 import signal
 import threading
 
+from . import Subparsers
+
 #: Exit code for a config that cannot be used: the unit's RestartPreventExitStatus=
 #: keeps systemd from restarting into the same error.
 EXIT_CONFIG = 2
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the board: sensors -> tracker -> LEDs, with the engine (the systemd service)",

@@ -8,7 +8,10 @@ import os
 import sys
 from pathlib import Path
 
+from morris_pi.catalogue import LANGUAGES
 from morris_pi.rules import PROFILES
+
+from . import Subparsers
 
 #: Exit code when there is no screen for the window (and SDL_VIDEODRIVER does not ask for none).
 EXIT_NO_DISPLAY = 3
@@ -34,7 +37,7 @@ def _level(text: str) -> int:
     return level
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "sim",
         help="play on a simulated board in a window (pygame)",
@@ -48,7 +51,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--human", choices=("white", "black"), help="your colour against the computer")
     parser.add_argument("--level", type=_level, help="computer strength 1-10")
     parser.add_argument("--profile", choices=sorted(PROFILES), help="rule profile")
-    parser.add_argument("--seed", type=int, help="seed for the computer's choices (repeatable games)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="seed for the computer's choices: every game the same (default: a new seed each game, kept in its record)",
+    )
+    parser.add_argument(
+        "--clock",
+        metavar="M[+S]",
+        help="a clock for two-player games: M minutes each, S seconds more after every turn (5+3; 10 sudden death)",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the language of the window's panel (default: the desktop's, from LANGUAGE/LC_ALL/LANG, else English)",
+    )
     parser.add_argument("--config", metavar="PATH", help="read [game] and [palette] from this TOML config")
     parser.add_argument(
         "--menu",

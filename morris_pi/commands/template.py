@@ -15,8 +15,10 @@ from typing import TextIO
 
 from morris_pi.template import TemplateSpec, parse_length, render_svg
 
+from . import Subparsers
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "template",
         help="write a full-size drilling template (SVG)",

@@ -12,6 +12,9 @@ With ``threaded=False`` (replays, tests on virtual time) ``start()`` searches
 at once and ``result()`` returns the turn. With a ``seed`` every budget is in
 nodes, the table is cleared before each search and the noise is drawn from the
 seed and the position, so the same position gets the same turn on any machine.
+With ``keep_tables=False`` the search tables (the transposition table and the
+evaluation cache) are released after every search, so the player's memory is
+bounded by one search; ``release()`` drops them at any time.
 
 ``wall_cap_s`` caps every turn and hint at that many seconds of wall time from
 ``start()``, seeded or not, so a slow board never keeps a player waiting. The
@@ -71,6 +74,7 @@ class EnginePlayer:
         hint_level: int = 10,
         wall_cap_s: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        keep_tables: bool = True,
     ) -> None:
         if wall_cap_s is not None and not wall_cap_s > 0:
             raise ValueError(f"wall_cap_s must be above 0 seconds, got {wall_cap_s!r}")
@@ -78,6 +82,8 @@ class EnginePlayer:
         self.hint_level: Level = get_level(hint_level)
         self.seed = seed
         self.threaded = threaded
+        #: Whether the search tables are kept between searches (``False``: released after each).
+        self.keep_tables = keep_tables
         self._searchers: dict[str, Searcher] = {}
         self._lock = threading.Lock()  # one search at a time on a searcher
         self._state = threading.Lock()  # the hand-over of a result against cancel()
@@ -140,6 +146,16 @@ class EnginePlayer:
         thread = self._thread
         return thread is not None and thread.is_alive() and not self._stop.is_set()
 
+    @property
+    def holds_tables(self) -> bool:
+        """Whether search tables are held now (a search runs, or ``keep_tables`` kept them)."""
+        return bool(self._searchers)
+
+    def release(self) -> None:
+        """Drop the search tables once no search uses them (the next search builds them again)."""
+        with self._lock:
+            self._searchers.clear()
+
     def join(self, timeout: float | None = None) -> bool:
         """Wait for the search thread to end; ``True`` when no thread is running."""
         thread = self._thread
@@ -183,9 +199,13 @@ class EnginePlayer:
             searcher = self._searcher(profile)
             if seeded:
                 searcher.clear()
-            raw, result = think(
-                searcher, position, history, level, rng, seeded=seeded, stop_flag=stop, restrict=restrict
-            )
+            try:
+                raw, result = think(
+                    searcher, position, history, level, rng, seeded=seeded, stop_flag=stop, restrict=restrict
+                )
+            finally:
+                if not self.keep_tables:
+                    self._searchers.clear()
         if stop.cancel.is_set():
             return
         self._finish(job, Turn.from_raw(raw) if raw is not None else None, result, stop.fired)

@@ -38,6 +38,7 @@ ROLES: tuple[str, ...] = (
     "menu-option",  # set-up menu: a choice offered on this point
     "menu-choice",  # set-up menu: the current choice
     "confirm",  # press menu again to resign: that side's men
+    "low-time",  # two-player clock: this side's time runs low (its status LED, its edge's middle point)
     "to-move",  # status LED: this side is to move
 )
 
@@ -49,6 +50,7 @@ BLINKS: dict[str, tuple[float, float]] = {
     "fast": (0.4, 0.5),
     "double": (1.2, 0.0),  # two short flashes per period, handled in _level
     "pulse": (2.0, 0.0),  # smooth breathing, handled in _level
+    "flash": (0.6, 0.2),  # a short flash three times in two seconds: the clock's warning
 }
 
 
@@ -89,6 +91,7 @@ DEFAULT_PALETTE: dict[str, Look] = {
     "menu-option": Look((0, 90, 255), "steady"),
     "menu-choice": Look((255, 255, 255), "slow"),
     "confirm": Look((255, 255, 255), "fast"),
+    "low-time": Look((255, 0, 0), "flash"),
     "to-move": Look((255, 255, 255), "steady"),
 }
 
@@ -141,6 +144,7 @@ TOGETHER: tuple[tuple[str, ...], ...] = (
         "hint",
         "last-move",
         "confirm",
+        "low-time",
     ),
     (
         "error",
@@ -155,7 +159,7 @@ TOGETHER: tuple[tuple[str, ...], ...] = (
     ),
     ("error", "winner"),
     ("error", "menu-option", "menu-choice"),
-    ("error", "to-move", "winner", "confirm"),
+    ("error", "to-move", "winner", "confirm", "low-time"),
 )
 
 

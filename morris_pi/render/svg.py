@@ -233,7 +233,7 @@ def board_svg(
     ...
     ValueError: board picture: unknown LED role 'sparkle' at d6; roles are error, missing, extra, protected, lifted, \
 computer-remove, computer-from, computer-to, removable, legal-target, hint, mill, winner, last-move, \
-menu-option, menu-choice, confirm, to-move
+menu-option, menu-choice, confirm, low-time, to-move
     """
     board, own_profile = _board_of(position)
     rules = get_profile(profile) if profile is not None else own_profile or get_profile("standard")

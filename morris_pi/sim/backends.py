@@ -19,6 +19,7 @@ frozenset({'d6'})
 
 from __future__ import annotations
 
+import _thread
 import json
 import threading
 from collections.abc import Mapping
@@ -164,7 +165,7 @@ class SimSensors:
     """
 
     def __init__(
-        self, hand: Hand, clock: Clock, recorder: TraceRecorder | None = None, lock: threading.RLock | None = None
+        self, hand: Hand, clock: Clock, recorder: TraceRecorder | None = None, lock: _thread.RLock | None = None
     ) -> None:
         self.hand = hand
         self.clock = clock
@@ -239,7 +240,7 @@ class SimLeds:
 class SimButtons:
     """The board's buttons: the window's clicks and keys queue presses here."""
 
-    def __init__(self, recorder: TraceRecorder | None = None, lock: threading.RLock | None = None) -> None:
+    def __init__(self, recorder: TraceRecorder | None = None, lock: _thread.RLock | None = None) -> None:
         self.recorder = recorder
         self.lock = lock or threading.RLock()
         self._queue: list[str] = []

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from morris_pi.rules import get_profile
+from morris_pi.rules import Turn, get_profile
 
 from .backends import SimBoard
 from .hand import SIDES, HandError
@@ -47,13 +47,26 @@ class BrowserHand:
         #: Grows with every movement (the seam publishes the men's new places).
         self.version = 0
 
-    def act(self, data: Mapping[str, Any]) -> None:
-        """One movement, as the page sends it; ``HandError`` (a ``ValueError``) says why it cannot be."""
+    def act(self, data: Mapping[str, Any], session: Any = None) -> None:
+        """One movement, as the page sends it; ``HandError`` (a ``ValueError``) says why it cannot be.
+
+        ``clear`` takes every man off into its colour's tray, as before a new game; ``setup``
+        stands the men where ``session``'s game has them (after a takeback, a resumed game or a
+        mess: the corrections all at once), with the trays as the game counts them."""
         what = data.get("do")
         point = data.get("point")
         hand = self.board.hand
         with self.board.lock:
-            if what == "place":
+            if what == "clear":
+                hand.sweep()
+            elif what == "setup":
+                game = getattr(getattr(session, "controller", None), "game", None)
+                if game is None or getattr(session, "menu", None) is not None:
+                    raise HandError("setup: no game is being played (the set-up menu is up)")
+                hand.set_up(game.board, game.in_hand)
+            elif what == "computer":
+                self._computer_turn(hand, session)
+            elif what == "place":
                 colour = data.get("colour")
                 if colour not in SIDES:
                     raise HandError(f"place: colour must be 'white' or 'black', got {colour!r}")
@@ -69,8 +82,28 @@ class BrowserHand:
                 if hand.held:
                     hand.cancel()
             else:
-                raise HandError(f"unknown hand movement {what!r}: place, lift, put, drop or cancel")
+                raise HandError(
+                    f"unknown hand movement {what!r}: place, lift, put, drop, cancel, clear, setup or computer"
+                )
             self.version += 1
+
+    @staticmethod
+    def _computer_turn(hand: Any, session: Any) -> None:
+        """Carry out the computer's prompted turn with the hand, as a person at the board would."""
+        controller = getattr(session, "controller", None)
+        snap = controller.snapshot() if controller is not None and getattr(session, "menu", None) is None else None
+        if snap is None or snap.computer is None:
+            raise HandError("the computer has no turn waiting to be made")
+        turn = Turn.parse(snap.computer)
+        colour = snap.computer_side or snap.turn
+        if hand.held:
+            hand.cancel()
+        if turn.origin is None:
+            hand.place(turn.target, colour)
+        else:
+            hand.move(turn.origin, turn.target)
+        if turn.removal is not None:
+            hand.remove(turn.removal)
 
     def state(self) -> dict[str, Any]:
         """The men where they stand, the trays and the held man (JSON-able)."""
@@ -92,8 +125,17 @@ def _point(value: object) -> str:
     return value
 
 
-def serve_beside(game: Any, host: str, port: int, *, board: bool, pin: str | None = None) -> Any:
-    """Start the web page for ``game`` (a ``GameSession``); returns the running ``WebServer``."""
+def serve_beside(
+    game: Any, host: str, port: int, *, board: bool, pin: str | None = None, trust_loopback: bool = True
+) -> Any:
+    """Start the web page for ``game`` (a ``GameSession``); returns the running ``WebServer``.
+
+    A page on this machine (loopback) plays and controls the simulator without pairing: whoever
+    reaches its loopback address sits at it. A page from the LAN (``--web 0.0.0.0:PORT``) pairs,
+    by PIN when the page is the board (there are no buttons to type a code on), else by a code
+    typed on the window's keys. ``trust_loopback=False`` makes every page pair (as the tests of
+    pairing do)."""
+    from morris_pi.board.ports import BUTTONS
     from morris_pi.web.seam import BoardSeam
     from morris_pi.web.server import WebServer
 
@@ -107,6 +149,8 @@ def serve_beside(game: Any, host: str, port: int, *, board: bool, pin: str | Non
         palette=game.settings.palette,
         board=board,
         pin=pin,
+        buttons=() if board else BUTTONS,  # without a window there are no buttons to press
+        trust_loopback=trust_loopback,
     )
     game.seam = seam
     seam.publish()
@@ -124,6 +168,7 @@ def play_in_browser(
     board_page: bool = True,
     pin: str | None = None,
     opponent_factory: Callable[[int], Any] | None = None,
+    trust_loopback: bool = True,
 ) -> int:
     """Play with the page as the board until ``stop()`` (or Ctrl-C); returns the exit code.
 
@@ -136,7 +181,7 @@ def play_in_browser(
     game = GameSession(board, settings, opponent_factory=opponent_factory)
     stop = stop or (lambda: False)
     try:
-        server = serve_beside(game, host, port, board=board_page, pin=pin)
+        server = serve_beside(game, host, port, board=board_page, pin=pin, trust_loopback=trust_loopback)
     except BaseException:
         game.close()
         raise

@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from morris_pi.rules import POINTS
@@ -167,6 +167,28 @@ class Hand:
         self.board.clear()
         self.passing.clear()
         self.over = None
+
+    def set_up(self, board: Mapping[str, str], in_hand: Mapping[str, int]) -> None:
+        """Stand the men as ``board`` has them, ``in_hand`` in the hand trays, the rest removed.
+
+        >>> hand = Hand(men=9); hand.set_up({"d6": "white", "a1": "black"}, {"white": 7, "black": 7})
+        >>> hand.board, hand.in_hand, hand.removed
+        ({'d6': 'white', 'a1': 'black'}, {'white': 7, 'black': 7}, {'white': 1, 'black': 1})
+        """
+        for point, colour in board.items():
+            _check_point(point)
+            if colour not in SIDES:
+                raise HandError(f"the man on {point} is {colour!r}: 'white' or 'black'")
+        removed = {}
+        for side in SIDES:
+            left = self.men - in_hand[side] - sum(1 for c in board.values() if c == side)
+            if left < 0:
+                raise HandError(f"{side} has only {self.men} men: {in_hand[side]} in hand and more on the board")
+            removed[side] = left
+        self._empty(self.men)
+        self.board = dict(board)
+        self.in_hand = {side: in_hand[side] for side in SIDES}
+        self.removed = removed
 
     def reset(self, men: int) -> None:
         """Empty board and full trays of ``men`` each (a new set of men)."""

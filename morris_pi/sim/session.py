@@ -28,10 +28,11 @@ what only the simulator has:
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from morris_pi.board.controller import Snapshot
@@ -39,6 +40,8 @@ from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.session import Session
+from morris_pi.board.storage import clock_text
+from morris_pi.catalogue import LANGUAGES, Words, from_locale
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.rules import Geometry, Side, get_profile
 from morris_pi.web.seam import BoardSeam
@@ -63,14 +66,20 @@ class SimSettings:
     palette: Mapping[str, Look] = field(default_factory=lambda: dict(DEFAULT_PALETTE))
     menu: bool = False
     state_dir: Path | None = None
+    #: The language of the panel (``morris_pi.catalogue.LANGUAGES``).
+    lang: str = "en"
+    #: The two-player clock (``"5+3"``: five minutes and three seconds a turn), or ``None``.
+    clock: str | None = None
 
     def __post_init__(self) -> None:
         _ = self.game  # the board's own checks, with the board's messages
+        if self.lang not in LANGUAGES:
+            raise ValueError(f"unknown language {self.lang!r}: choose one of {', '.join(LANGUAGES)}")
 
     @property
     def game(self) -> GameSettings:
         """The game settings, as the set-up menu starts from them."""
-        return GameSettings(mode=self.mode, human=self.human, level=self.level, profile=self.profile)
+        return GameSettings(mode=self.mode, human=self.human, level=self.level, profile=self.profile, clock=self.clock)
 
     @property
     def computer(self) -> str | None:
@@ -123,11 +132,13 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
         if seed is not None:
             base["seed"] = seed
     given = False
-    for key in (*GAME_OPTIONS, "seed"):
+    for key in (*GAME_OPTIONS, "seed", "clock", "lang"):
         value = getattr(args, key, None)
         if value is not None:
             base[key] = value
             given = given or key in GAME_OPTIONS
+    if "lang" not in base:
+        base["lang"] = from_locale(os.environ)
     chosen = getattr(args, "menu", None)
     base["menu"] = chosen if chosen is not None else (menu and not given)
     state_dir = getattr(args, "state_dir", None)
@@ -163,10 +174,12 @@ class GameSession:
     ) -> None:
         self.board = board
         settings = settings or SimSettings()
-        if settings.seed is None:
-            # a seeded engine plays the same turns in `morris-pi replay`, so a saved trace replays faithfully
-            settings = replace(settings, seed=random.randrange(1, 2**31))
         self.settings = settings
+        # Every game is seeded, so its trace replays faithfully in `morris-pi replay`: with --seed
+        # every game has that seed (the same game again), else each new game draws its own, so the
+        # computer at a low level does not play the same game twice. The seed is in the record.
+        fixed = settings.seed
+        seeds = (lambda: fixed) if fixed is not None else (lambda: random.randrange(1, 2**31))
         if storage is None and settings.state_dir is not None:
             from morris_pi.board.storage import Storage
 
@@ -181,6 +194,7 @@ class GameSession:
             menu=settings.menu,
             opponent_factory=opponent_factory or engine_opponents(settings.seed),
             palette=settings.palette,
+            seeds=seeds,
         )
         #: How the board started: ``"new"``, ``"menu"`` or ``"resumed"`` (a saved game).
         self.started = self.session.start()
@@ -239,7 +253,8 @@ class GameSession:
 
     def header(self) -> dict[str, object]:
         """The trace header of the game being played (or about to be)."""
-        return trace_header(self.session.settings, self.settings.seed)
+        seed = self.session.meta.get("seed")
+        return trace_header(self.session.settings, seed if isinstance(seed, int) else self.settings.seed)
 
     def close(self) -> None:
         """Stop the computer player."""
@@ -287,22 +302,23 @@ class GameSession:
 
     def panel(self) -> list[tuple[str, str]]:
         session = self.session
-        lines: list[tuple[str, str]] = [("title", "morris-pi simulator")]
+        w = Words(self.settings.lang)
+        lines: list[tuple[str, str]] = [("title", w("sim.title"))]
         if session.menu is not None:
             menu = session.menu
-            lines += words.menu_lines(menu.options(), menu.chosen(), menu.describe())
+            lines += words.menu_lines(menu.choices(), menu.chosen(), menu.describe(w.lang), w)
         else:
-            lines += self._game_lines(self.snapshot())
-        faults = list(session.all_faults().values())
+            lines += self._game_lines(self.snapshot(), w)
+        faults = [fault_words(kind, text, w) for kind, text in session.all_faults().items()]
         stand_in = self.stand_in()
         if stand_in is not None:
             faults.append(stand_in)
         if faults:
             lines += [("", "")] + [("warn", text) for text in faults]
-        lines += self._save_lines()
+        lines += self._save_lines(w)
         if session.menu is None:
-            lines += [("", ""), ("head", "Game record"), ("text", words.numbered(self.snapshot().record))]
-        lines += [("", ""), ("dim", words.CONTROLS), ("dim", words.KEYS)]
+            lines += [("", ""), ("head", w("sim.record")), ("text", words.numbered(self.snapshot().record, w=w))]
+        lines += [("", ""), ("dim", words.controls(w)), ("dim", words.keys(w))]
         return lines
 
     def stand_in(self) -> str | None:
@@ -310,51 +326,73 @@ class GameSession:
         opponent = self.session.controller.opponent if self.session.controller is not None else None
         return opponent.problem if isinstance(opponent, StandInOpponent) else None
 
-    def _game_lines(self, snap: Snapshot) -> list[tuple[str, str]]:
+    def _game_lines(self, snap: Snapshot, w: Words) -> list[tuple[str, str]]:
         s = self.session.settings
-        lines: list[tuple[str, str]] = [("dim", words.mode_line(s.mode, s.human, s.level, snap.profile)), ("", "")]
+        lines: list[tuple[str, str]] = [("dim", words.mode_line(s.mode, s.human, s.level, snap.profile, w)), ("", "")]
         if snap.outcome:
-            lines.append(("good", f"Game over: {snap.outcome}"))
-            lines.append(("text", "Clear the board (C) to play again, or press Menu to choose another game."))
+            lines.append(("good", w("status.game_over", outcome=outcome_words(snap.outcome, w))))
+            lines.append(("text", w("sim.over.next")))
         else:
-            lines.append(("head", f"To move: {words.side_name(snap.turn, s.mode, s.human)}"))
+            lines.append(("head", w("sim.to_move", who=words.side_name(snap.turn, s.mode, s.human, w))))
             if snap.pending:
-                lines.append(("text", f"{snap.pending} closed a mill: take off one of the lit men."))
+                lines.append(("text", w("status.mill", point=snap.pending)))
             elif snap.lifted:
-                lines.append(("text", f"Lifted from {snap.lifted}: put it on a lit point, or back."))
+                lines.append(("text", w("status.lifted", point=snap.lifted)))
+        clock = self.session.game_clock
+        if clock is not None:
+            now = self.clock.now()
+            left = {side: clock_text(clock.remaining(side, now)) for side in ("white", "black")}
+            lines.append(("warn" if clock.flagged else "text", w("sim.clock", **left)))
+            if clock.flagged:
+                lines.append(("warn", w("clock.flagged", side=w.side(clock.flagged))))
         if snap.computer_side is not None:
-            lines.append(("text", self._engine_line(snap)))
+            lines.append(("text", self._engine_line(snap, w)))
         if snap.hint:
-            lines.append(("text", f"Hint: {snap.hint}"))
+            lines.append(("text", w("status.hint", turn=snap.hint)))
         if "confirm" in snap.leds.values() or "confirm" in snap.status.values():
-            lines.append(("warn", "Press Menu again within 3 seconds to resign."))
-        problems = words.problem_words(snap.problems, snap.leds)
+            lines.append(("warn", w("status.confirm_resign")))
+        problems = words.problem_words(snap.problems, snap.leds, w)
         if problems:
-            lines += [("", ""), ("warn", "Put the board right:")]
+            lines += [("", ""), ("warn", w("status.put_right"))]
             lines += [("warn", f"  {text}") for text in problems]
         return lines
 
-    def _engine_line(self, snap: Snapshot) -> str:
-        opponent = self.session.controller.opponent if self.session.controller is not None else None
-        # only the engine player keeps its last search; other opponents show none
-        last = getattr(opponent, "last", None)
-        depth, nodes = getattr(last, "depth", None), getattr(last, "nodes", None)
-        cut = getattr(opponent, "cut", None)
-        limit = f", cut short at the {cut:g} s time limit" if cut is not None else ""
-        searched = f" (last search: depth {depth}, {nodes:,} nodes{limit})" if depth else ""
+    def _engine_line(self, snap: Snapshot, w: Words) -> str:
+        controller = self.session.controller
+        analysis = controller.analyses.get("turn") if controller is not None else None
+        searched = ""
+        if analysis is not None and analysis.depth:
+            searched = w("sim.engine.searched", depth=analysis.depth, nodes=f"{analysis.nodes:,}")
+        cut = getattr(controller.opponent if controller is not None else None, "cut", None)
+        if cut is not None:
+            searched += w("engine.cut", seconds=f"{cut:g}")
         if snap.thinking:
-            return "Computer: thinking..." + searched
+            return w("sim.engine.thinking", searched=searched)
         if snap.computer:
-            return f"Computer's turn: {snap.computer}. Make it on the board as the lights show."
-        return "Computer: waiting" + searched
+            return w("status.computer_prompt", turn=snap.computer)
+        return w("sim.engine.waiting", searched=searched)
 
-    def _save_lines(self) -> list[tuple[str, str]]:
+    def _save_lines(self, w: Words) -> list[tuple[str, str]]:
         if self.settings.state_dir is None:
             return []
-        lines = [("", ""), ("dim", f"Saving every turn in {self.settings.state_dir}")]
+        lines = [("", ""), ("dim", w("sim.saving", dir=self.settings.state_dir))]
         if self.started == "resumed" and self._game is not None and not self.board.recorder.recording:
-            lines.append(("dim", "Resumed from the save: the trace starts with the next game."))
+            lines.append(("dim", w("sim.resumed")))
         return lines
+
+
+def outcome_words(outcome: object, w: Words) -> str:
+    """How a game ended, in words (``Outcome``: its ``winner`` and ``reason``)."""
+    winner, reason = getattr(outcome, "winner", None), getattr(outcome, "reason", None)
+    if winner is None:
+        return w(f"outcome.{reason}")
+    loser = "black" if winner == "white" else "white"
+    return w(f"outcome.{reason}", winner=w.side(winner), loser=w.side(loser, inside=True))
+
+
+def fault_words(kind: str, text: str, w: Words) -> str:
+    """A fault in words: what the board cannot do, then the reason as its source put it."""
+    return w("fault.line", what=w(f"fault.{kind}"), why=text)
 
 
 def play_in_window(

@@ -18,32 +18,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from morris_pi.board.session import ERROR_PATTERNS, PAIRING_PATTERN, PAIRING_ROLE
-from morris_pi.guidance import DEFAULT_PALETTE, Frame, Look
+from morris_pi.catalogue import say
+from morris_pi.guidance import DEFAULT_PALETTE, ROLES, Frame, Look
 from morris_pi.render import board_svg, last_turn_of
 from morris_pi.rules import Game, get_profile
 
 from .seam import View
 
-#: Why an LED is lit, for the page's legend (one line per role of ``guidance.ROLES``).
-ROLE_WORDS: dict[str, str] = {
-    "error": "a fault: see the message",
-    "missing": "a man should stand here: put one back",
-    "extra": "no man should stand here: take it off",
-    "lifted": "the man in the hand came from here",
-    "computer-remove": "the computer's turn: take this man off",
-    "computer-from": "the computer's turn: lift its man here",
-    "computer-to": "the computer's turn: put its man here",
-    "hint": "the hint: a good turn for you",
-    "removable": "a mill: one of these men may be taken",
-    "legal-target": "the man may go here",
-    "mill": "the mill just closed",
-    "winner": "the winner's men",
-    "last-move": "the last turn ended here",
-    "menu-option": "set-up menu: a choice",
-    "menu-choice": "set-up menu: chosen",
-    "confirm": "press the menu button: again to resign, or to pair the browser that asked",
-    "to-move": "this side is to move",
-}
+#: Why an LED is lit, for the page's legend (one line per role of ``guidance.ROLES``), in English:
+#: the page itself shows the catalogue's ``role.<role>`` in its own language.
+ROLE_WORDS: dict[str, str] = {role: say(f"role.{role}") for role in ROLES}
 
 
 def game_json(view: View | None) -> dict[str, Any] | None:
@@ -60,10 +44,22 @@ def picture(
     profile: str | None = None,
     last: bool = True,
     palette: Mapping[str, Look] = DEFAULT_PALETTE,
+    flipped: bool = False,
+    title: str | None = None,
 ) -> str:
-    """The board picture for the page: fills its box, blinks its LEDs, men clickable by id."""
+    """The board picture for the page: fills its box, blinks its LEDs, men clickable by id; ``flipped``
+    seen from Black's side; ``title`` ``""`` leaves the English title out (the page names it itself)."""
     turn = last_turn_of(position) if last and isinstance(position, Game) else None
-    return board_svg(position, last_turn=turn, leds=leds, profile=profile, palette=palette, animate=True)
+    return board_svg(
+        position,
+        last_turn=turn,
+        leds=leds,
+        profile=profile,
+        palette=palette,
+        animate=True,
+        flipped=flipped,
+        title=title,
+    )
 
 
 def position_after(record: str | list[str], plies: int | None, profile: str) -> Game:
@@ -77,8 +73,13 @@ def position_after(record: str | list[str], plies: int | None, profile: str) -> 
     return Game.from_record(turns, profile)
 
 
-def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE) -> dict[str, Any]:
-    """Everything the page shows for ``view``."""
+def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flipped: bool = False) -> dict[str, Any]:
+    """Everything the page shows for ``view`` (the picture seen from Black's side with ``flipped``).
+
+    Words a person reads come as keys of the message catalogue with their values (roles, menu
+    choices, problems by ``kind`` and ``point``), so the page shows them in its own language;
+    ``status`` is the board's own line in English, as the log has it.
+    """
     snap = view.snapshot
     s = view.settings
     out: dict[str, Any] = {
@@ -94,20 +95,27 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE) -> dict
         "brightness": view.brightness,
         "hand": dict(view.hand) if view.hand is not None else None,
         "menu": dict(view.menu) if view.menu is not None else None,
-        "searched": view.searched,
+        "analysis": dict(view.analysis) if view.analysis is not None else None,
+        "searched": dict(view.searched) if view.searched is not None else None,
+        "clock": dict(view.clock) if view.clock is not None else None,
+        "can": dict(view.can),
+        "claimable": view.claimable,
+        "flipped": flipped,
     }
     roles: dict[str, str]
+    status: dict[str, str] = {}
     if view.menu is not None:
         roles = dict(view.menu["leds"])
-        frame = Frame(roles, {})
         men: Game | Mapping[str, str] = {}
         profile = s.profile
+        game = None
     else:
         assert snap is not None
         roles = dict(snap.leds)
-        frame = Frame(roles, dict(snap.status))
+        status = dict(snap.status)
         profile = snap.profile
-        men = Game.from_record(snap.record, profile) if snap.record else Game(profile)
+        game = Game.from_record(snap.record, profile) if snap.record else Game(profile)
+        men = game
         out.update(
             {
                 "profile": snap.profile,
@@ -119,26 +127,53 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE) -> dict
                 "fault": snap.fault,
                 "status_leds": dict(snap.status),
                 "outcome_text": str(snap.outcome) if snap.outcome is not None else None,
+                "in_hand": game.in_hand,
+                "trays": trays(game),
             }
         )
-    # what the session lays over the game's frame on the LEDs: fault patterns, the pairing blink
+    # what the session lays over the game's frame on the LEDs: the clock's warning under the
+    # guidance, the fault patterns and the pairing blink over it
+    low_points, low_status = view.overlay
+    for point, role in low_points:
+        roles.setdefault(point, role)
+    status.update(low_status)
     for kind in view.faults:
         roles.update({p: "error" for p in ERROR_PATTERNS.get(kind, ())})
     if view.pairing:
         roles.update({p: PAIRING_ROLE for p in PAIRING_PATTERN})
-        frame = Frame(roles, dict(frame.status))
     elif view.faults:
-        frame = Frame(roles, {**frame.status, "error": "error"})
+        status["error"] = "error"
+    frame = Frame(roles, status)
     if view.hand is not None:
         men = dict(view.hand["board"])  # the browser board shows the men where they stand
     out["legend"] = [
-        {"role": role, "words": ROLE_WORDS.get(role, role), "points": sorted(p for p, r in roles.items() if r == role)}
-        for role in dict.fromkeys(roles.values())
+        {
+            "role": role,
+            "words": ROLE_WORDS.get(role, role),
+            "points": sorted(p for p, r in roles.items() if r == role),
+            "status": sorted(n for n, r in status.items() if r == role),
+        }
+        for role in dict.fromkeys([*roles.values(), *status.values()])
     ]
     out["colours"] = {
         role: "#{:02x}{:02x}{:02x}".format(*palette[role].colour)
-        for role in dict.fromkeys(roles.values())
+        for role in dict.fromkeys([*roles.values(), *status.values()])
         if role in palette
     }
-    out["svg"] = picture(men, frame, profile=profile, palette=palette)
+    out["svg"] = picture(men, frame, profile=profile, palette=palette, flipped=flipped, title="")
+    return out
+
+
+def trays(game: Game) -> dict[str, dict[str, int]]:
+    """Each side's men as the game has them: in hand, on the board, and taken (off the board for good).
+
+    >>> trays(Game.from_record("d6 a1 f6 a4 b6xa1"))["black"]
+    {'in_hand': 7, 'on_board': 1, 'taken': 1}
+    """
+    men = game.profile.men
+    out = {}
+    for side in ("white", "black"):
+        on_board = sum(1 for s in game.board.values() if s == side)
+        in_hand = game.in_hand[side]
+        out[side] = {"in_hand": in_hand, "on_board": on_board, "taken": men - in_hand - on_board}
     return out

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from morris_pi.board.controller import Snapshot
+from morris_pi.board.gameclock import GameClock
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.session import Session
 
@@ -67,7 +68,12 @@ class View:
     granted: tuple[str, ...] = ()  # the tickets of the pairing requests granted lately
     brightness: float = 1.0
     hand: Mapping[str, Any] | None = None  # the browser board's men, trays and held man
-    searched: str | None = None  # the computer's last search, in words
+    analysis: Mapping[str, Any] | None = None  # the last hint's search (``Analysis.to_dict``): the evaluation
+    searched: Mapping[str, Any] | None = None  # the computer's own last search (``Analysis.to_dict``)
+    clock: Mapping[str, Any] | None = None  # the two-player clock: control, left, running, low, flagged
+    can: Mapping[str, bool] = field(default_factory=dict)  # which of the board's actions make sense now
+    claimable: str | None = None  # the draw that may be claimed now, if any
+    overlay: tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = ((), ())  # low-time roles
 
     def key(self) -> tuple[Any, ...]:
         """Everything a watcher can see (not the time): a new view is published only when it changes."""
@@ -99,6 +105,12 @@ class View:
             self.granted,
             self.brightness,
             repr(self.hand),
+            repr(self.analysis),
+            repr(self.searched),
+            None if self.clock is None else {k: v for k, v in self.clock.items() if k != "left"},
+            tuple(sorted(self.can.items())),
+            self.claimable,
+            self.overlay,
         )
 
 
@@ -108,14 +120,14 @@ def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = N
     controller = session.controller
     snap = session.snapshot() if menu is None else None
     turns = tuple(str(t) for t in controller.game.history) if controller is not None and menu is None else ()
-    opponent = controller.opponent if controller is not None else None
-    last = getattr(opponent, "last", None)
-    searched = None
-    if getattr(last, "depth", None):
-        searched = f"depth {last.depth}, {last.nodes:,} positions"  # type: ignore[union-attr]
-        cut = getattr(opponent, "cut", None)
-        if cut is not None:
-            searched += f", cut short at the {cut:g} s time limit"
+    now = session.clock.now()
+    in_game = menu is None and controller is not None
+    analyses = controller.analyses if in_game and controller is not None else {}
+    analysis, searched = analyses.get("hint"), analyses.get("turn")
+    game_clock = session.game_clock if in_game else None
+    overlay = session.clock_roles(now)
+    # the wall-time cap cut the computer's last search short: the page says so
+    cut = getattr(controller.opponent if controller is not None else None, "cut", None)
     return View(
         version=version,
         state=session.state,
@@ -129,7 +141,9 @@ def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = N
         else {
             "describe": menu.describe(),
             "options": menu.options(),
+            "choices": {point: list(choice) for point, choice in menu.choices().items()},
             "chosen": list(menu.chosen()),
+            "settings": menu.settings.meta(),
             "leds": dict(menu.frame().points),
         },
         faults=session.all_faults(),
@@ -138,8 +152,45 @@ def take_view(session: Session, version: int, hand: Mapping[str, Any] | None = N
         granted=tuple(session.granted),
         brightness=session.brightness,
         hand=hand,
-        searched=searched,
+        analysis=analysis.to_dict() if analysis is not None else None,
+        searched=None if searched is None else {**searched.to_dict(), "cut": cut},
+        clock=None if game_clock is None else clock_json(game_clock, now),
+        can=actions(session),
+        claimable=controller.game.claimable_draw() if in_game and controller is not None else None,
+        overlay=(tuple(sorted(overlay[0].items())), tuple(sorted(overlay[1].items()))),
     )
+
+
+def clock_json(clock: GameClock, now: float) -> dict[str, Any]:
+    """The clock as the page shows it: the control, each side's seconds left now, whose time runs."""
+    return {
+        "control": str(clock.control),
+        "left": {side: round(clock.remaining(side, now), 2) for side in ("white", "black")},
+        "running": clock.running,
+        "low": [side for side in ("white", "black") if clock.low(side, now)],
+        "flagged": clock.flagged,
+        "low_s": clock.control.low_s,
+    }
+
+
+def actions(session: Session) -> dict[str, bool]:
+    """Which of the board's actions the page may offer now (the board refuses the others, saying why)."""
+    menu, controller = session.menu, session.controller
+    if menu is not None or controller is None:
+        return {"start": menu is not None, "menu": False}
+    game = controller.game
+    tracker = controller.tracker
+    over = game.outcome is not None
+    clock = session.game_clock
+    return {
+        "hint": not over and game.turn != tracker.computer and not tracker.resync and not controller.waiting,
+        "takeback": bool(game.history) or game.pending is not None,
+        "draw": game.claimable_draw() is not None,
+        "resign": not over,
+        "new": True,
+        "menu": True,
+        "flag": not over and clock is not None and clock.flagged == game.turn,
+    }
 
 
 class BoardSeam:

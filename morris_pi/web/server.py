@@ -85,9 +85,11 @@ class WebServer:
         board: bool = False,
         buttons: tuple[str, ...] = BUTTONS,
         limits: Any = None,
+        trust_loopback: bool = False,
     ) -> None:
         """``limits`` (a ``connections.SocketCounts``) sets the socket caps and timeouts
-        (default: those of ``limits``)."""
+        (default: those of ``limits``); ``trust_loopback``: a page on this machine needs no
+        pairing (``create_app``)."""
         try:
             import uvicorn
 
@@ -100,7 +102,15 @@ class WebServer:
             ) from None
         quiet = RateLimitedLog(log, MonotonicClock())
         self.app = create_app(
-            seam, storage=storage, pin=pin, clock=clock, palette=palette, board=board, buttons=buttons, quiet=quiet
+            seam,
+            storage=storage,
+            pin=pin,
+            clock=clock,
+            palette=palette,
+            board=board,
+            buttons=buttons,
+            quiet=quiet,
+            trust_loopback=trust_loopback,
         )
         self.sock = bind(host, port)
         self.host, self.port = self.sock.getsockname()[:2]
