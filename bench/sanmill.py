@@ -191,23 +191,22 @@ class Ours:
     nodes: int | None = None
     time: float | None = None
     seeded: bool = True
-    lmr: bool | None = None  # with ``nodes``/``time``: late-move reductions on/off (None: the default)
     weights: str | None = None  # with ``nodes``/``time``: evaluation weight overrides as JSON
     placing_extension: int | None = None  # with ``nodes``/``time``: moving turns seen after the last placement
     placing_nodes: int | None = None  # with ``nodes``: the budget while men are in hand
 
     def describe(self) -> str:
-        lmr = "" if self.lmr is None else f", LMR {'on' if self.lmr else 'off'}"
+        settings = ""
         if self.placing_extension is not None:
-            lmr += f", placing extension {self.placing_extension}"
+            settings += f", placing extension {self.placing_extension}"
         if self.placing_nodes:
-            lmr += f", {self.placing_nodes} nodes while placing"
+            settings += f", {self.placing_nodes} nodes while placing"
         if self.weights:
-            lmr += f", weights {self.weights}"
+            settings += f", weights {self.weights}"
         if self.nodes:
-            return f"{self.nodes} nodes/turn{lmr}"
+            return f"{self.nodes} nodes/turn{settings}"
         if self.time:
-            return f"{self.time} s/turn{lmr}"
+            return f"{self.time} s/turn{settings}"
         return f"level {self.level}" + ("" if self.seeded else " (unseeded, time caps)")
 
 
@@ -215,13 +214,14 @@ class OurPlayer:
     def __init__(self, spec: Ours, seed: int) -> None:
         self.spec = spec
         if spec.nodes or spec.time:
+            from morris_pi.engine.evaluate import merged
             from morris_pi.engine.search import Limits, Searcher
 
-            options: dict[str, Any] = {} if spec.lmr is None else {"lmr": spec.lmr}
+            options: dict[str, Any] = {}
             if spec.placing_extension is not None:
                 options["placing_extension"] = spec.placing_extension
             if spec.weights:
-                options["weights"] = json.loads(spec.weights)
+                options["weights"] = merged(json.loads(spec.weights))
             self.searcher = Searcher("standard", **options)
             self.limits = Limits(nodes=spec.nodes, time=spec.time)
             self.placing_limits = Limits(nodes=spec.placing_nodes or spec.nodes, time=spec.time)
@@ -613,11 +613,6 @@ def main(argv: list[str] | None = None) -> int:
     who.add_argument("--nodes", type=int, help="our fixed node budget per turn instead of a level")
     who.add_argument("--time", type=float, help="our seconds per turn instead of a level")
     parser.add_argument(
-        "--lmr",
-        choices=("on", "off"),
-        help="with --nodes or --time: late-move reductions on or off (default: the engine's)",
-    )
-    parser.add_argument(
         "--placing-extension",
         type=int,
         choices=range(5),
@@ -693,16 +688,15 @@ def main(argv: list[str] | None = None) -> int:
         nodes=args.nodes,
         time=args.time,
         seeded=not args.unseeded,
-        lmr=None if args.lmr is None else args.lmr == "on",
         weights=args.weights,
         placing_extension=args.placing_extension,
         placing_nodes=args.placing_nodes,
     )
     if args.placing_nodes is not None and (not args.nodes or args.placing_nodes < 1):
         parser.error("--placing-nodes applies to --nodes and must be at least 1")
-    if (args.lmr is not None or args.weights or args.placing_extension is not None) and not (args.nodes or args.time):
+    if (args.weights or args.placing_extension is not None) and not (args.nodes or args.time):
         parser.error(
-            "--lmr, --placing-extension and --weights apply to --nodes or --time (a level uses the engine's settings)"
+            "--placing-extension and --weights apply to --nodes or --time (a level uses the engine's settings)"
         )
     if args.weights:
         from morris_pi.engine.evaluate import merged

@@ -128,8 +128,6 @@ def think(
         if hit is not None:
             turn, entry = hit
             return turn, SearchResult(turn, entry.score, entry.depth, 0, 0.0, [turn], book=True)
-    # one searcher serves the level and the hints, so the level sets it for each search
-    searcher.placing_extension = level.placing_extension
     result = searcher.search(
         position,
         history,
@@ -137,5 +135,6 @@ def think(
         margin=margin(level),
         stop_flag=stop_flag,
         restrict=restrict,
+        placing_extension=level.placing_extension,
     )
     return pick(result, level.noise, rng), result
