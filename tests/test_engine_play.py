@@ -237,6 +237,22 @@ def test_threaded_search_does_not_block_and_cancel_stops_it():
     assert player.result() is None  # a cancelled search never delivers a turn
 
 
+def test_closing_stops_the_search_for_good_and_may_be_repeated():
+    game = Game.from_record(MIDGAME)
+    with EnginePlayer(10, threaded=True) as player:
+        player.level = Level(10, 10**9, 3600.0, None, 0, "endless")
+        player.start(game)
+        assert player.thinking and not player.closed
+        assert "thinking" in repr(player)
+    assert player.closed and not player.thinking and not player.holds_tables
+    assert player.join(0)
+    player.close()  # again: nothing happens
+    assert player.closed and repr(player) == "<EnginePlayer level=10 hint_level=10 seed=None closed>"
+    with pytest.raises(RuntimeError, match="closed"):
+        player.start(game)
+    assert player.result() is None
+
+
 def test_threaded_search_delivers_a_legal_turn():
     game = Game.from_record(MIDGAME)
     player = EnginePlayer(3, seed=1, threaded=True)
