@@ -49,6 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.results import record
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.fen import to_fen
 
@@ -597,6 +598,45 @@ def _option(text: str) -> tuple[str, str]:
     return name, value
 
 
+def peer_label(args: argparse.Namespace) -> str:
+    """The peer's setting as the summary names it."""
+    skill = "developer mode" if args.developer_mode else f"skill {args.skill}"
+    return f"peer {skill}" + (f", {args.move_time} s" if args.move_time else "")
+
+
+def setting(args: argparse.Namespace) -> str:
+    """The openings a run plays: what, with our side and the peer, makes a row of the table."""
+    return f"{args.openings} openings of {args.opening_turns} turns, seed {args.seed}, cap {args.cap}"
+
+
+def record_results(s: dict, key: str) -> None:
+    """The run's row in ``bench/results/sanmill.md``."""
+    counted = s["elo"] is not None
+    t = s["seconds_per_turn"]
+    record(
+        "sanmill",
+        "Sparring against Sanmill (bench/sanmill.py)",
+        ["run", "games", "W/D/L", "score (games)", "score (pairs)", "Elo", "blocked < 40", "s/turn ours, peer"],
+        [
+            {
+                "run": key,
+                "games": f"{s['counted']} of {s['games']}",
+                "W/D/L": f"{s['wins']}/{s['draws']}/{s['losses']}",
+                "score (games)": f"{s['score']:.3f} ±{s['ci95_trinomial']:.3f}" if counted else "-",
+                "score (pairs)": f"±{s['ci95_pentanomial']:.3f} ({s['pairs']} pairs)" if counted else "-",
+                "Elo": f"{s['elo']:+} ({s['elo_ci95'][0]:+} to {s['elo_ci95'][1]:+})" if counted else "-",
+                "blocked < 40": s["blocked_losses_before_turn_40"]["count"],
+                "s/turn ours, peer": ", ".join(
+                    f"{t[side]['median']:.2f}" if t[side] else "-" for side in ("ours", "peer")
+                ),
+            }
+        ],
+        notes="Sanmill v7.4.6 (commit 9d0d014), built locally with -O3, with our standard rules (bench/README.md). "
+        "Our levels are seeded node budgets: the same turns on any machine. Scores are ours, with 95% intervals; "
+        "s/turn are medians.",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", help="the peer engine's command (a path, arguments allowed)")
@@ -652,6 +692,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sprt", type=_sprt, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early by SPRT on pairs")
     parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument(
+        "--no-results",
+        dest="results",
+        action="store_false",
+        help="do not write the run's row into bench/results/sanmill.md",
+    )
     args = parser.parse_args(argv)
 
     if args.summarize:
@@ -673,6 +719,8 @@ def main(argv: list[str] | None = None) -> int:
             " + ".join(p.name for p in args.summarize),
         )
         print(json.dumps(s) if args.json else format_summary(s))
+        if args.results:
+            record_results(s, f"{s['ours']} v {peer_label(args)}, {setting(args)}, from {s['peer']}")
         return 0
     if not args.peer:
         parser.error("--peer is required (the path of the built peer engine)")
@@ -714,9 +762,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     )
     options.update(dict(args.peer_option))
-    label = f"peer {'developer mode' if args.developer_mode else f'skill {args.skill}'}" + (
-        f", {args.move_time} s" if args.move_time else ""
-    )
+    label = peer_label(args)
     book = openings(args.openings, args.opening_turns, args.seed)
     order = list(range(len(book)))
     if args.only:
@@ -768,6 +814,8 @@ def main(argv: list[str] | None = None) -> int:
     s["minutes"] = round((time.perf_counter() - started) / 60, 1)
     if verdict:
         s["sprt"] = verdict
+    if args.results and not args.only:
+        record_results(s, f"{s['ours']} v {label}, {setting(args)}")
     print(
         json.dumps(s)
         if args.json
