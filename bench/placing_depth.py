@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         "--nodes",
         type=_positive,
         default=100000,
-        help="budget of the depth comparison (level 10's when the figures in docs/engine.md were measured)",
+        help="budget of the depth comparison (level 10's when the figures in docs/history/engine.md were measured)",
     )
     parser.add_argument("--depth", type=_positive, default=5, help="depth of the node comparison")
     args = parser.parse_args(argv)

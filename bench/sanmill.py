@@ -726,7 +726,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--peer is required (the path of the built peer engine)")
     command = shlex.split(args.peer)
     if not command or not Path(command[0]).exists():
-        parser.error(f"--peer {args.peer!r}: no such file; build the peer first (docs/engine.md)")
+        parser.error(f"--peer {args.peer!r}: no such file; build the peer first (bench/README.md)")
     if args.level is not None and not 1 <= args.level <= 10:
         parser.error(f"--level {args.level}: levels are 1 to 10")
     if args.openings < 1 or args.opening_turns < 0:

@@ -26,9 +26,9 @@ reached its 1,500 nodes once and level 4 its 3,000 three times; levels 1 and 2
 never used more than 107). Level 5 is the first level without a depth limit,
 the first that the nodes bound (54 of those 60 searches): it deepens as far as
 900 nodes go, two to five turns in the middle game and further in endgames. A
-level 4 ceiling of 900 would cut its three-turn searches in a third of the
-positions; a level 5 budget of 3,000 would make it a different level. The
-strength still grows: level 5 beats level 4 (the ladder in docs/engine.md).
+level 4 ceiling of 900 would cut its three-turn searches short in 33 of those
+60 positions; a level 5 budget of 3,000 would make it a different level. The
+strength still grows: level 5 beats level 4 (the ladder, bench/results/match.md).
 
 >>> [n for n in range(1, 10) if LEVELS[n + 1].nodes < LEVELS[n].nodes]  # the one exception, see above
 [4]

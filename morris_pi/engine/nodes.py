@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 MAX_PLY = 40
 CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
 EVAL_CACHE = 1 << 16  # leaf evaluations kept by position key (about 5 MB at most)
-PLACING_EXTENSION = 0  # moving turns searched at least after the last placement (docs/engine.md, "Placing depth")
+PLACING_EXTENSION = 0  # moving turns searched at least after the last placement (docs/engine.md, "Search")
 MAX_PLACING_EXTENSION = 4
 
 Evaluate = Callable[[int, int, int, int], int]
