@@ -181,7 +181,9 @@ def format_row(label: str, r: dict[str, Any]) -> str:
     )
 
 
-def print_table(groups: dict[str, list[dict[str, Any]]]) -> None:
+def print_table(groups: dict[str, list[dict[str, Any]]], source: str = "") -> None:
+    """The table of every pairing, the Elo ladder, and their rows in ``bench/results/match.md``
+    (``source``: the logs the games were read from, when they were not played now)."""
     print(HEADER)
     ladder: dict[str, float] = {"greedy": 0.0}
     table = []
@@ -190,7 +192,8 @@ def print_table(groups: dict[str, list[dict[str, Any]]]) -> None:
         print(format_row(label, r), flush=True)
         table.append(
             {
-                "pairing (weaker v stronger)": f"{label} ({_settings_of(groups[label])})",
+                "pairing (weaker v stronger)": f"{label} ({_settings_of(groups[label])})"
+                + (f", from {source}" if source else ""),
                 "games": r["games"],
                 "W-D-L (stronger)": f"{r['wins']}-{r['draws']}-{r['losses']}",
                 "score": f"{r['score']:.3f} ±{r['half_games']:.3f}",
@@ -289,7 +292,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.summarize:
         try:
-            print_table(read_logs(args.summarize))
+            print_table(read_logs(args.summarize), source=" + ".join(Path(p).name for p in args.summarize))
         except (OSError, ValueError) as exc:
             parser.error(f"--summarize: {exc}")
         return
