@@ -217,7 +217,9 @@ def print_table(groups: dict[str, list[dict[str, Any]]], source: str = "") -> No
             list(table[0]),
             table,
             notes="Seeded node budgets: the same games on any machine. W-D-L, score and Elo are the "
-            "stronger side's; the pairs interval counts each opening's two games as one sample.",
+            "stronger side's; the pairs interval counts each opening's two games as one sample. A row "
+            '"from" a log summarises games played earlier (`--summarize`); its commit is the one it was '
+            "summarised at.",
         )
         print(f"(table: {path})")
 

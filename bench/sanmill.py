@@ -633,7 +633,8 @@ def record_results(s: dict, key: str) -> None:
         ],
         notes="Sanmill v7.4.6 (commit 9d0d014), built locally with -O3, with our standard rules (bench/README.md). "
         "Our levels are seeded node budgets: the same turns on any machine. Scores are ours, with 95% intervals; "
-        "s/turn are medians.",
+        's/turn are medians. A row "from" a log summarises games played earlier (`--summarize`); '
+        "its commit is the one it was summarised at.",
     )
 
 
@@ -720,7 +721,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(json.dumps(s) if args.json else format_summary(s))
         if args.results:
-            record_results(s, f"{s['ours']} v {peer_label(args)}, {setting(args)}, from {s['peer']}")
+            record_results(s, f"{s['ours']} v {peer_label(args)}, from {s['peer']}")
         return 0
     if not args.peer:
         parser.error("--peer is required (the path of the built peer engine)")
