@@ -19,8 +19,8 @@ True
 True
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: the API docs read ``TableEntry``'s field
+# types from its generated constructor, which does not see this module's names.
 from typing import NamedTuple
 
 from morris_pi.rules.position import RawTurn
