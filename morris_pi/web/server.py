@@ -18,6 +18,7 @@ from typing import Any
 from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
+from .connections import SocketCounts, guarded_protocol
 from .limits import MAX_HEADER_BYTES
 from .ratelog import QuietFilter, RateLimitedLog
 from .seam import BoardSeam
@@ -94,7 +95,6 @@ class WebServer:
             import uvicorn
 
             from .app import create_app
-            from .connections import SocketCounts, guarded_protocol
         except ImportError as exc:
             raise WebError(
                 f"web: the web extra is not installed ({exc.name} is missing); "
