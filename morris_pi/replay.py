@@ -41,6 +41,7 @@ from morris_pi.board.controller import Controller, Snapshot
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.engine.player import EnginePlayer
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import POINTS, SIDES, Side, get_profile
 
 HEADER_KEYS = ("profile", "white", "black", "level", "seed")
@@ -57,7 +58,7 @@ MAX_T = 1e9
 _POINTS = frozenset(POINTS)
 
 
-class TraceError(ValueError):
+class TraceError(MorrisPiError, ValueError):
     """A bad line of a trace; the message names the line number."""
 
     def __init__(self, line: int, message: str) -> None:

@@ -1,4 +1,6 @@
-"""Floor 1: the rules of Nine Men's Morris and its profiles. Imports nothing of ours.
+"""Floor 1: the rules of Nine Men's Morris and its profiles.
+
+Imports nothing of ours but the root of every error, ``morris_pi.errors`` (floor 0).
 
 >>> from morris_pi.rules import Game
 >>> game = Game.from_record("d6 a1 f6 a4 b6xa1")

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
+from morris_pi.errors import MorrisPiError
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
 from .connections import SocketCounts, guarded_protocol
@@ -30,7 +31,7 @@ log = logging.getLogger("morris_pi.web")
 KEEP_ALIVE_S = 5
 
 
-class WebError(RuntimeError):
+class WebError(MorrisPiError, RuntimeError):
     """The web side cannot start: what and where, in one sentence."""
 
 
