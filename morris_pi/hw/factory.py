@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import Buttons, Clock, LedStrip, SensorSource
 from morris_pi.config.model import Config
 from morris_pi.hw import leds
@@ -169,14 +170,14 @@ def build_buttons(config: Config, *, pin_factory: Any = None, clock: Clock | Non
 
 
 @dataclass
-class Hardware:
-    """The three hardware ends of one board."""
+class Hardware(Closeable):
+    """The three hardware ends of one board; ``close()`` closes all three."""
 
     sensors: SensorSource
     leds: LedStrip
     buttons: Buttons
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Close all three; LEDs last so they can still be switched off after a sensor fault."""
         errors: list[BaseException] = []
         for end in (self.sensors, self.buttons, self.leds):
