@@ -145,7 +145,7 @@ def run_service(
         notifier.stopping("stopping")
     finally:
         if server is not None:
-            server.stop()
+            server.close()
         session.close()
         hardware.close()
         notifier.close()

@@ -199,7 +199,7 @@ def play_in_browser(
                 timeout = min(timeout, 0.02)  # the computer's answer is polled, as the window does
             seam.wait(max(0.0, timeout))
     finally:
-        server.stop()
+        server.close()
         game.close()
         if trace_path:
             for path, events in board.recorder.save(trace_path):

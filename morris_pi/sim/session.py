@@ -23,6 +23,10 @@ what only the simulator has:
 >>> board.buttons.press("new"); game.step()      # start with the choices shown
 >>> game.session.state, board.recorder.header
 ('game', {'profile': 'standard', 'white': 'human', 'black': 'human'})
+>>> game
+<GameSession two-player: <Session game standard record='' white to move>>
+>>> game.close(); game
+<GameSession closed>
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import StandInOpponent, engine_opponents
@@ -155,7 +160,7 @@ class _Session(Session):
         self.menus += 1
 
 
-class GameSession:
+class GameSession(Closeable):
     """The board's ``Session`` over a ``SimBoard``, as the window drives it.
 
     ``opponent_factory(level)`` makes the computer player (default: the seeded
@@ -223,6 +228,7 @@ class GameSession:
         return get_profile(self._profile()).board
 
     def step(self) -> None:
+        self._check_open("scan the board")
         if self.seam is not None:
             self.seam.run_actions()
         self.session.step()
@@ -252,9 +258,16 @@ class GameSession:
         seed = self.session.meta.get("seed")
         return trace_header(self.session.settings, seed if isinstance(seed, int) else self.settings.seed)
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Stop the computer player."""
         self.session.close()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<GameSession closed>"
+        settings = self.session.settings
+        players = settings.mode if settings.computer is None else f"level {settings.level} plays {settings.computer}"
+        return f"<GameSession {players}: {self.session!r}>"
 
     # -- the simulator's own part -----------------------------------------------------------
 

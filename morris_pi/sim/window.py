@@ -36,13 +36,13 @@ def play_in_window(
         app = SimApp(board, game, size=size, trace_path=trace_path)
     except BaseException:  # no display: the computer player's thread must not outlive the refusal
         if server is not None:
-            server.stop()
+            server.close()
         game.close()
         raise
     try:
         return app.run()
     finally:
         if server is not None:
-            server.stop()
+            server.close()
         game.close()
         app.close()

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
 from morris_pi.errors import MorrisPiError
 from morris_pi.guidance import DEFAULT_PALETTE, Look
@@ -71,8 +72,8 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-class WebServer:
-    """The companion page for one board, served until ``stop``."""
+class WebServer(Closeable):
+    """The companion page for one board, served from ``start()`` until ``close()``."""
 
     def __init__(
         self,
@@ -155,6 +156,7 @@ class WebServer:
             log.error("the web server stopped: %s", exc)
 
     def start(self) -> WebServer:
+        self._check_open("start")
         self._thread.start()
         log.info("web page on %s (listening on %s:%d)", self.url, self.host, self.port)
         return self
@@ -168,7 +170,13 @@ class WebServer:
             nap.wait(0.01)
         return bool(self.server.started)
 
-    def stop(self) -> None:
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<WebServer closed>"
+        running = "serving" if self._thread.is_alive() else "not started" if self._thread.ident is None else "stopped"
+        return f"<WebServer {self.url} {running}>"
+
+    def _release(self) -> None:
         self.app.state.hub.close()  # open event streams end first, so the server need not wait for them
         self.server.should_exit = True
         if self._thread.is_alive():
