@@ -185,6 +185,10 @@ class Storage:
     def game_type(self) -> Any:
         return self._game_type
 
+    def __repr__(self) -> str:
+        records = "" if self.records_dir == self.state_dir / RECORDS_DIRNAME else f" records={str(self.records_dir)!r}"
+        return f"<Storage {str(self.state_dir)!r}{records}>"
+
     def _now(self) -> datetime:
         now = self._clock()
         return now.astimezone(UTC) if now.tzinfo else now.replace(tzinfo=UTC)
