@@ -28,6 +28,7 @@ from morris_pi.hw.leds import DarkStrip, PixelStrip
 from morris_pi.hw.sensors_gpio import GpioSensors
 from morris_pi.hw.sensors_matrix import MatrixSensors
 from morris_pi.hw.sensors_mcp23017 import Mcp23017Sensors
+from morris_pi.service.hardware import BoardHardware
 from morris_pi.sim.backends import SimBoard
 from morris_pi.sim.session import GameSession, SimSettings
 from morris_pi.web.seam import BoardSeam
@@ -190,3 +191,17 @@ def test_the_web_server_frees_its_port_on_close_and_cannot_start_again():
     with socket.socket() as again:  # the port is free for the next server
         again.bind(("127.0.0.1", port))
     session.close()
+
+
+def test_the_services_hardware_closes_its_parts_once_and_does_not_open_again(mock_factory):
+    config = parse_config('[sensors]\nbackend = "gpio"\n[leds]\nbackend = "neopixel"\n')
+    pixels = FakePixels(24)
+    with BoardHardware(config, ManualClock(), pin_factory=mock_factory, pixels=pixels) as hardware:
+        assert repr(hardware) == "<BoardHardware sensors=not open leds=not open buttons=not open>"
+        hardware.open()
+        assert repr(hardware) == "<BoardHardware sensors=open leds=open buttons=open>"
+        sensors = hardware.sensors.inner
+    assert hardware.closed and sensors.closed and hardware.sensors.inner is None
+    hardware.close()  # again: nothing happens
+    with pytest.raises(ClosedError, match="<BoardHardware closed>: cannot open the hardware after close"):
+        hardware.open()
