@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import INDEX
+from .board import BLACK, INDEX, WHITE
 from .errors import RulesError
 from .profiles import Profile, get_profile
 
 if TYPE_CHECKING:
     from .game import Game
-
-#: The side indices of ``position.WHITE`` and ``position.BLACK``.
-WHITE, BLACK = 0, 1
 
 #: The points in FEN order: Sanmill's squares 8-31 (inner, middle, outer ring).
 FEN_POINTS: tuple[str, ...] = tuple("d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split())

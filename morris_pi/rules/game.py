@@ -23,11 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from .board import FULL, POINTS, bits, names_of, point_index
+from .board import BLACK, FULL, POINTS, WHITE, bits, names_of, point_index
 from .errors import GameOverError, GameTextError, IllegalTurnError, RulesError
 from .fen_text import FenError, finished_by_removal, parse_fen, write_fen
 from .notation import Turn, parse_removal, sanmill_form, split_record
-from .position import BLACK, SIDES, WHITE, Position, PositionKey, Side, other_side, tables_for
+from .position import SIDES, Position, PositionKey, Side, other_side, tables_for
 from .profiles import Profile, get_profile
 
 TEXT_FORMAT = "morris-pi/game-1"
