@@ -228,3 +228,8 @@ def test_imports_are_resolved_to_what_they_load(line, expected):
 def test_a_package_resolves_relative_imports_from_itself():
     [found] = imports_in("from .palette import RGB\n", "morris_pi.guidance", package=True)
     assert found.target == "morris_pi.guidance.palette" and not found.in_function
+
+
+def test_the_readme_names_every_pair_allowed_within_a_floor():
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert [pair for pair in sorted(PEERS) if f"`{pair[0]}` → `{pair[1]}`" not in text] == []
