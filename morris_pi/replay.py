@@ -40,6 +40,8 @@ from typing import IO, BinaryIO
 from morris_pi.board.controller import Controller, Snapshot
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.engine.player import EnginePlayer
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import POINTS, SIDES, Side, get_profile
 
 HEADER_KEYS = ("profile", "white", "black", "level", "seed")
@@ -56,7 +58,7 @@ MAX_T = 1e9
 _POINTS = frozenset(POINTS)
 
 
-class TraceError(ValueError):
+class TraceError(MorrisPiError, ValueError):
     """A bad line of a trace; the message names the line number."""
 
     def __init__(self, line: int, message: str) -> None:
@@ -192,15 +194,10 @@ def parse_line(text: str, line: int, first: bool) -> Header | Event | None:
 
 
 def make_opponent(header: Header) -> Opponent:
-    """The engine at the header's level where it exists, else the first-legal player."""
+    """The engine at the header's level, or the first-legal player when the header names none."""
     if header.level is not None:
-        try:
-            from morris_pi.engine.player import EnginePlayer
-        except ImportError:
-            pass
-        else:
-            # Searching in step keeps the output the same on any machine: the trace clock waits.
-            return EnginePlayer(header.level, seed=header.seed, threaded=False)
+        # Searching in step keeps the output the same on any machine: the trace clock waits.
+        return EnginePlayer(header.level, seed=header.seed, threaded=False)
     return FirstLegalOpponent()
 
 
