@@ -901,8 +901,8 @@ def measure(args: argparse.Namespace, seed: int) -> int:
         for r in sorted(results, key=lambda r: int(str(r["seed"]).split(":")[1])):
             if r["verdict"] != "exact":
                 print(f"  {r['verdict']:5} game {r['seed']} {r['profile']}: {r['why']}  {r.get('path', '')}")
-    if args.table:
-        print(f"table: {held.write_table(cells)}")
+    if args.table is not False:
+        print(f"table: {held.write_table(cells, Path(args.table) if args.table else held.TABLE)}")
     return 0 if all(c.exact == c.games for c in cells) else 1
 
 
@@ -932,8 +932,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tracker", default="morris_pi.tracker:Tracker", help="with --measure: MODULE:CALLABLE")
     parser.add_argument("--jobs", type=int, default=1, help="with --measure: worker processes")
     parser.add_argument(
-        "--no-table", dest="table", action="store_false", help="with --measure: leave bench/results/ alone"
+        "--table", default=None, help="with --measure: the table to write (bench/results/tracker-heldout.md)"
     )
+    parser.add_argument("--no-table", dest="table", action="store_false", help="with --measure: write no table")
     args = parser.parse_args(argv)
     if args.mess is None:
         args.mess = [0.05, 0.1, 0.25] if args.measure else [0.25]

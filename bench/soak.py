@@ -96,9 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         "--engine-share", type=float, default=0.25, help="share of the computer games played by the engine (level 1-2)"
     )
     parser.add_argument("--tracker", default=heldout.DEFAULT_TRACKER, help="MODULE:CALLABLE that builds the tracker")
-    parser.add_argument(
-        "--no-table", dest="table", action="store_false", help="leave bench/results/tracker-heldout.md alone"
-    )
+    parser.add_argument("--table", default=str(heldout.TABLE), help="the table the figures go into")
+    parser.add_argument("--no-table", dest="table", action="store_false", help="write no table")
     args = parser.parse_args(argv)
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     try:
@@ -133,8 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for cell in cells:
         print(cell.line())
-    if args.table:
-        print(f"table: {heldout.write_table(cells)}")
+    if args.table is not False:
+        print(f"table: {heldout.write_table(cells, Path(args.table))}")
     return 0 if all(r["ok"] for group in by_level.values() for r in group) else 1
 
 
