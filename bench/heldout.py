@@ -84,7 +84,7 @@ def load_tracker(spec: str) -> TrackerFactory:
         found = getattr(found, part)
     if not callable(found):
         raise ValueError(f"--tracker {spec}: {name} is not callable")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def replay_rows(lines: Iterable[str], tracker: str = DEFAULT_TRACKER) -> tuple[int, list[dict[str, Any]], str]:

@@ -835,7 +835,7 @@ def mess_levels(level: float, only: list[str] | None, off: list[str] | None) -> 
     return {k: (level if k in chosen else 0.0) for k in KINDS}
 
 
-def _heldout():  # type: ignore[no-untyped-def]
+def _heldout():
     """``bench/heldout.py``, found beside this file however this file was loaded."""
     here = str(Path(__file__).resolve().parent)
     if here not in sys.path:

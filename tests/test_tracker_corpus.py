@@ -8,18 +8,27 @@ exactly; no trace is regenerated here, so a change of a generator changes none o
 
 Every trace is replayed through ``morris_pi.replay`` (the board's controller and its tracker):
 no line may hold a turn nobody played, not even for a moment, and where ``exact`` is set the last
-line holds the whole record and the result.
+line holds the whole record and the result. A trace on which the tracker is known to show a turn
+nobody played carries ``shown_wrong_today`` (where, and what it showed): it is an expected
+failure, strictly, so the day it is read right the test says so and the sidecar is brought up
+to date.
+
+The environment variable ``MORRIS_PI_TRACKER=MODULE:CALLABLE`` runs the corpus with another
+tracker of the same public API (``Controller(tracker=...)``); by default it is ``Tracker``.
 """
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from morris_pi import replay
+from morris_pi.board.controller import TrackerFactory
 
 CORPUS = Path(__file__).parent / "data" / "traces"
 TRACES = sorted(CORPUS.glob("*.jsonl"))
@@ -31,9 +40,17 @@ def expected_of(trace: Path) -> dict:
     return json.loads(trace.with_name(trace.name.removesuffix(".jsonl") + ".expected.json").read_text())
 
 
+def tracker_under_test() -> TrackerFactory | None:
+    spec = os.environ.get("MORRIS_PI_TRACKER")
+    if not spec:
+        return None
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def replay_rows(trace: Path) -> list[dict]:
     out, err = io.StringIO(), io.StringIO()
-    code = replay.run(trace.read_text().splitlines(), out, err, as_json=True)
+    code = replay.run(trace.read_text().splitlines(), out, err, as_json=True, tracker=tracker_under_test())
     assert code == 0 and err.getvalue() == "", err.getvalue()
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
@@ -49,7 +66,13 @@ def test_the_corpus_is_there_and_every_trace_says_where_it_comes_from_and_why():
         assert "t" not in header and header.get("profile", "standard") == expected["profile"], trace.name
 
 
-@pytest.mark.parametrize("trace", TRACES, ids=[t.name.removesuffix(".jsonl") for t in TRACES])
+def _case(trace: Path):
+    known = expected_of(trace).get("shown_wrong_today")
+    marks = [pytest.mark.xfail(strict=True, reason=f"shows a turn nobody played: {known}")] if known else []
+    return pytest.param(trace, id=trace.name.removesuffix(".jsonl"), marks=marks)
+
+
+@pytest.mark.parametrize("trace", [_case(trace) for trace in TRACES])
 def test_the_record_holds_only_turns_that_were_played_and_is_exact_where_it_was(trace: Path):
     expected = expected_of(trace)
     rows = replay_rows(trace)
