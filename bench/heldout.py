@@ -127,6 +127,11 @@ def where_wrong(rows: Sequence[Mapping[str, Any]], expected: Mapping[str, Any]) 
     """Where the last record leaves the truth, for a report line."""
     want = str(expected["record"]).split()
     got = str(rows[-1]["record"]).split() if rows else []
+    outcome = rows[-1].get("outcome") if rows else None
+    if got == want:
+        return f"the record is whole; the result: expected {expected.get('outcome')}, replay has {outcome}"
+    if _prefix(got, want) and outcome is not None and outcome != expected.get("outcome"):
+        return f"the game ended after turn {len(got)} of {len(want)}: {outcome}, expected {expected.get('outcome')}"
     at = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), min(len(got), len(want)))
     return (
         f"turn {at + 1}: expected {' '.join(want[at : at + 2]) or '(end)'!r}, "
