@@ -7,6 +7,7 @@ line, on seeds drawn at run time.
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -97,3 +98,25 @@ def test_soak_measures_each_mess_level_on_the_same_games(tmp_path, capsys):
     text = table.read_text()
     assert "| soak | `morris_pi.tracker:Tracker` | 3 | 5% | 2 |" in text and "| 3 | 10% | 2 |" in text
     assert code in (0, 1)
+
+
+def test_a_failing_game_is_frozen_into_the_corpus_with_where_it_comes_from(tmp_path, capsys):
+    second_hands = load("second_hands")
+    freeze = load("freeze_trace")
+    games = tmp_path / "games"
+    second_hands.main([str(games), "--games", "1", "--seed", "4", "--mess", "0.05", "--turns", "6"])
+    trace = next(games.glob("*.jsonl"))
+    corpus = tmp_path / "corpus"
+    argv = [str(trace), "--corpus", str(corpus), "--generator", "bench/second_hands.py", "--mess", "5 %"]
+    assert freeze.main([*argv, "--seed", "4", "--game", "0", "--why", "six turns of a quiet game"]) == 0
+    assert "exact with morris_pi.tracker:Tracker" in capsys.readouterr().out
+    frozen = corpus / trace.name
+    sidecar = json.loads(frozen.with_name(frozen.name.removesuffix(".jsonl") + ".expected.json").read_text())
+    assert sidecar["exact"] is True and sidecar["seed"] == 4 and sidecar["profile"] == "standard"
+    assert sidecar["mode"] == "two-player" and sidecar["why"] == "six turns of a quiet game"
+    assert len(sidecar["record"].split()) == 6
+    # Once there, it stays unless replaced on purpose; and a trace says where it comes from.
+    assert freeze.main([*argv, "--why", "again"]) == 1
+    assert "already in the corpus" in capsys.readouterr().err
+    assert freeze.main([str(trace), "--corpus", str(tmp_path / "other"), "--why", "no source"]) == 1
+    assert "--generator --mess" in capsys.readouterr().err
