@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, BinaryIO
 
-from morris_pi.board.controller import Controller, Snapshot
+from morris_pi.board.controller import Controller, Snapshot, TrackerFactory
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.engine.player import EnginePlayer
@@ -204,7 +204,8 @@ def make_opponent(header: Header) -> Opponent:
 class Replay:
     """A controller over virtual sensors, buttons and clock, fed one event at a time.
 
-    ``emit`` receives every snapshot that differs from the last one emitted.
+    ``emit`` receives every snapshot that differs from the last one emitted; ``tracker`` builds
+    the controller's tracker (see ``TrackerFactory``), by default ``Tracker``.
     """
 
     def __init__(
@@ -213,6 +214,7 @@ class Replay:
         *,
         emit: Callable[[Snapshot], None] | None = None,
         opponent: Opponent | None = None,
+        tracker: TrackerFactory | None = None,
     ) -> None:
         self.header = header or Header()
         self.clock = ManualClock(0.0)
@@ -229,6 +231,7 @@ class Replay:
             profile=self.header.profile,
             computer=self.header.computer,
             opponent=opponent,
+            tracker=tracker,
         )
         self.emit = emit
         self.started = False
@@ -383,10 +386,12 @@ def run(
     *,
     as_json: bool = False,
     opponent: Opponent | None = None,
+    tracker: TrackerFactory | None = None,
 ) -> int:
     """Replay ``lines``; returns 0, or 1 when some lines were refused (each named on ``err``).
 
     ``lines`` are text lines, or ``trace_lines`` with the reader's refusals among them.
+    ``tracker`` builds the board's tracker (default ``Tracker``), to measure another reader.
     After ``MAX_BAD_LINES`` refused lines, or an ``InputStopped``, the rest is not read.
     """
     replay: Replay | None = None
@@ -419,10 +424,10 @@ def run(
             if item is None:
                 continue
             if isinstance(item, Header):
-                replay = Replay(item, emit=emit, opponent=opponent)
+                replay = Replay(item, emit=emit, opponent=opponent, tracker=tracker)
                 continue
             if replay is None:
-                replay = Replay(emit=emit, opponent=opponent)
+                replay = Replay(emit=emit, opponent=opponent, tracker=tracker)
             replay.feed(item, number)
         except TraceError as exc:
             bad += 1
@@ -436,7 +441,7 @@ def run(
             err.flush()
             break
     if replay is None:
-        replay = Replay(emit=emit, opponent=opponent)
+        replay = Replay(emit=emit, opponent=opponent, tracker=tracker)
     final = replay.finish()
     if report is not None:
         report.summary(final)
