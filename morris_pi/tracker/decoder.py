@@ -32,6 +32,15 @@ from .stories import Story, flips_of, read_stories
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.
 DEFAULT_CONFIRM_S = 1.0
+#: Seconds between rankings of a board nothing new happened on, while it is undecided, and for
+#: how long after its last change.
+RECHECK_S = 0.25
+RECHECK_FOR_S = 30.0
+#: Changes since the committed position beyond which a board no story explains is given up.
+STALL_CHANGES = 120
+#: Seconds the whole board must have been still before anything is committed: a change only
+#: just seen has not shown yet what it begins.
+FIRM_S = 0.3
 
 
 class StoryDecoder:
@@ -52,6 +61,9 @@ class StoryDecoder:
         #: The cheapest story at the latest ranking (``None``: nothing explains the board).
         self.best: Story | None = None
         self.stories: list[Story] = []
+        #: No story explains the board, and too much has happened since the committed position
+        #: for one ever to: the decoder reads no more of this game (the board waits).
+        self.stalled = False
         self._dirty = False
         self._wake = math.inf
 
@@ -78,7 +90,7 @@ class StoryDecoder:
 
     def tick(self, now: float) -> None:
         """Rank again if anything changed, and commit what is agreed and quiet."""
-        if self.log is None or (not self._dirty and now < self._wake):
+        if self.log is None or self.stalled or (not self._dirty and now < self._wake):
             return
         self._wake = math.inf
         for _ in range(4):  # a commit moves the base: rank again from there at once
@@ -95,31 +107,48 @@ class StoryDecoder:
         self.stories = read_stories(self.game.position, evidence, self.model)
         if not self.stories:
             self.best = None
+            self._recheck(now, evidence.last_change)
+            if sum(len(p.changes) for p in evidence.points) > STALL_CHANGES:
+                self.stalled = True
             return False
-        best = self.stories[0]
-        self.best = best
-        good = [s for s in self.stories if s.cost <= best.cost + self.model.margin]
+        self.best = self.stories[0]
+        # What is committed is decided on the board as it stood FIRM_S ago: a change only just
+        # seen has not shown yet what it begins, and it may only confirm the past, never decide it.
+        firm = now - FIRM_S
+        past = evidence.until(firm)
+        stories = read_stories(self.game.position, past, self.model) if past != evidence else self.stories
+        if not stories:
+            return False
+        best = stories[0]
+        good = [s for s in stories if s.cost <= best.cost + self.model.margin]
         agreed = 0
         while agreed < len(best.turns) and all(
             len(s.turns) > agreed and s.turns[agreed] == best.turns[agreed] for s in good
         ):
             agreed += 1
         if not agreed:
+            self._recheck(now, evidence.last_change)
             return False
-        need = flips_of(best.turns[:agreed], None)
-        quiet_since = -math.inf
-        for i, flips in enumerate(need):
-            if flips:
-                seq = evidence.points[i].changes
-                quiet_since = max(quiet_since, seq[-1].t)
-        ready = quiet_since + self.confirm_s
-        if now < ready:
+        # the longest agreed prefix whose switches have all been quiet for confirm_s
+        while agreed:
+            need = flips_of(best.turns[:agreed], None)
+            quiet_since = max(past.points[i].changes[-1].t for i, flips in enumerate(need) if flips)
+            ready = quiet_since + self.confirm_s + FIRM_S
+            if now >= ready:
+                break
             self._wake = min(self._wake, ready)
+            agreed -= 1
+        if not agreed:
             return False
-        self._commit(best, agreed, evidence.points, need)
+        self._commit(best, agreed, past.points, need, [len(p.changes) for p in evidence.points])
         return True
 
-    def _commit(self, best: Story, agreed: int, points: tuple, need: list) -> None:  # type: ignore[type-arg]
+    def _recheck(self, now: float, last_change: float) -> None:
+        """Rank again soon: what a wait costs grows with time, so a tie now may be decided later."""
+        if now - last_change < RECHECK_FOR_S:
+            self._wake = min(self._wake, now + RECHECK_S)
+
+    def _commit(self, best: Story, agreed: int, points: tuple, need: list, total: list[int]) -> None:  # type: ignore[type-arg]
         assert self.log is not None
         cut = -math.inf
         keep = [0] * len(POINTS)
@@ -128,16 +157,19 @@ class StoryDecoder:
             if flips:
                 last = best.matched[i][len(flips) - 1]
                 cut = max(cut, seq[last].t)
-                keep[i] = len(seq) - last - 1
+                keep[i] = total[i] - last - 1
         for i, flips in enumerate(need):
             seq = points[i].changes
-            if flips or not seq:
+            if flips:
+                continue
+            if not seq:
+                keep[i] = total[i]
                 continue
             first_flip = best.matched[i][0] if best.matched[i] else len(seq)
             drop = 0
             while drop + 2 <= first_flip and seq[drop + 1].t < cut:
                 drop += 2
-            keep[i] = len(seq) - drop
+            keep[i] = total[i] - drop
         for raw in best.turns[:agreed]:
             self.game.play(Turn.from_raw(raw))
         self.log.rebase(self._occupancy(), keep)

@@ -73,6 +73,16 @@ class Evidence:
             out.append(PointEvidence(bool(base >> i & 1), seq))
         return cls(tuple(out), now)
 
+    def until(self, t: float) -> Evidence:
+        """The evidence as it stood at ``t``: the changes seen by then."""
+        points = tuple(
+            p
+            if not p.changes or p.changes[-1].t <= t
+            else PointEvidence(p.closed, tuple(c for c in p.changes if c.t <= t))
+            for p in self.points
+        )
+        return Evidence(points, t)
+
     @property
     def mask(self) -> int:
         """The occupancy the switches show now."""

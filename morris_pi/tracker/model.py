@@ -59,29 +59,32 @@ class Model:
     """Every duration and rate the decoder knows, by the role it plays."""
 
     #: A man moved: from the lift of its point to the closing of its target.
-    carry: Duration = Duration(0.95, 0.6)
+    carry: Duration = Duration(0.75, 0.55)
     #: From the step that closed a mill to the lift of the man taken (either order, see ``taken_first``).
-    remove: Duration = Duration(1.1, 0.75)
+    remove: Duration = Duration(1.1, 0.65)
     #: A magnet carried over an empty point: a brief closing.
-    touch: Duration = Duration(0.07, 0.6, prior=2.0)
+    touch: Duration = Duration(0.05, 0.6, prior=1.0)
     #: A man set down on an empty point and taken up again (a change of mind, a slip).
-    drop: Duration = Duration(1.5, 1.1, prior=9.0)
+    drop: Duration = Duration(1.5, 0.6, prior=8.0)
     #: A standing man pushed off its switch and back: a brief opening.
-    nudge: Duration = Duration(0.08, 0.6, prior=3.0)
+    nudge: Duration = Duration(0.07, 0.5, prior=1.5)
     #: A standing man knocked or lifted and put back on its own point.
-    knock: Duration = Duration(1.2, 0.9, prior=5.0)
+    knock: Duration = Duration(1.0, 0.6, prior=3.5)
     #: A man just put down flickering on its switch before it rests.
-    flicker: Duration = Duration(0.05, 0.9, prior=1.0)
+    flicker: Duration = Duration(0.04, 0.8, prior=0.5)
     #: How soon after a landing a brief opening counts as flicker rather than a nudge.
     flicker_window_s: float = 0.6
+    #: A point's last change begins an excursion not over yet (a man resting off its switch, a
+    #: hand on a point): rarer than the same excursion finished.
+    unfinished: float = 1.0
     #: Each turn a story claims (so noise that explains as well is not read as turns).
-    turn: float = 1.0
+    turn: float = 2.0
     #: A change that only a later scan showed: the switch's report was lost.
     lost: float = 2.0
     #: The man taken off before the mill's step was made.
-    taken_first: float = 3.0
+    taken_first: float = 2.0
     #: The next turn's first change before this turn's last one (two hands at once).
-    early: float = 4.0
+    early: float = 2.0
     #: Seconds a turn overlaps the one before it at most (a hand already on its way).
     overlap_s: float = 1.0
     #: Stories costing more than this much above the best are not believed.

@@ -109,11 +109,11 @@ class _Scorer:
         first = seq[a]
         d = self.ev.now - first.t
         if first.closed:
-            return min(m.touch.tail(d), m.drop.tail(d))
+            return m.unfinished + min(m.touch.tail(d), m.drop.tail(d))
         cost = min(m.nudge.tail(d), m.knock.tail(d))
         if a > 0 and seq[a - 1].closed and first.t - seq[a - 1].t <= m.flicker_window_s:
             cost = min(cost, m.flicker.tail(d))
-        return cost
+        return m.unfinished + cost
 
     def options(self, i: int, m: int) -> list[tuple[float, tuple[int, ...]]]:
         """The cheapest ways to pick ``m`` of point ``i``'s changes as flips, the rest as noise."""
