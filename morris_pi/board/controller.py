@@ -40,6 +40,12 @@ log = logging.getLogger(__name__)
 #: Seconds before a computer player that failed is asked again.
 OPPONENT_RETRY_S = 1.0
 
+#: What builds the board's tracker: called as ``Tracker`` is, with the game (or ``None``) and the
+#: keywords ``profile``, ``computer``, ``settle_s``, ``hold_s`` and ``confirm_s``. ``Tracker`` itself,
+#: or another reader with the same public API, so that two can be measured side by side.
+#: ``None`` where one is taken means ``Tracker``.
+TrackerFactory = Callable[..., Tracker]
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -114,6 +120,7 @@ class Controller:
         game: Game | None = None,
         on_turn: Callable[[Game], None] | None = None,
         on_change: Callable[[Snapshot], None] | None = None,
+        tracker: TrackerFactory | None = None,
     ) -> None:
         self.sensors = sensors
         self.leds = leds
@@ -128,7 +135,7 @@ class Controller:
         self.opponent = opponent
         self.on_turn = on_turn
         self.on_change = on_change
-        self.tracker = Tracker(
+        self.tracker = (tracker or Tracker)(
             game,
             profile=profile,
             computer=computer,

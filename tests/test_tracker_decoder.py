@@ -1,0 +1,143 @@
+"""The story decoder on evidence written out by hand: what the switches did, what was read.
+
+Each case is a physical situation at the board (a man carried over a point, a neighbour knocked,
+a man flickering as it is put down, a mill and its removal), given as a static ``Evidence``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from morris_pi.rules import POINTS, Game, Position
+from morris_pi.tracker.decoder import StoryDecoder
+from morris_pi.tracker.evidence import Evidence, SwitchLog
+from morris_pi.tracker.stories import read_stories
+
+#: Every man placed, no mill made: the moving phase begins with white to move.
+PLACED = "e4 b6 f2 c4 e5 a7 d5 d6 b2 d7 g1 d1 f4 d3 a1 c5 g7 a4"
+
+
+def mask(*points: str) -> int:
+    return sum(1 << POINTS.index(p) for p in points)
+
+
+def best(position: Position, base: int, changes: dict[str, list[tuple[float, bool]]], now: float) -> str:
+    stories = read_stories(position, Evidence.static(base, changes, now))
+    assert stories, "no story explains the evidence"
+    return str(stories[0])
+
+
+def test_a_placement_is_one_closing() -> None:
+    assert best(Position.start(), 0, {"d6": [(1.0, True)]}, 3.0) == "d6"
+
+
+def test_a_magnet_carried_over_a_point_is_not_a_man_put_down() -> None:
+    # black's placement at a4 comes in over a7: a7 closes for 40 ms on the way
+    changes = {"a7": [(2.0, True), (2.04, False)], "a4": [(2.3, True)]}
+    assert best(Game.from_record("d6").position, mask("d6"), changes, 4.0) == "a4"
+
+
+def test_a_man_flickering_as_it_is_put_down_is_one_placement() -> None:
+    flicker = [(1.0, True), (1.05, False), (1.09, True), (1.2, False), (1.23, True)]
+    assert best(Position.start(), 0, {"g7": flicker}, 3.0) == "g7"
+
+
+def test_a_nudged_neighbour_does_not_move() -> None:
+    game = Game.from_record(PLACED)
+    # white moves b2-b4; the sleeve nudges c4 off its switch for 80 ms on the way
+    changes = {"b2": [(5.0, False)], "c4": [(5.3, False), (5.38, True)], "b4": [(5.8, True)]}
+    occupied = mask(*game.board)
+    assert best(game.position, occupied, changes, 8.0) == "b2-b4"
+
+
+def test_a_mill_and_its_removal_are_one_turn() -> None:
+    game = Game.from_record("d6 a1 f6 a4")
+    changes = {"b6": [(1.0, True)], "a4": [(2.2, False)]}
+    assert best(game.position, mask(*game.board), changes, 4.0) == "b6xa4"
+
+
+def test_a_man_lifted_and_not_yet_put_down_is_a_turn_in_the_hand() -> None:
+    game = Game.from_record(PLACED)
+    stories = read_stories(game.position, Evidence.static(mask(*game.board), {"e4": [(5.0, False)]}, 6.0))
+    assert str(stories[0]) == "(e4 lifted)"
+
+
+def test_two_placements_in_a_row_are_read_in_the_order_they_landed() -> None:
+    changes = {"d6": [(1.0, True)], "a1": [(2.5, True)]}
+    assert best(Position.start(), 0, changes, 5.0) == "d6 a1"
+
+
+def feed(decoder: StoryDecoder, events: list[tuple[float, tuple[str, ...]]]) -> None:
+    for t, points in events:
+        while decoder.next_deadline() <= t:
+            decoder.tick(decoder.next_deadline())
+        decoder.feed(mask(*points), t)
+        decoder.tick(t)
+
+
+def settle(decoder: StoryDecoder, until: float) -> None:
+    while decoder.next_deadline() <= until:
+        decoder.tick(decoder.next_deadline())
+
+
+def test_the_decoder_commits_turns_once_their_switches_are_quiet() -> None:
+    d = StoryDecoder()
+    feed(d, [(0.0, ()), (1.0, ("d6",)), (3.0, ("d6", "a1"))])
+    assert d.record == "d6"  # a1 landed just now: not yet confirmed
+    settle(d, 10.0)
+    assert d.record == "d6 a1"
+
+
+def test_a_knocked_man_still_off_its_switch_holds_the_record_back() -> None:
+    # white places d3, black places c3 and knocks d3 off its switch; d3 comes back 1.4 s later.
+    # While d3 is off, "c3 alone" and "d3, then c3" both explain the board: c3 is not written
+    # until d3 is back, then both placements are, in their order.
+    game = Game.from_record("d6 a1")
+    d = StoryDecoder(game)
+    base = ("d6", "a1")
+    feed(d, [(0.0, base), (10.0, (*base, "d3")), (12.06, (*base,)), (12.31, (*base, "c3"))])
+    settle(d, 13.6)
+    assert d.record in ("d6 a1", "d6 a1 d3")
+    feed(d, [(13.7, (*base, "c3", "d3"))])
+    settle(d, 20.0)
+    assert d.record == "d6 a1 d3 c3"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(POINTS), min_size=1, max_size=4, unique=True), st.floats(0.5, 4.0))
+def test_placements_played_cleanly_are_read_exactly(points: list[str], gap: float) -> None:
+    d = StoryDecoder()
+    feed(d, [(0.0, ())])
+    shown: list[str] = []
+    t = 1.0
+    for p in points:
+        shown.append(p)
+        feed(d, [(t, tuple(shown))])
+        t += gap
+    settle(d, t + 5.0)
+    assert d.record == " ".join(points)
+
+
+def test_a_bounce_is_not_a_change() -> None:
+    log = SwitchLog(0, 0.0)
+    for t, m in [(1.0, 1), (1.0003, 0), (1.0006, 1), (1.001, 0), (1.0013, 1)]:
+        log.feed(m, t)
+    assert len(log.evidence(2.0).points[0].changes) == 1
+
+
+def test_a_change_only_a_scan_showed_is_bounded_by_what_was_known() -> None:
+    log = SwitchLog(0, 0.0)
+    log.feed(0, 2.0, full=True)
+    log.feed(mask("d6"), 5.0, full=True)
+    change = log.evidence(5.0).points[POINTS.index("d6")].changes[0]
+    assert (change.lo, change.t, change.seen) == (2.0, 5.0, False)
+
+
+@pytest.mark.parametrize("profile", ["standard", "twelve", "lasker"])
+def test_the_decoder_starts_from_the_profile(profile: str) -> None:
+    d = StoryDecoder(profile=profile)
+    feed(d, [(0.0, ()), (1.0, ("d6",))])
+    settle(d, 5.0)
+    assert d.record == "d6" and d.game.position.profile.name == profile
