@@ -19,6 +19,7 @@ wants to run every 10 ms (like the controller's scan) records its longest gap.
 from __future__ import annotations
 
 import argparse
+import platform
 import random
 import statistics
 import sys
@@ -27,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.results import record
 from morris_pi.engine.levels import LEVELS, Level
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game
@@ -66,7 +68,8 @@ def parse_levels(text: str) -> list[int]:
     return [int(x) for x in text.split(",")]
 
 
-def speed(levels: list[int], games: list[Game]) -> None:
+def speed(levels: list[int], games: list[Game]) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
     print(
         f"{'level':>5} {'node budget':>11} {'avg nodes':>10} {'avg s/turn':>10} {'max s':>7} {'cpu s/turn':>10} "
         f"{'median cpu s':>12} {'nodes/cpu s':>11}  avg s/turn by phase"
@@ -90,9 +93,21 @@ def speed(levels: list[int], games: list[Game]) -> None:
             f"{sum(nodes) / sum(cpu):>11.0f}  {phases}",
             flush=True,
         )
+        rows.append(
+            {
+                "level": f"{number} ({len(games)} positions)",
+                "node budget": f"{LEVELS[number].nodes:,}",
+                "avg nodes": f"{statistics.mean(nodes):,.0f}",
+                "avg s/turn": f"{statistics.mean(times):.3f}",
+                "max s": f"{max(times):.2f}",
+                "cpu s/turn": f"{statistics.mean(cpu):.3f}",
+                "nodes/cpu s": f"{sum(nodes) / sum(cpu):,.0f}",
+            }
+        )
+    return rows
 
 
-def cancel_latency(trials: int, game: Game) -> None:
+def cancel_latency(trials: int, game: Game) -> dict[str, object]:
     latencies, gaps, stopped_after = [], [], []
     rng = random.Random(5)
     for _ in range(trials):
@@ -124,6 +139,11 @@ def cancel_latency(trials: int, game: Game) -> None:
     )
     gm = sorted(x * 1000 for x in gaps)
     print(f"10 ms loop while searching: median longest gap {statistics.median(gm):.1f} ms, worst {gm[-1]:.1f} ms")
+    return {
+        "level": f"cancel ({trials} searches)",
+        "avg s/turn": f"median {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms to stop",
+        "max s": f"10 ms loop: longest gap median {statistics.median(gm):.1f} ms, worst {gm[-1]:.1f} ms",
+    }
 
 
 def main() -> None:
@@ -137,10 +157,19 @@ def main() -> None:
     for g in games:
         phases[phase(g)] = phases.get(phase(g), 0) + 1
     print(f"{len(games)} positions from seeded self-play: {phases}")
-    speed(parse_levels(args.levels), games)
+    rows = speed(parse_levels(args.levels), games)
     if args.cancel:
         mid = next((g for g in games if phase(g) == "moving"), games[0])
-        cancel_latency(args.cancel, mid)
+        rows.append(cancel_latency(args.cancel, mid))
+    record(
+        "engine_speed",
+        "Engine speed per level (bench/engine_speed.py)",
+        ["level", "node budget", "avg nodes", "avg s/turn", "max s", "cpu s/turn", "nodes/cpu s"],
+        rows,
+        notes=f"Seeded searches of positions from seeded self-play: the node counts are the same on any "
+        f"machine, the times are this one's ({platform.machine()}, {platform.processor() or 'cpu'}). "
+        "A Raspberry Pi 4 is about 3-4 times slower.",
+    )
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.results import record
 from morris_pi.engine import levels
 from morris_pi.engine.levels import get_level
 from morris_pi.engine.tune import GameReport, GameTask, PlayerSpec, openings, play_game_report
@@ -180,12 +181,28 @@ def format_row(label: str, r: dict[str, Any]) -> str:
     )
 
 
-def print_table(groups: dict[str, list[dict[str, Any]]]) -> None:
+def print_table(groups: dict[str, list[dict[str, Any]]], source: str = "") -> None:
+    """The table of every pairing, the Elo ladder, and their rows in ``bench/results/match.md``
+    (``source``: the logs the games were read from, when they were not played now)."""
     print(HEADER)
     ladder: dict[str, float] = {"greedy": 0.0}
+    table = []
     for label in sorted(groups, key=_ladder_order):
         r = row(groups[label])
         print(format_row(label, r), flush=True)
+        table.append(
+            {
+                "pairing (weaker v stronger)": f"{label} ({_settings_of(groups[label])})"
+                + (f", from {source}" if source else ""),
+                "games": r["games"],
+                "W-D-L (stronger)": f"{r['wins']}-{r['draws']}-{r['losses']}",
+                "score": f"{r['score']:.3f} ±{r['half_games']:.3f}",
+                "score (pairs)": f"±{r['half_pairs']:.3f}" if r["half_pairs"] is not None else "-",
+                "Elo": f"{r['elo']:+.0f} ({r['elo_low']:+.0f} to {r['elo_high']:+.0f})",
+                "cpu s/turn weaker/stronger": f"{r['cpu_weak']:.3f}/{r['cpu_strong']:.3f}",
+                "median turns": f"{r['turns']:.0f}",
+            }
+        )
         weak, _, strong = label.partition(" v ")
         if weak in ladder and strong not in ladder:  # the first (adjacent) pairing sets a level's rung
             ladder[strong] = ladder[weak] + r["elo"]
@@ -193,6 +210,31 @@ def print_table(groups: dict[str, list[dict[str, Any]]]) -> None:
     print("\nElo ladder (greedy baseline = 0, chained through adjacent pairings):")
     for name, value in ladder.items():
         print(f"  {name:>6}: {value:+.0f}")
+    if table:
+        path = record(
+            "match",
+            "Level ladder (bench/match.py)",
+            list(table[0]),
+            table,
+            notes="Seeded node budgets: the same games on any machine. W-D-L, score and Elo are the "
+            "stronger side's; the pairs interval counts each opening's two games as one sample. A row "
+            '"from" a log summarises games played earlier (`--summarize`); its commit is the one it was '
+            "summarised at.",
+        )
+        print(f"(table: {path})")
+
+
+def _settings_of(games: list[dict[str, Any]]) -> str:
+    """The openings a row was played from, and any level setting that is not the shipped one."""
+    out = [f"{len({g['opening_index'] for g in games})} openings"]
+    weak, _, strong = games[0]["pairing"].partition("-")
+    for name, played in ((weak, games[0]["weak"]), (strong, games[0]["strong"])):
+        shipped = settings(name, {})
+        if isinstance(played, dict) and isinstance(shipped, dict):
+            changed = {k: v for k, v in played.items() if shipped.get(k) != v}
+            if changed:
+                out.append(f"level {name} " + ", ".join(f"{k}={v}" for k, v in sorted(changed.items())))
+    return "; ".join(out)
 
 
 def _ladder_order(label: str) -> tuple[int, int, str]:
@@ -252,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.summarize:
         try:
-            print_table(read_logs(args.summarize))
+            print_table(read_logs(args.summarize), source=" + ".join(Path(p).name for p in args.summarize))
         except (OSError, ValueError) as exc:
             parser.error(f"--summarize: {exc}")
         return

@@ -24,11 +24,10 @@ import platform
 import sys
 import time
 
-try:
-    from morris_pi.rules import PROFILES, Position, perft
-except ImportError:  # run from a checkout without installing it
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    from morris_pi.rules import PROFILES, Position, perft
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from bench.results import record
+from morris_pi.rules import PROFILES, Position, perft
 
 # RULES.md "Reference figures": standard profile, a move and its removal are one turn.
 REFERENCE = {1: 24, 2: 552, 3: 12_144, 4: 255_024, 5: 5_140_800, 6: 99_274_176}
@@ -73,6 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     failures: list[str] = []
 
     leaves, wall, cpu = timed(perft, start, args.depth)
+    row: dict[str, object] = {
+        "run": f"perft({args.depth}), full({full_depth}), {args.profile}",
+        "perft leaves": f"{leaves:,}",
+        "perft CPU s": f"{cpu:.2f}",
+        "leaves/s": f"{leaves / max(cpu, 1e-9):,.0f}",
+    }
     print(f"perft({args.depth}) = {leaves:,}  {wall:.2f} s ({cpu:.2f} s CPU)  {leaves / max(cpu, 1e-9):,.0f} leaves/s")
     if args.depth in expected and leaves != expected[args.depth]:
         failures.append(f"perft({args.depth}) = {leaves:,}, reference {expected[args.depth]:,}")
@@ -87,6 +92,15 @@ def main(argv: list[str] | None = None) -> int:
             failures.append(f"full({full_depth}) = {full_leaves:,}, reference {expected[full_depth]:,}")
         if full_depth == args.depth and full_leaves != leaves:
             failures.append(f"full({full_depth}) = {full_leaves:,} but perft({args.depth}) = {leaves:,}")
+        row |= {"full CPU s": f"{cpu:.2f}", "turns played/s": f"{played / max(cpu, 1e-9):,.0f}"}
+    row["matches the reference"] = "no" if failures else ("yes" if args.depth in expected else "no figure")
+    record(
+        "perft",
+        "Rules speed: perft (bench/perft.py)",
+        ["run", "perft leaves", "perft CPU s", "leaves/s", "full CPU s", "turns played/s", "matches the reference"],
+        [row],
+        notes=f"One core, CPU time; {platform.machine()}. The counts must equal RULES.md's reference figures.",
+    )
 
     if args.depth not in expected:
         print(f"(no reference figure for depth {args.depth}, profile {args.profile})")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.results import record
 from morris_pi.engine.search import Limits, Searcher
 from morris_pi.rules import Game, Turn
 
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         "--nodes",
         type=_positive,
         default=100000,
-        help="budget of the depth comparison (level 10's when the figures in docs/engine.md were measured)",
+        help="budget of the depth comparison (level 10's when the figures in docs/history/engine.md were measured)",
     )
     parser.add_argument("--depth", type=_positive, default=5, help="depth of the node comparison")
     args = parser.parse_args(argv)
@@ -67,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--log {args.log}: no game in it (or none still placing at turns 9, 12 or 15)")
     print(f"{args.nodes} nodes, extension off -> N = 2")
     print(f"{'turn':>4} {'positions':>9}  {'depth off -> N=2':<40} turn changed")
+    rows: list[dict[str, object]] = []
     for cut, games in by_cut.items():
         depths, changed = [], 0
         for game in games:
@@ -81,6 +83,14 @@ def main(argv: list[str] | None = None) -> int:
             if off.turn != on.turn:
                 depths[-1] += f" ({Turn.from_raw(off.turn)}/{Turn.from_raw(on.turn)})"
         print(f"{cut + 1:>4} {len(games):>9}  {' '.join(depths):<40} {changed} of {len(games)}", flush=True)
+        rows.append(
+            {
+                "positions": f"turn {cut + 1}, {args.nodes:,} nodes, {args.games} games of {args.log.name}",
+                "searched": len(games),
+                "depth off -> N = 2": " ".join(depths),
+                "turn changed": f"{changed} of {len(games)}",
+            }
+        )
     print(f"\nnodes at depth {args.depth}")
     totals = {0: 0, 1: 0, 2: 0}
     count = 0
@@ -94,10 +104,23 @@ def main(argv: list[str] | None = None) -> int:
                 totals[n] += r.nodes
     if not totals[0]:
         print("no positions at turns 12, 15 or 18 still placing: nothing to compare")
-        return 0
-    print(
-        f"{count} positions: "
-        + ", ".join(f"N = {n}: {total:,} ({total / totals[0]:.2f}x)" for n, total in totals.items())
+    else:
+        cost = ", ".join(f"N = {n}: {total:,} ({total / totals[0]:.2f}x)" for n, total in totals.items())
+        print(f"{count} positions: " + cost)
+        rows.append(
+            {
+                "positions": f"turns 12, 15, 18 to depth {args.depth}, {args.games} games of {args.log.name}",
+                "searched": count,
+                "depth off -> N = 2": f"nodes {cost}",
+                "turn changed": "-",
+            }
+        )
+    record(
+        "placing_depth",
+        "Where the placing extension acts (bench/placing_depth.py)",
+        ["positions", "searched", "depth off -> N = 2", "turn changed"],
+        rows,
+        notes="Node budgets and depths: the same figures on any machine.",
     )
     return 0
 

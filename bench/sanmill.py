@@ -49,6 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.results import record
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.fen import to_fen
 
@@ -191,23 +192,22 @@ class Ours:
     nodes: int | None = None
     time: float | None = None
     seeded: bool = True
-    lmr: bool | None = None  # with ``nodes``/``time``: late-move reductions on/off (None: the default)
     weights: str | None = None  # with ``nodes``/``time``: evaluation weight overrides as JSON
     placing_extension: int | None = None  # with ``nodes``/``time``: moving turns seen after the last placement
     placing_nodes: int | None = None  # with ``nodes``: the budget while men are in hand
 
     def describe(self) -> str:
-        lmr = "" if self.lmr is None else f", LMR {'on' if self.lmr else 'off'}"
+        settings = ""
         if self.placing_extension is not None:
-            lmr += f", placing extension {self.placing_extension}"
+            settings += f", placing extension {self.placing_extension}"
         if self.placing_nodes:
-            lmr += f", {self.placing_nodes} nodes while placing"
+            settings += f", {self.placing_nodes} nodes while placing"
         if self.weights:
-            lmr += f", weights {self.weights}"
+            settings += f", weights {self.weights}"
         if self.nodes:
-            return f"{self.nodes} nodes/turn{lmr}"
+            return f"{self.nodes} nodes/turn{settings}"
         if self.time:
-            return f"{self.time} s/turn{lmr}"
+            return f"{self.time} s/turn{settings}"
         return f"level {self.level}" + ("" if self.seeded else " (unseeded, time caps)")
 
 
@@ -215,13 +215,14 @@ class OurPlayer:
     def __init__(self, spec: Ours, seed: int) -> None:
         self.spec = spec
         if spec.nodes or spec.time:
+            from morris_pi.engine.evaluate import merged
             from morris_pi.engine.search import Limits, Searcher
 
-            options: dict[str, Any] = {} if spec.lmr is None else {"lmr": spec.lmr}
+            options: dict[str, Any] = {}
             if spec.placing_extension is not None:
                 options["placing_extension"] = spec.placing_extension
             if spec.weights:
-                options["weights"] = json.loads(spec.weights)
+                options["weights"] = merged(json.loads(spec.weights))
             self.searcher = Searcher("standard", **options)
             self.limits = Limits(nodes=spec.nodes, time=spec.time)
             self.placing_limits = Limits(nodes=spec.placing_nodes or spec.nodes, time=spec.time)
@@ -597,6 +598,46 @@ def _option(text: str) -> tuple[str, str]:
     return name, value
 
 
+def peer_label(args: argparse.Namespace) -> str:
+    """The peer's setting as the summary names it."""
+    skill = "developer mode" if args.developer_mode else f"skill {args.skill}"
+    return f"peer {skill}" + (f", {args.move_time} s" if args.move_time else "")
+
+
+def setting(args: argparse.Namespace) -> str:
+    """The openings a run plays: what, with our side and the peer, makes a row of the table."""
+    return f"{args.openings} openings of {args.opening_turns} turns, seed {args.seed}, cap {args.cap}"
+
+
+def record_results(s: dict, key: str) -> None:
+    """The run's row in ``bench/results/sanmill.md``."""
+    counted = s["elo"] is not None
+    t = s["seconds_per_turn"]
+    record(
+        "sanmill",
+        "Sparring against Sanmill (bench/sanmill.py)",
+        ["run", "games", "W/D/L", "score (games)", "score (pairs)", "Elo", "blocked < 40", "s/turn ours, peer"],
+        [
+            {
+                "run": key,
+                "games": f"{s['counted']} of {s['games']}",
+                "W/D/L": f"{s['wins']}/{s['draws']}/{s['losses']}",
+                "score (games)": f"{s['score']:.3f} ±{s['ci95_trinomial']:.3f}" if counted else "-",
+                "score (pairs)": f"±{s['ci95_pentanomial']:.3f} ({s['pairs']} pairs)" if counted else "-",
+                "Elo": f"{s['elo']:+} ({s['elo_ci95'][0]:+} to {s['elo_ci95'][1]:+})" if counted else "-",
+                "blocked < 40": s["blocked_losses_before_turn_40"]["count"],
+                "s/turn ours, peer": ", ".join(
+                    f"{t[side]['median']:.2f}" if t[side] else "-" for side in ("ours", "peer")
+                ),
+            }
+        ],
+        notes="Sanmill v7.4.6 (commit 9d0d014), built locally with -O3, with our standard rules (bench/README.md). "
+        "Our levels are seeded node budgets: the same turns on any machine. Scores are ours, with 95% intervals; "
+        's/turn are medians. A row "from" a log summarises games played earlier (`--summarize`); '
+        "its commit is the one it was summarised at.",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", help="the peer engine's command (a path, arguments allowed)")
@@ -612,11 +653,6 @@ def main(argv: list[str] | None = None) -> int:
     who.add_argument("--level", type=int, default=10, help="our level 1-10 (default 10), seeded node budgets")
     who.add_argument("--nodes", type=int, help="our fixed node budget per turn instead of a level")
     who.add_argument("--time", type=float, help="our seconds per turn instead of a level")
-    parser.add_argument(
-        "--lmr",
-        choices=("on", "off"),
-        help="with --nodes or --time: late-move reductions on or off (default: the engine's)",
-    )
     parser.add_argument(
         "--placing-extension",
         type=int,
@@ -657,6 +693,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sprt", type=_sprt, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early by SPRT on pairs")
     parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument(
+        "--no-results",
+        dest="results",
+        action="store_false",
+        help="do not write the run's row into bench/results/sanmill.md",
+    )
     args = parser.parse_args(argv)
 
     if args.summarize:
@@ -678,12 +720,14 @@ def main(argv: list[str] | None = None) -> int:
             " + ".join(p.name for p in args.summarize),
         )
         print(json.dumps(s) if args.json else format_summary(s))
+        if args.results:
+            record_results(s, f"{s['ours']} v {peer_label(args)}, from {s['peer']}")
         return 0
     if not args.peer:
         parser.error("--peer is required (the path of the built peer engine)")
     command = shlex.split(args.peer)
     if not command or not Path(command[0]).exists():
-        parser.error(f"--peer {args.peer!r}: no such file; build the peer first (docs/engine.md)")
+        parser.error(f"--peer {args.peer!r}: no such file; build the peer first (bench/README.md)")
     if args.level is not None and not 1 <= args.level <= 10:
         parser.error(f"--level {args.level}: levels are 1 to 10")
     if args.openings < 1 or args.opening_turns < 0:
@@ -693,16 +737,15 @@ def main(argv: list[str] | None = None) -> int:
         nodes=args.nodes,
         time=args.time,
         seeded=not args.unseeded,
-        lmr=None if args.lmr is None else args.lmr == "on",
         weights=args.weights,
         placing_extension=args.placing_extension,
         placing_nodes=args.placing_nodes,
     )
     if args.placing_nodes is not None and (not args.nodes or args.placing_nodes < 1):
         parser.error("--placing-nodes applies to --nodes and must be at least 1")
-    if (args.lmr is not None or args.weights or args.placing_extension is not None) and not (args.nodes or args.time):
+    if (args.weights or args.placing_extension is not None) and not (args.nodes or args.time):
         parser.error(
-            "--lmr, --placing-extension and --weights apply to --nodes or --time (a level uses the engine's settings)"
+            "--placing-extension and --weights apply to --nodes or --time (a level uses the engine's settings)"
         )
     if args.weights:
         from morris_pi.engine.evaluate import merged
@@ -720,9 +763,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     )
     options.update(dict(args.peer_option))
-    label = f"peer {'developer mode' if args.developer_mode else f'skill {args.skill}'}" + (
-        f", {args.move_time} s" if args.move_time else ""
-    )
+    label = peer_label(args)
     book = openings(args.openings, args.opening_turns, args.seed)
     order = list(range(len(book)))
     if args.only:
@@ -774,6 +815,8 @@ def main(argv: list[str] | None = None) -> int:
     s["minutes"] = round((time.perf_counter() - started) / 60, 1)
     if verdict:
         s["sprt"] = verdict
+    if args.results and not args.only:
+        record_results(s, f"{s['ours']} v {label}, {setting(args)}")
     print(
         json.dumps(s)
         if args.json

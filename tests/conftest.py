@@ -61,3 +61,10 @@ def unprivileged_service(monkeypatch):
     except ImportError:  # pragma: no cover - without the web modules there is nothing to patch
         return
     monkeypatch.setattr(server, "geteuid", lambda: 1000)
+
+
+@pytest.fixture(autouse=True)
+def bench_results_elsewhere(tmp_path_factory, monkeypatch):
+    """A bench run by a test writes its result table to a temporary directory, never over the
+    committed ``bench/results`` tables (``bench/results.py``)."""
+    monkeypatch.setenv("MORRIS_PI_BENCH_RESULTS", str(tmp_path_factory.getbasetemp() / "bench-results"))

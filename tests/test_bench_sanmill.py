@@ -223,14 +223,13 @@ def test_sprt_accepts_the_hypothesis_the_results_support():
         (["--weights", '{"moving": {"crampd": -30}}'], "unknown evaluation term 'crampd'"),
         (["--weights", "{not json"], "--weights '{not json'"),
         (["--weights", '{"moving": {"cramped": -30}}'], "apply to --nodes or --time"),
-        (["--lmr", "on"], "apply to --nodes or --time"),
         (["--placing-extension", "2"], "apply to --nodes or --time"),
         (["--placing-extension", "7"], ("--placing-extension", "7")),  # argparse's own words
         (["--placing-nodes", "0"], "--placing-nodes applies to --nodes and must be at least 1"),
     ],
 )
 def test_bad_search_options_are_named(flags, message, capsys):
-    # --weights and --lmr measure changes at fixed nodes; a level keeps the engine's own settings
+    # --weights and --placing-extension measure changes at fixed nodes; a level keeps the engine's own settings
     nodes = [] if "apply to" in message else ["--nodes", "1000"]
     with pytest.raises(SystemExit) as exc:
         bench.main(["--peer", f"{sys.executable} {FAKE}", "--openings", "1", *nodes, *flags])
@@ -239,15 +238,15 @@ def test_bad_search_options_are_named(flags, message, capsys):
     assert refused(err, *message) if isinstance(message, tuple) else message in err
 
 
-def test_a_node_budget_plays_with_the_weights_and_reductions_given(tmp_path, capsys):
+def test_a_node_budget_plays_with_the_weights_given(tmp_path, capsys):
     weights = '{"moving": {"cramped": -30}}'
-    search = ["--nodes", "300", "--lmr", "on", "--weights", weights]
+    search = ["--nodes", "300", "--weights", weights]
     code = bench.main(["--peer", f"{sys.executable} {FAKE}", *search, "--openings", "1", "--cap", "40", "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["games"] == 2 and out["ours"] == f"300 nodes/turn, LMR on, weights {weights}"
-    player = bench.OurPlayer(bench.Ours(level=None, nodes=300, lmr=True, weights=weights), seed=0)
-    assert player.searcher.lmr and player.searcher.ev.weights["moving"]["cramped"] == -30
+    assert out["games"] == 2 and out["ours"] == f"300 nodes/turn, weights {weights}"
+    player = bench.OurPlayer(bench.Ours(level=None, nodes=300, weights=weights), seed=0)
+    assert player.searcher.ev.weights.moving.cramped == -30
     assert player.searcher.placing_extension == 0  # the engine's default
 
 

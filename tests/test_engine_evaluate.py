@@ -10,6 +10,7 @@ board drawn freely, so crowded, flying and moving-while-placing corners come up 
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 
 import pytest
 
@@ -74,7 +75,7 @@ def reference_score(ev: Evaluator, tables, me: int, op: int, hme: int, hop: int)
     fme = tables.flying and hme == 0 and me.bit_count() == 3
     fop = tables.flying and hop == 0 and op.bit_count() == 3
     phase = "placing" if hme or hop else ("flying" if fme or fop else "moving")
-    w = ev.weights[phase]
+    w = asdict(ev.weights.phase(phase))
     a = reference_features(tables, me, op, hme, fme)
     b = reference_features(tables, op, me, hop, fop)
     score = 0

@@ -98,18 +98,29 @@ def test_the_extension_is_bounded():
     assert totals[0] < totals[2] < 3 * totals[0]
 
 
-def test_a_level_sets_the_extension_for_its_own_searches():
+def test_a_level_searches_with_its_own_extension_and_leaves_the_searcher_as_it_was():
     # one searcher serves a player's level and its hints: each search takes its level's setting
     game = Game.from_record(TRAP)
     searcher = Searcher("standard")
     level = replace(get_level(10), depth=3, placing_extension=2)
     turn, _ = think(searcher, game.position, game.positions, level, random.Random(0), seeded=True)
-    assert str(Turn.from_raw(turn)) != "f6" and searcher.placing_extension == 2
+    assert str(Turn.from_raw(turn)) != "f6" and searcher.placing_extension == 0
     searcher.clear()  # as a seeded player does before each search
     turn, _ = think(
         searcher, game.position, game.positions, replace(level, placing_extension=0), random.Random(0), seeded=True
     )
     assert str(Turn.from_raw(turn)) == "f6" and searcher.placing_extension == 0
+
+
+def test_a_search_may_set_its_own_extension():
+    game = Game.from_record(TRAP)
+    searcher = Searcher("standard", placing_extension=2)
+    extended = searcher.search(game.position, game.positions, Limits(depth=3))
+    searcher.clear()
+    plain = searcher.search(game.position, game.positions, Limits(depth=3), placing_extension=0)
+    assert str(Turn.from_raw(plain.turn)) == "f6" != str(Turn.from_raw(extended.turn))
+    with pytest.raises(ValueError, match="placing_extension 5"):
+        searcher.search(game.position, game.positions, Limits(depth=3), placing_extension=5)
 
 
 def test_a_level_can_spend_more_nodes_while_placing():

@@ -8,10 +8,12 @@ import pytest
 
 from morris_pi.board.ports import Opponent
 from morris_pi.engine.levels import LEVELS, NOISE_MARGIN, Level, think
+from morris_pi.engine.movegen import TurnGenerator
+from morris_pi.engine.nodes import NodeSearch
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.engine.search import Limits, Searcher
 from morris_pi.rules import PROFILES, Game
-from morris_pi.rules.position import Position
+from morris_pi.rules.position import Position, tables_for
 
 # A real game (seeded engine self-play, level 6 against level 3) into the moving phase.
 MIDGAME = "d6 b4 f4 e4 d5 d7 f6 c4 f2xd7 a4xd5 b2 b6 d2xb6 g7 d7 b6 d5xb6 b6 d2-d1 a4-a1"
@@ -31,25 +33,22 @@ def random_games(profile: str, count: int, seed: int):
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
-def test_the_engines_capture_list_and_step_test_agree_with_the_rules(profile):
-    # The turns themselves come from the rules' generator; these two are the engine's own:
-    # the mill-closing turns (quiescence) and "can the side step at all" (the N-move rule).
-    searcher = Searcher(profile, endgame=None)
+def test_the_engines_step_test_agrees_with_the_rules(profile):
+    # The turns themselves come from the rules' generator; "can the side step at all" (the
+    # N-move rule, the horizon) is the engine's own.
+    moves = TurnGenerator(tables_for(profile))
     for game in random_games(profile, 40, seed=len(profile)):
         for pos in game.positions:
             me, op, hme = pos.men[pos.side], pos.men[pos.side ^ 1], pos.hand[pos.side]
-            captures = searcher.captures(me, op, hme)
-            assert len(captures) == len(set(captures))
-            assert sorted(captures) == sorted(t for t in pos.turns() if t[2] >= 0), pos
             if pos.count(pos.side) >= 3:  # below three the game is lost before stepping matters
-                assert searcher._can_step(me, op, hme) == bool(pos.steps()), pos
+                assert moves.can_step(me, op, hme) == bool(pos.steps()), pos
 
 
 def _point(mask: int) -> int:
     return mask.bit_length() - 1 if mask else -1
 
 
-class WatchedSearcher(Searcher):
+class WatchedNodes(NodeSearch):
     """Records, for every node the search expands, the turns in the order it tries them.
 
     A turn is read off the boards of the node and of the child searched after it (the
@@ -74,12 +73,17 @@ class WatchedSearcher(Searcher):
             self.tried.append(list(dict.fromkeys(turns)))  # a re-search tries a turn twice
 
 
+class WatchedSearcher(Searcher):
+    node_search = WatchedNodes
+
+
 def test_move_ordering_tries_mill_closing_turns_before_quiet_ones():
     searcher = WatchedSearcher("standard", endgame=None)
     game = Game.from_record(MIDGAME)
     searcher.search(game.position, game.positions, Limits(depth=4))
+    assert isinstance(searcher.current, WatchedNodes)
     mixed = 0
-    for order in searcher.tried:
+    for order in searcher.current.tried:
         # the transposition table's turn may come first; after it, every capture precedes every quiet turn
         captures = [t[2] >= 0 for t in order[1:]]
         assert captures == sorted(captures, reverse=True), order
@@ -87,9 +91,15 @@ def test_move_ordering_tries_mill_closing_turns_before_quiet_ones():
     assert mixed >= 5  # nodes that offered both kinds of turn were searched
 
 
+class ReversedNodes(NodeSearch):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        generate = self.generate
+        self.generate = lambda me, op, hme: generate(me, op, hme)[::-1]
+
+
 class ReversedGenerator(Searcher):
-    def generate(self, me, op, hme):
-        return super().generate(me, op, hme)[::-1]
+    node_search = ReversedNodes
 
 
 def test_the_search_orders_turns_itself_whatever_order_they_are_generated_in():
@@ -143,18 +153,15 @@ def test_the_search_finds_a_forced_mill(record):
         "e5 g7 c5 d6 d7 a7 a4 c3 e3 d5 f6 f4 g4 f2 d3 b6 b4 c4 e3-e4",
     ],
 )
-def test_quiescence_sees_the_mill_closed_just_past_the_horizon(record):
-    # Off by default (it lost in self-play at equal node budgets) but an option: at depth 1
-    # it already sees the mill the opponent closes next, which the plain search sees at depth 2.
+def test_two_turns_deep_the_search_sees_the_mill_it_cannot_stop(record):
+    # one turn deep the evaluation only guesses the opponent's threat; two turns deep the
+    # mill is closed on the board and the man counted as lost
     game = Game.from_record(record)
 
-    def score(depth: int, quiescence: bool) -> int:
-        searcher = Searcher("standard", endgame=None, quiescence=quiescence)
-        return searcher.search(game.position, game.positions, Limits(depth=depth)).score
+    def score(depth: int) -> int:
+        return Searcher("standard", endgame=None).search(game.position, game.positions, Limits(depth=depth)).score
 
-    seen = score(2, False)
-    assert score(1, False) > seen + 50  # the plain search at depth 1 misses the lost man
-    assert score(1, True) == seen
+    assert score(1) > score(2) + 50
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
@@ -228,6 +235,22 @@ def test_threaded_search_does_not_block_and_cancel_stops_it():
     assert player.join(timeout=5.0), "search thread still running after cancel"
     assert not player.thinking
     assert player.result() is None  # a cancelled search never delivers a turn
+
+
+def test_closing_stops_the_search_for_good_and_may_be_repeated():
+    game = Game.from_record(MIDGAME)
+    with EnginePlayer(10, threaded=True) as player:
+        player.level = Level(10, 10**9, 3600.0, None, 0, "endless")
+        player.start(game)
+        assert player.thinking and not player.closed
+        assert "thinking" in repr(player)
+    assert player.closed and not player.thinking and not player.holds_tables
+    assert player.join(0)
+    player.close()  # again: nothing happens
+    assert player.closed and repr(player) == "<EnginePlayer level=10 hint_level=10 seed=None closed>"
+    with pytest.raises(RuntimeError, match="closed"):
+        player.start(game)
+    assert player.result() is None
 
 
 def test_threaded_search_delivers_a_legal_turn():

@@ -10,6 +10,7 @@ import pytest
 from morris_pi.board.opponents import StandInOpponent, WatchedEngine
 from morris_pi.board.ports import ManualClock
 from morris_pi.config.loader import parse_config
+from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game
 from morris_pi.service.loop import engine_factory
 from morris_pi.sim.backends import SimBoard
@@ -73,8 +74,6 @@ MOVING = "g1 e4 g7 f6 a1 e3 c3 c4 c5 d6 b6 d7 d5 a7 d3 b2 d2 f2"
 
 
 def capped_engine(cap, clock, level=10):
-    from morris_pi.engine.player import EnginePlayer
-
     return WatchedEngine(EnginePlayer(level, seed=3, threaded=False, wall_cap_s=cap, clock=clock))
 
 
@@ -147,3 +146,12 @@ def test_the_board_caps_turns_at_three_seconds_unless_the_config_says_otherwise(
     assert default.player.wall_cap_s == 3.0
     longer = engine_factory(parse_config("[engine]\nmax_time_s = 12.5\n", "test.toml"))(10)
     assert longer.player.wall_cap_s == 12.5
+
+
+def test_closing_the_watched_engine_closes_the_player_once():
+    player = EnginePlayer(3, seed=3, threaded=False)
+    engine = WatchedEngine(player)
+    engine.start(Game())
+    engine.close()
+    engine.close()
+    assert player.closed and engine.closed and "closed" in repr(engine)

@@ -101,12 +101,25 @@ class WatchedEngine:
         self.player.cancel()
 
     def close(self, timeout: float = 1.0) -> None:
-        """Stop for good: cancel the search, wait up to ``timeout`` s for its thread, release its tables."""
+        """Stop for good: the player's own ``close`` (``EnginePlayer.close``), or cancel, wait and release."""
+        self._asked = False
+        close = getattr(self.player, "close", None)
+        if callable(close):
+            close(timeout)
+            return
         self.cancel()
         self.player.join(timeout)
         release = getattr(self.player, "release", None)
         if callable(release):
             release()
+
+    @property
+    def closed(self) -> bool:
+        """Whether the player was closed (a player without ``closed`` never says so)."""
+        return bool(getattr(self.player, "closed", False))
+
+    def __repr__(self) -> str:
+        return f"<WatchedEngine {self.player!r}>"
 
     @property
     def seed(self) -> int | None:

@@ -34,80 +34,126 @@ may fly, else ``moving``. Weights come from self-play tuning
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+
 from morris_pi.rules.board import FULL, bits
 from morris_pi.rules.position import Tables
 
-FEATURES: tuple[str, ...] = (
-    "men",
-    "closed",
-    "two",
-    "closable",
-    "double",
-    "mobility",
-    "blocked",
-    "threat",
-    "liberties",
-    "cramped",
-)
 #: Below this many liberties a side counts as cramped (see ``cramped``).
 CRAMP_FREE = 5
-PHASES: tuple[str, ...] = ("placing", "moving", "flying")
 
-#: Weights per phase, in centi-men. Result of ``python -m morris_pi.engine.tune``
-#: (the README's engine section records the runs that produced them).
-DEFAULT_WEIGHTS: dict[str, dict[str, int]] = {
-    "placing": {
-        "men": 100,
-        "closed": 20,
-        "two": 14,
-        "closable": 6,
-        "double": 40,
-        "mobility": 12,
-        "blocked": -15,
-        "threat": 24,
-        "liberties": 20,
-        "cramped": -30,
-    },
-    "moving": {
-        "men": 100,
-        "closed": 12,
-        "two": 6,
-        "closable": 30,
-        "double": 70,
-        "mobility": 6,
-        "blocked": -15,
-        "threat": 60,
-        "liberties": 12,
-        "cramped": -40,
-    },
-    "flying": {
-        "men": 100,
-        "closed": 5,
-        "two": 10,
-        "closable": 30,
-        "double": 20,
-        "mobility": 0,
-        "blocked": 0,
-        "threat": 70,
-        "liberties": 0,
-        "cramped": 0,
-    },
-}
+
+@dataclass(frozen=True, slots=True)
+class PhaseWeights:
+    """The weight of each term in one phase, centi-men per unit of the term."""
+
+    men: int
+    closed: int
+    two: int
+    closable: int
+    double: int
+    mobility: int
+    blocked: int
+    threat: int
+    liberties: int
+    cramped: int
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's weights, one ``PhaseWeights`` per phase.
+
+    >>> DEFAULT_WEIGHTS.moving.cramped
+    -40
+    >>> DEFAULT_WEIGHTS.replaced({"moving": {"cramped": -30}}).moving.cramped
+    -30
+    >>> DEFAULT_WEIGHTS.replaced({"moving": {"space": 1}})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown evaluation term 'space' in phase 'moving': choose from men, closed, ...
+    """
+
+    placing: PhaseWeights
+    moving: PhaseWeights
+    flying: PhaseWeights
+
+    def phase(self, name: str) -> PhaseWeights:
+        """The weights of phase ``name`` (``placing``, ``moving`` or ``flying``)."""
+        if name not in PHASES:
+            raise ValueError(f"unknown evaluation phase {name!r}: choose from {', '.join(PHASES)}")
+        weights: PhaseWeights = getattr(self, name)
+        return weights
+
+    def replaced(self, overrides: Mapping[str, Mapping[str, int]] | None) -> Weights:
+        """These weights with some replaced, per phase and term (e.g. a ``--weights`` JSON object)."""
+        phases = {name: self.phase(name) for name in PHASES}
+        for name, terms in (overrides or {}).items():
+            current = self.phase(name)
+            for term in terms:
+                if term not in FEATURES:
+                    raise ValueError(
+                        f"unknown evaluation term {term!r} in phase {name!r}: choose from {', '.join(FEATURES)}"
+                    )
+            phases[name] = replace(current, **{term: int(value) for term, value in terms.items()})
+        return Weights(**phases)
+
+    def as_dict(self) -> dict[str, dict[str, int]]:
+        """The weights as plain dictionaries (for JSON)."""
+        return {name: asdict(self.phase(name)) for name in PHASES}
+
+
+#: The terms, in the order ``Evaluator.side_features`` counts them.
+FEATURES: tuple[str, ...] = tuple(f.name for f in fields(PhaseWeights))
+PHASES: tuple[str, ...] = tuple(f.name for f in fields(Weights))
+
+#: Weights per phase, in centi-men. Result of ``python -m morris_pi.engine.tune``, then
+#: the space terms weighted against Sanmill (docs/history/engine.md has the runs).
+DEFAULT_WEIGHTS = Weights(
+    placing=PhaseWeights(
+        men=100,
+        closed=20,
+        two=14,
+        closable=6,
+        double=40,
+        mobility=12,
+        blocked=-15,
+        threat=24,
+        liberties=20,
+        cramped=-30,
+    ),
+    moving=PhaseWeights(
+        men=100,
+        closed=12,
+        two=6,
+        closable=30,
+        double=70,
+        mobility=6,
+        blocked=-15,
+        threat=60,
+        liberties=12,
+        cramped=-40,
+    ),
+    flying=PhaseWeights(
+        men=100,
+        closed=5,
+        two=10,
+        closable=30,
+        double=20,
+        mobility=0,
+        blocked=0,
+        threat=70,
+        liberties=0,
+        cramped=0,
+    ),
+)
 
 WIN_SCORE = 30000  # a won position at the root; wins at ply p score WIN_SCORE - p
 
 
-def merged(weights: dict[str, dict[str, int]] | None) -> dict[str, dict[str, int]]:
-    """Default weights overridden by ``weights`` (per phase, per feature)."""
-    out = {phase: dict(DEFAULT_WEIGHTS[phase]) for phase in PHASES}
-    for phase, terms in (weights or {}).items():
-        if phase not in out:
-            raise ValueError(f"unknown evaluation phase {phase!r}: choose from {', '.join(PHASES)}")
-        for name, value in terms.items():
-            if name not in FEATURES:
-                raise ValueError(f"unknown evaluation term {name!r} in phase {phase!r}")
-            out[phase][name] = int(value)
-    return out
+def merged(overrides: Mapping[str, Mapping[str, int]] | None) -> Weights:
+    """The default weights with ``overrides`` (per phase, per term) replaced."""
+    return DEFAULT_WEIGHTS.replaced(overrides)
 
 
 class Evaluator:
@@ -121,7 +167,7 @@ class Evaluator:
     point-by-point reference.
     """
 
-    def __init__(self, tables: Tables, weights: dict[str, dict[str, int]] | None = None) -> None:
+    def __init__(self, tables: Tables, weights: Weights | None = None) -> None:
         self.adjacency = adjacency = tables.adjacency
         self.partners = tables.partners
         self.flying = tables.flying
@@ -154,9 +200,8 @@ class Evaluator:
             raise ValueError(f"board lines run along {len(self._edges)} index distances; the evaluation handles 3")
         # padded to exactly three for the unrolled code in ``evaluate``
         self._edges3 = self._edges + ((1, 0),) * (3 - len(self._edges))
-        w = merged(weights)
-        self.weights = w
-        self._vec = {phase: tuple(w[phase][f] for f in FEATURES) for phase in PHASES}
+        self.weights = weights = weights or DEFAULT_WEIGHTS
+        self._placing, self._moving, self._flying = weights.placing, weights.moving, weights.flying
 
     # -- features ------------------------------------------------------------------
 
@@ -262,7 +307,7 @@ class Evaluator:
             fme = hme == 0 and me.bit_count() == 3
             fop = hop == 0 and op.bit_count() == 3
         placing = hme or hop
-        w = self._vec["placing" if placing else ("flying" if fme or fop else "moving")]
+        w = self._placing if placing else (self._flying if fme or fop else self._moving)
         empty = FULL & ~(me | op)
         c0, c1, c2 = self._count
         cm = c0[me & 255] + c1[me >> 8 & 255] + c2[me >> 16]
@@ -286,36 +331,36 @@ class Evaluator:
         lib_a = (n_me & empty).bit_count()
         lib_b = (n_op & empty).bit_count()
         score = (
-            w[0] * (me.bit_count() + hme - op.bit_count() - hop)
-            + w[1] * (closed_a.bit_count() - closed_b.bit_count())
-            + w[2] * (two_a.bit_count() - two_b.bit_count())
-            + w[6] * ((me & ~n_em).bit_count() - (op & ~n_em).bit_count())
-            + w[8] * (lib_a - lib_b)
+            w.men * (me.bit_count() + hme - op.bit_count() - hop)
+            + w.closed * (closed_a.bit_count() - closed_b.bit_count())
+            + w.two * (two_a.bit_count() - two_b.bit_count())
+            + w.blocked * ((me & ~n_em).bit_count() - (op & ~n_em).bit_count())
+            + w.liberties * (lib_a - lib_b)
         )
         cramp_a = 0 if fme or lib_a >= CRAMP_FREE else (CRAMP_FREE - lib_a) ** 2
         cramp_b = 0 if fop or lib_b >= CRAMP_FREE else (CRAMP_FREE - lib_b) ** 2
-        score += w[9] * (cramp_a - cramp_b)
+        score += w.cramped * (cramp_a - cramp_b)
         # closable pairs and the side to move's threat
         if two_a:
             ca = two_a.bit_count() if hme or fme else self._closable(me, two_a)
-            score += w[3] * ca + (w[7] if ca else 0)
+            score += w.closable * ca + (w.threat if ca else 0)
         if two_b:
-            score -= w[3] * (two_b.bit_count() if hop or fop else self._closable(op, two_b))
+            score -= w.closable * (two_b.bit_count() if hop or fop else self._closable(op, two_b))
         # double mills: running ones while moving, two-mill points while placing
         mwp = self.move_while_placing
         if hme and not mwp:
             if two_a:
-                score += w[4] * self._placing_doubles(me, two_a)
+                score += w.double * self._placing_doubles(me, two_a)
         elif closed_a and not fme:
-            score += w[4] * self._running_doubles(me, empty, closed_a)
+            score += w.double * self._running_doubles(me, empty, closed_a)
         if hop and not mwp:
             if two_b:
-                score -= w[4] * self._placing_doubles(op, two_b)
+                score -= w.double * self._placing_doubles(op, two_b)
         elif closed_b and not fop:
-            score -= w[4] * self._running_doubles(op, empty, closed_b)
+            score -= w.double * self._running_doubles(op, empty, closed_b)
         # mobility: steps to empty neighbours; from the moving phase on not for a side that flies
         if placing or not fme:
-            score += w[5] * (
+            score += w.mobility * (
                 (me & e1 & empty >> d1).bit_count()
                 + (empty & e1 & me >> d1).bit_count()
                 + (me & e2 & empty >> d2).bit_count()
@@ -324,7 +369,7 @@ class Evaluator:
                 + (empty & e3 & me >> d3).bit_count()
             )
         if placing or not fop:
-            score -= w[5] * (
+            score -= w.mobility * (
                 (op & e1 & empty >> d1).bit_count()
                 + (empty & e1 & op >> d1).bit_count()
                 + (op & e2 & empty >> d2).bit_count()

@@ -17,6 +17,23 @@ limit) each searches more nodes, at least twice as many from level 7 up:
 [True, True, True, True, True, True, True, True, True]
 >>> [LEVELS[n + 1].nodes / LEVELS[n].nodes >= (2 if n >= 6 else 1.5) for n in range(5, 10)]
 [True, True, True, True, True]
+
+The node budgets grow with the level except once, from level 4 to level 5, and
+on purpose. Levels 1-4 are bounded by their depth (one to three turns), not by
+their nodes: their budget is only a ceiling for the rare position whose depth
+costs more than usual (in sixty positions of the speed bench's games, level 3
+reached its 1,500 nodes once and level 4 its 3,000 three times; levels 1 and 2
+never used more than 107). Level 5 is the first level without a depth limit,
+the first that the nodes bound (54 of those 60 searches): it deepens as far as
+900 nodes go, two to five turns in the middle game and further in endgames. A
+level 4 ceiling of 900 would cut its three-turn searches short in 33 of those
+60 positions; a level 5 budget of 3,000 would make it a different level. The
+strength still grows: level 5 beats level 4 (the ladder, bench/results/match.md).
+
+>>> [n for n in range(1, 10) if LEVELS[n + 1].nodes < LEVELS[n].nodes]  # the one exception, see above
+[4]
+>>> all(LEVELS[n].depth is not None for n in range(1, 5)) and LEVELS[5].depth is None
+True
 """
 
 from __future__ import annotations
@@ -36,8 +53,10 @@ NOISE_MARGIN = 3
 
 @dataclass(frozen=True)
 class Level:
+    """One level's settings; ``LEVELS`` holds the ten."""
+
     number: int
-    nodes: int
+    nodes: int  # the node budget: what bounds the search from level 5 up, a ceiling below (see above)
     seconds: float  # cap without a seed; with a seed only ``nodes`` bounds the search
     depth: int | None
     noise: int  # standard deviation of the noise on root scores, centi-men
@@ -128,8 +147,6 @@ def think(
         if hit is not None:
             turn, entry = hit
             return turn, SearchResult(turn, entry.score, entry.depth, 0, 0.0, [turn], book=True)
-    # one searcher serves the level and the hints, so the level sets it for each search
-    searcher.placing_extension = level.placing_extension
     result = searcher.search(
         position,
         history,
@@ -137,5 +154,6 @@ def think(
         margin=margin(level),
         stop_flag=stop_flag,
         restrict=restrict,
+        placing_extension=level.placing_extension,
     )
     return pick(result, level.noise, rng), result

@@ -1,67 +1,163 @@
-"""The node search of ``Searcher``: principal variation search, quiescence, table probes.
+"""One search's nodes: principal variation search below the root, with its per-search state.
 
-The hot path: the child positions are made in ``_pvs`` itself, on plain integers (see
-``search``'s module docstring for the decisions). ``Searcher`` (in ``search``) sets
-the attributes declared here and drives these methods from the root.
+``Searcher`` (in ``search``) owns what lasts between searches (the transposition table,
+the evaluation cache, the endgame tables) and makes a ``NodeSearch`` for every search
+with what lasts one search: the limits, the stop flag, the placing extension, the
+killer and history tables, the repetitions and the node count. The hot path, ``_pvs``,
+makes the child positions itself on plain integers (see ``search``'s module docstring
+for the decisions).
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from morris_pi.rules.position import RawTurn
 
 from .movegen import TurnGenerator
 from .ordering import CODE_MASK, TABLE_RANK, TURN_OF_CODE, history_index, ranks, turn_code
-from .search_types import INF, MATE, MATE_BOUND, StopFlag, _Stop
+from .search_types import INF, MATE, Limits, SearchResult, StopFlag, _Stop
+from .table import EXACT, LOWER, UPPER, TranspositionTable
 from .zobrist import ZHAND, ZPOINT, ZQUIET, ZSIDE
 
 if TYPE_CHECKING:
     from .egtb import EndgameTables
 
 MAX_PLY = 40
-EXACT, LOWER, UPPER = 0, 1, 2
 CHECK_EVERY = 256  # nodes between stop checks: well under 10 ms of search here
-LMR = False  # late-move reductions: measured, not kept (docs/engine.md, "Second pass")
-LMR_DEPTH = 3  # reduce only at nodes this deep or deeper
-LMR_FROM = 3  # reduce from the fourth turn in the order on
 EVAL_CACHE = 1 << 16  # leaf evaluations kept by position key (about 5 MB at most)
-PLACING_EXTENSION = 0  # moving turns searched at least after the last placement (docs/engine.md, "Placing depth")
-#: A transposition-table entry: (key, depth, bound, score, best turn, search id).
-TTEntry = tuple[int, int, int, int, RawTurn | None, int]
+PLACING_EXTENSION = 0  # moving turns searched at least after the last placement (docs/engine.md, "Search")
+MAX_PLACING_EXTENSION = 4
+
+Evaluate = Callable[[int, int, int, int], int]
 
 
-class NodeSearch(TurnGenerator):
-    """The search below the root; ``Searcher`` is the one to use."""
+class NodeSearch:
+    """The nodes of one search from one root; ``Searcher.search`` makes and drives it.
 
-    # set by ``Searcher.__init__`` and ``Searcher.search``
-    n_limit: int
-    q_from: int
-    evaluate: Callable[[int, int, int, int], int]
-    quiescence: bool
-    lmr: bool
-    lmr_from: int
-    placing_extension: int
-    clock: Callable[[], float]
-    egtb: EndgameTables | None
-    tt_mask: int
-    tt: list[TTEntry | None]
-    evals: dict[int, int]
-    age: int
-    stop_flag: StopFlag | None
-    _yield: bool
-    nodes: int
-    _check_at: int
-    _max_nodes: int | None
-    _deadline: float | None
-    killers: list[list[RawTurn | None]]
-    pvt: list[tuple[RawTurn, ...]]
-    history: list[list[int]]
-    rep: dict[int, int]
-    _journal: list[tuple[list[int], int, int]]
-    _pending: int
+    ``table`` and ``evals`` are the searcher's, shared by its searches; everything else
+    here lives for this search only.
+    """
+
+    def __init__(
+        self,
+        moves: TurnGenerator,
+        evaluate: Evaluate,
+        table: TranspositionTable,
+        evals: dict[int, int],
+        egtb: EndgameTables | None,
+        *,
+        limits: Limits,
+        started: float,
+        clock: Callable[[], float],
+        stop_flag: StopFlag | None = None,
+        placing_extension: int = PLACING_EXTENSION,
+        repetitions: Iterable[int] = (),
+    ) -> None:
+        if not 0 <= placing_extension <= MAX_PLACING_EXTENSION:
+            raise ValueError(
+                f"placing_extension {placing_extension!r}: 0 (off) to {MAX_PLACING_EXTENSION} moving turns"
+            )
+        self.moves = moves
+        # bound once: the hot path calls these at every node
+        self.generate = moves.generate
+        self.can_step = moves.can_step
+        self.closes_mill = moves.closes_mill
+        self.reset_on_mill = moves.reset_on_mill
+        self.evaluate = evaluate
+        self.table = table
+        self.evals = evals
+        self.egtb = egtb
+        self.n_limit = moves.profile.n_move_limit
+        self.q_from = max(0, self.n_limit - MAX_PLY)
+        self.placing_extension = placing_extension
+        self.clock = clock
+        self.stop_flag = stop_flag
+        self.max_nodes = limits.nodes
+        self.deadline = started + limits.time if limits.time is not None else None
+        # in the engine's thread the search hands the interpreter over now and then (see ``_check``)
+        self.yields = threading.current_thread() is not threading.main_thread()
+        self.nodes = 0
+        self.check_at = CHECK_EVERY
+        self.killers: list[list[RawTurn | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
+        self.pvt: list[tuple[RawTurn, ...]] = [()] * (MAX_PLY + 2)
+        #: The best line of the iteration under way, as far as it got.
+        self.root_pv: list[RawTurn] = []
+        self.history: list[list[int]] = [[0] * (25 * 25) for _ in range(2)]  # by (origin + 1) * 25 + target
+        self.rep: dict[int, int] = {}
+        for key in repetitions:
+            self.rep[key] = self.rep.get(key, 0) + 1
+
+    def __repr__(self) -> str:
+        return f"<NodeSearch nodes={self.nodes:,} max_nodes={self.max_nodes} extension={self.placing_extension}>"
+
+    def table_key(self, key: int, quiet: int) -> int:
+        """The position's key in the table: the N-move counter counts only near the limit."""
+        return key ^ ZQUIET[quiet] if quiet >= self.q_from else key
+
+    # -- the root ----------------------------------------------------------------------
+
+    def root(
+        self,
+        order: list[RawTurn],
+        args: tuple[int, int, int, int, int, int, int],
+        depth: int,
+        margin: int | None,
+        alpha: int,
+        beta: int,
+        result: SearchResult,
+    ) -> tuple[int, RawTurn, dict[RawTurn, int]]:
+        """One iteration at the root in the window (``alpha``, ``beta``).
+
+        ``args`` is the root as ``(me, op, hme, hop, side, quiet, key)``. Returns the best
+        score, its turn and the exact scores found (the best turn's, and with a ``margin``
+        those of every turn within it).
+        """
+        me, op, hme, hop, side, quiet, key = args
+        floor = alpha
+        best, best_turn = -INF, order[0]
+        pv = [best_turn]
+        scores: dict[RawTurn, int] = {}
+        self.rep[key] = self.rep.get(key, 0) + 1
+        try:
+            for i, turn in enumerate(order):
+                if i == 0:
+                    lo = floor
+                elif margin is None:
+                    lo = max(floor, best)
+                else:
+                    lo = max(floor, best - margin)
+                if i == 0 or lo <= -INF:
+                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -lo, 0)
+                else:
+                    s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -lo - 1, -lo, 0)
+                    if lo < s < beta:
+                        s = self._child(turn, me, op, hme, hop, side, quiet, key, depth, -beta, -lo, 0)
+                if s > lo and s < beta:
+                    scores[turn] = s
+                if s > best:
+                    best, best_turn = s, turn
+                    pv = [turn, *self.pvt[1]]
+                    if s > floor:
+                        # a move that beat the previous best in an unfinished iteration is still usable
+                        self.root_pv = pv
+                        result.turn, result.score = best_turn, best
+                        if i == 0 and depth > 1:
+                            result.depth = depth
+                if s >= beta:
+                    scores[turn] = s
+                    break  # fail high: the caller searches again with a full window
+        finally:
+            self._unrep(key)
+        if floor < best < beta:
+            self.table.store(self.table_key(key, quiet), depth, EXACT, best, best_turn, 0, always=True)
+        self.root_pv = pv
+        return best, best_turn, scores
+
+    # -- below the root ----------------------------------------------------------------
 
     def _unrep(self, key: int) -> None:
         n = self.rep[key] - 1
@@ -109,26 +205,22 @@ class NodeSearch(TurnGenerator):
             if hop + nop.bit_count() < 3:
                 self.pvt[ply + 1] = ()
                 return MATE - ply - 1
-        elif self.reset_on_mill and not op and self._closes(me, o, t):
+        elif self.reset_on_mill and not op and self.closes_mill(me, o, t):
             nq = 0
         return -self._pvs(nop, nme, hop, nh, side ^ 1, nq, nkey, depth - 1, alpha, beta, ply + 1)
 
-    def _closes(self, me: int, o: int, t: int) -> bool:
-        own = me & ~(1 << o) if o >= 0 else me
-        return any(own & pair == pair for pair in self.partners[t])
-
     def _check(self) -> None:
-        self._check_at = self.nodes + CHECK_EVERY
+        self.check_at = self.nodes + CHECK_EVERY
         if self.stop_flag is not None:
             if self.stop_flag.is_set():
                 raise _Stop
-            if self._yield:
+            if self.yields:
                 # in the engine's thread: let the board's loop have the interpreter now and then
                 # (on the main thread nobody waits, and a sleep(0) costs tens of microseconds)
                 time.sleep(0)
-        if self._max_nodes is not None and self.nodes >= self._max_nodes:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise _Stop
-        if self._deadline is not None and self.clock() >= self._deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             raise _Stop
 
     def _probe(self, egtb: EndgameTables, me: int, op: int, quiet: int, ply: int) -> int | None:
@@ -161,7 +253,7 @@ class NodeSearch(TurnGenerator):
     ) -> int:
         self.pvt[ply] = ()
         self.nodes += 1
-        if self.nodes >= self._check_at:
+        if self.nodes >= self.check_at:
             self._check()
         if key in self.rep:
             return 0
@@ -172,27 +264,22 @@ class NodeSearch(TurnGenerator):
         if ply >= MAX_PLY:
             return self.evaluate(me, op, hme, hop)
         tkey = key ^ ZQUIET[quiet] if quiet >= self.q_from else key
-        e = self.tt[tkey & self.tt_mask]
+        entry = self.table.probe(tkey)
         tt_turn = None
-        if e is not None and e[0] == tkey:
-            tt_turn = e[4]
-            if e[1] >= depth:
-                s = e[3]
-                if s > MATE_BOUND:
-                    s -= ply
-                elif s < -MATE_BOUND:
-                    s += ply
-                flag = e[2]
-                if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
+        if entry is not None:
+            tt_turn = entry.turn
+            if entry.depth >= depth:
+                s = entry.score_at(ply)
+                bound = entry.bound
+                if bound == EXACT or (bound == LOWER and s >= beta) or (bound == UPPER and s <= alpha):
                     return s
         if depth <= 0:
-            if quiet >= self.n_limit and self._can_step(me, op, hme):
+            # at the horizon: a side that cannot move has lost; otherwise the evaluation, cached
+            # (about a third of the leaves are reached again: re-searches, transpositions the
+            # table lost)
+            if quiet >= self.n_limit and self.can_step(me, op, hme):
                 return 0
-            if self.quiescence:
-                return self._qs(me, op, hme, hop, alpha, beta, ply)
-            # _qs without quiescence, with the evaluations cached: about a third of the
-            # leaves are reached again (re-searches, transpositions the table lost)
-            if not self._can_step(me, op, hme):
+            if not self.can_step(me, op, hme):
                 return -(MATE - ply)
             s = self.evals.get(key)
             if s is None:
@@ -216,8 +303,6 @@ class NodeSearch(TurnGenerator):
             if quiet >= self.n_limit:
                 return 0
             scored = [TABLE_RANK | turn_code((o, t, r))]
-            mark = len(self._journal)
-            self._pending += 1
         else:
             turns = self.generate(me, op, hme)
             if not turns:
@@ -230,9 +315,6 @@ class NodeSearch(TurnGenerator):
         best_turn: RawTurn | None = None
         a = alpha
         self.rep[key] = self.rep.get(key, 0) + 1
-        # late-move reductions: quiet turns late in the order are first searched one turn
-        # shallower, and again at full depth only if they beat the best so far
-        reduce_from = self.lmr_from if self.lmr and depth >= LMR_DEPTH else 1 << 30
         # The child positions are made here rather than by ``_child`` (which the root uses):
         # the same steps, written out because a call per searched turn cost a tenth of the search.
         pvs = self._pvs
@@ -244,7 +326,7 @@ class NodeSearch(TurnGenerator):
         child_ply = ply + 1
         try:
             first = True
-            for i, rank in enumerate(scored):
+            for rank in scored:
                 turn = turn_of[rank & CODE_MASK]
                 o, t, r = turn
                 nme = me | 1 << t
@@ -267,7 +349,7 @@ class NodeSearch(TurnGenerator):
                     nkey ^= zop[r]
                     nq = 0
                     won = hop + nop.bit_count() < 3
-                elif mill_resets and self._closes(me, o, t):
+                elif mill_resets and self.closes_mill(me, o, t):
                     nq = 0
                 d = depth - 1 if depth > floor else floor - 1
                 if won:
@@ -278,24 +360,7 @@ class NodeSearch(TurnGenerator):
                     s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -beta, -a, child_ply)
                     first = False
                 else:
-                    if i >= reduce_from and r < 0 and turn not in (k0, k1):
-                        s = -pvs(
-                            nop,
-                            nme,
-                            hop,
-                            nh,
-                            child_side,
-                            nq,
-                            nkey,
-                            depth - 2 if depth - 1 > floor else floor - 1,
-                            -a - 1,
-                            -a,
-                            child_ply,
-                        )
-                        if s > a:
-                            s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -a - 1, -a, child_ply)
-                    else:
-                        s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -a - 1, -a, child_ply)
+                    s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -a - 1, -a, child_ply)
                     if a < s < beta:
                         s = -pvs(nop, nme, hop, nh, child_side, nq, nkey, d, -beta, -a, child_ply)
                 if s > best:
@@ -309,73 +374,14 @@ class NodeSearch(TurnGenerator):
                                 if turn != k0:
                                     killers[1] = k0
                                     killers[0] = turn
-                                index = history_index(turn)
-                                hist[index] += depth * depth
-                                if self._pending:
-                                    self._journal.append((hist, index, depth * depth))
+                                hist[history_index(turn)] += depth * depth
                             break
                 if deferred:
-                    # The table's turn did not end the node: rank the rest by the history as it
-                    # stood before that turn's search added to it, as if ranked together.
+                    # the table's turn did not end the node: now the others, ranked
                     deferred = False
-                    self._pending -= 1
-                    added = [entry for entry in self._journal[mark:] if entry[0] is hist]
-                    for _, index, amount in added:
-                        hist[index] -= amount
                     scored += ranks(self.generate(me, op, hme), hist, k0, k1, tt_turn)
-                    for _, index, amount in added:
-                        hist[index] += amount
-                    if not self._pending:
-                        self._journal.clear()
         finally:
-            if deferred:
-                self._pending -= 1
-                if not self._pending:
-                    self._journal.clear()
             self._unrep(key)
-        flag = LOWER if best >= beta else (EXACT if best > alpha else UPPER)
-        stored = best
-        if stored > MATE_BOUND:
-            stored += ply
-        elif stored < -MATE_BOUND:
-            stored -= ply
-        slot = tkey & self.tt_mask
-        old = self.tt[slot]
-        # keep deeper entries of this search; replace anything older
-        if old is None or old[5] != self.age or depth >= old[1] or old[0] == tkey:
-            self.tt[slot] = (tkey, depth, flag, stored, best_turn, self.age)
-        return best
-
-    def _qs(self, me: int, op: int, hme: int, hop: int, alpha: int, beta: int, ply: int) -> int:
-        """Quiescence: the side to move may stand pat or close a mill."""
-        if not self._can_step(me, op, hme):
-            return -(MATE - ply)
-        stand = self.evaluate(me, op, hme, hop)
-        if not self.quiescence or stand >= beta or ply >= MAX_PLY:
-            return stand
-        caps = self.captures(me, op, hme)
-        if not caps:
-            return stand
-        alpha = max(alpha, stand)
-        best = stand
-        for o, t, r in caps:
-            self.nodes += 1
-            if self.nodes >= self._check_at:
-                self._check()
-            nop = op & ~(1 << r)
-            if hop + nop.bit_count() < 3:
-                return MATE - ply - 1
-            nme = (me | (1 << t)) & ~(1 << o) if o >= 0 else me | (1 << t)
-            nh = hme if o >= 0 else hme - 1
-            if self.egtb is not None and not nh and not hop and nme.bit_count() + nop.bit_count() <= 7:
-                s = self._probe(self.egtb, nop, nme, 0, ply + 1)
-                s = -s if s is not None else -self._qs(nop, nme, hop, nh, -beta, -alpha, ply + 1)
-            else:
-                s = -self._qs(nop, nme, hop, nh, -beta, -alpha, ply + 1)
-            if s > best:
-                best = s
-                if s > alpha:
-                    alpha = s
-                    if s >= beta:
-                        break
+        bound = LOWER if best >= beta else (EXACT if best > alpha else UPPER)
+        self.table.store(tkey, depth, bound, best, best_turn, ply)
         return best

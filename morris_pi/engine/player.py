@@ -22,11 +22,18 @@ level's node budget still bounds the search first; ``cut`` says when the cap
 stopped a search short of it (then the turn is the best found so far, and a
 seeded game may differ from the same game on a faster machine).
 
+``close()`` stops the player for good: it cancels the search, waits briefly for
+the thread and drops the tables. It may be called again (nothing more happens);
+a closed player refuses ``start()``. ``with EnginePlayer(...) as player:``
+closes it at the end of the block.
+
 >>> from morris_pi.rules import Game
->>> player = EnginePlayer(level=3, seed=1, threaded=False)
->>> player.start(Game())
->>> str(player.result()) in [str(t) for t in Game().legal_turns()]
+>>> with EnginePlayer(level=3, seed=1, threaded=False) as player:
+...     player.start(Game())
+...     str(player.result()) in [str(t) for t in Game().legal_turns()]
 True
+>>> player
+<EnginePlayer level=3 hint_level=10 seed=1 unthreaded closed>
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from types import TracebackType
 
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.position import Position, RawTurn
@@ -98,11 +106,54 @@ class EnginePlayer:
         self.last: SearchResult | None = None
         #: ``wall_cap_s`` when the cap cut the last finished search short, else ``None``.
         self.cut: float | None = None
+        self._closed = False
+
+    def __repr__(self) -> str:
+        parts = [f"level={self.level.number}", f"hint_level={self.hint_level.number}", f"seed={self.seed}"]
+        if not self.threaded:
+            parts.append("unthreaded")
+        if self.wall_cap_s is not None:
+            parts.append(f"wall_cap_s={self.wall_cap_s:g}")
+        if self._closed:
+            parts.append("closed")
+        elif self.thinking:
+            parts.append("thinking")
+        return f"<EnginePlayer {' '.join(parts)}>"
+
+    # -- lifetime -----------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """Whether ``close()`` was called."""
+        return self._closed
+
+    def close(self, timeout: float = 1.0) -> None:
+        """Stop for good: cancel the search, wait up to ``timeout`` s for its thread, drop the tables.
+
+        Calling it again does nothing. A search thread that outlives ``timeout`` ends at its
+        next stop check; its result is discarded.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        self.cancel()
+        self.join(timeout)
+        self.release()
+
+    def __enter__(self) -> EnginePlayer:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
 
     # -- the Opponent protocol ----------------------------------------------------------
 
     def start(self, game: Game, *, hint: bool = False) -> None:
         """Begin choosing a turn for the side to move of ``game`` (a copy of its state is kept)."""
+        if self._closed:
+            raise RuntimeError("the engine player is closed: make a new one")
         self.cancel()
         with self._state:
             self._job += 1

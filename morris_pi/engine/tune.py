@@ -29,7 +29,7 @@ from typing import Literal
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.position import Position, RawTurn
 
-from .evaluate import DEFAULT_WEIGHTS, PHASES, Evaluator, merged
+from .evaluate import DEFAULT_WEIGHTS, PHASES, Evaluator, Weights, merged
 from .levels import get_level, think
 from .search import Limits, Searcher
 
@@ -70,15 +70,12 @@ def openings(count: int, seed: int = 2024) -> list[str]:
 
 # -- players ---------------------------------------------------------------------------
 
-Weights = dict[str, dict[str, int]]
-#: A player in a match: ``("weights", weights, nodes, quiescence)`` searches a node budget
-#: with those weights; ``("level", n)`` plays level ``n`` seeded; ``("depth", d)`` searches
+#: A player in a match: ``("weights", weights, nodes)`` searches a node budget with those
+#: weights; ``("level", n)`` plays level ``n`` seeded; ``("depth", d)`` searches
 #: ``d`` turns deep; ``("greedy",)`` takes the turn that evaluates best one turn deep;
 #: ``("random",)`` any legal turn.
 PlayerSpec = (
-    tuple[Literal["weights"], Weights, int, bool]
-    | tuple[Literal["level", "depth"], int]
-    | tuple[Literal["greedy", "random"]]
+    tuple[Literal["weights"], Weights, int] | tuple[Literal["level", "depth"], int] | tuple[Literal["greedy", "random"]]
 )
 #: One game: player a, player b, the opening record, whether a is white, seed, turn cap.
 GameTask = tuple[PlayerSpec, PlayerSpec, str, bool, int, int]
@@ -117,9 +114,8 @@ def _choose(spec: PlayerSpec, game: Game, seat: Seat, rng: random.Random) -> Tur
         case ("level", number):
             s = seat.searcher(("level",), lambda: Searcher(profile))
             raw = think(s, pos, game.positions, get_level(number), rng, seeded=True)[0]
-        case ("weights", weights, nodes, quiescence):
-            key = ("w", json.dumps(weights, sort_keys=True), quiescence)
-            s = seat.searcher(key, lambda: Searcher(profile, weights=weights, quiescence=quiescence))
+        case ("weights", weights, nodes):
+            s = seat.searcher(("w", weights), lambda: Searcher(profile, weights=weights))
             raw = s.search(pos, game.positions, Limits(nodes=nodes)).turn
         case _:
             raise ValueError(f"unknown player {spec!r}")
@@ -214,17 +210,16 @@ def elo(score: float, games: int) -> tuple[float, float]:
 def tune(
     nodes: int, n_openings: int, rounds: int, jobs: int, accept: float, log: Callable[[dict[str, object]], None]
 ) -> Weights:
-    weights = merged(None)
+    weights = DEFAULT_WEIGHTS
     book = openings(n_openings)
     for rnd in range(rounds):
         for phase, term in TUNED:
-            current = weights[phase][term]
+            current = getattr(weights.phase(phase), term)
             for factor in (1.6, 0.6):
                 value = round(current * factor) if current else (10 if factor > 1 else -10)
-                candidate = {p: dict(weights[p]) for p in PHASES}
-                candidate[phase][term] = value
+                candidate = weights.replaced({phase: {term: value}})
                 started = time.perf_counter()
-                scores = match(("weights", candidate, nodes, False), ("weights", weights, nodes, False), book, jobs)
+                scores = match(("weights", candidate, nodes), ("weights", weights, nodes), book, jobs)
                 s = sum(scores) / len(scores)
                 log(
                     {
@@ -260,11 +255,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="instead of tuning: match these overrides against the current weights, "
         'e.g. \'{"placing": {"mobility": 5}}\'',
     )
-    parser.add_argument(
-        "--quiescence-test",
-        action="store_true",
-        help="instead of tuning: match quiescence on against off at the same node budget",
-    )
     args = parser.parse_args(argv)
     candidate: Weights | None = None
     if args.candidate:
@@ -279,19 +269,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def log(entry: dict[str, object]) -> None:
         print(json.dumps(entry), flush=True)
 
-    if args.quiescence_test:
-        book = openings(args.openings)
-        w = merged(None)
-        scores = match(("weights", w, args.nodes, True), ("weights", w, args.nodes, False), book, args.jobs)
-        s = sum(scores) / len(scores)
-        d, margin = elo(s, len(scores))
-        log({"quiescence_on_vs_off": round(s, 3), "games": len(scores), "elo": round(d), "margin": round(margin)})
-        return 0
     if candidate is not None:
         book = openings(args.openings)
-        scores = match(
-            ("weights", candidate, args.nodes, False), ("weights", merged(None), args.nodes, False), book, args.jobs
-        )
+        scores = match(("weights", candidate, args.nodes), ("weights", DEFAULT_WEIGHTS, args.nodes), book, args.jobs)
         s = sum(scores) / len(scores)
         d, margin = elo(s, len(scores))
         log(
@@ -305,8 +285,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 0
     weights = tune(args.nodes, args.openings, args.rounds, args.jobs, args.accept, log)
-    changed = {p: {k: v for k, v in weights[p].items() if v != DEFAULT_WEIGHTS[p][k]} for p in PHASES}
-    log({"final": weights, "changed": changed})
+    final, default = weights.as_dict(), DEFAULT_WEIGHTS.as_dict()
+    changed = {p: {k: v for k, v in final[p].items() if v != default[p][k]} for p in PHASES}
+    log({"final": final, "changed": changed})
     return 0
 
 
