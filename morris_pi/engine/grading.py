@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.position import Position, RawTurn
@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 
-class Grade(str, Enum):
+class Grade(StrEnum):
     """How good a turn was, from ``best`` to ``blunder``."""
 
     BEST = "best"
