@@ -20,9 +20,9 @@ from typing import Any
 from morris_pi.rules import Game, Turn
 
 from .grading import DEFAULT_BUDGET, Budget, Grade, TurnGrade, Value, score_turns
-from .search import Searcher
+from .search import Searcher, StopFlag
 
-__all__ = ["TurnReview", "review_game", "reviews"]
+__all__ = ["TurnReview", "play_whole", "review_game", "reviews"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class TurnReview:
         }
 
 
-def _play_whole(game: Game, turn: Turn) -> None:
+def play_whole(game: Game, turn: Turn) -> None:
     """Play a whole turn, also where the game waits for the removal of a step already made."""
     if game.pending is not None and turn.removal is not None:
         game.play(f"x{turn.removal}")
@@ -78,11 +78,13 @@ def reviews(
     budget: Budget | str = DEFAULT_BUDGET,
     searcher: Searcher | None = None,
     should_stop: Callable[[], bool] | None = None,
+    stop_flag: StopFlag | None = None,
 ) -> Iterator[TurnReview]:
     """Grade each of ``turns`` played on from ``start`` (which is not changed), one at a time.
 
     ``should_stop`` is asked before each turn: a review running in the background stops
     between turns, never in the middle of one (so each graded turn is the full budget's).
+    ``stop_flag`` is passed to each search (``score_turns``): set, it raises ``GradingStopped``.
     An illegal turn raises the rules' ``ValueError`` naming it.
     """
     game = start.copy()
@@ -93,13 +95,13 @@ def reviews(
             return
         turn = Turn.parse(item) if isinstance(item, str) else item
         side = game.turn
-        scores = score_turns(game, budget=budget, searcher=searcher)
+        scores = score_turns(game, budget=budget, searcher=searcher, stop_flag=stop_flag)
         try:
             graded = scores.grade(turn)
         except ValueError as exc:
             raise ValueError(f"turn {number}: {exc}") from None
         yield TurnReview(number, graded.turn, side, graded, scores.depth, scores.nodes)
-        _play_whole(game, graded.turn)
+        play_whole(game, graded.turn)
 
 
 def review_game(
