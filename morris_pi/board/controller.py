@@ -33,6 +33,7 @@ from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, Tracker, TrackerState
 
 from .analysis import Analysis, analysis_of
+from .position_setup import PositionSetup
 from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource
 
 log = logging.getLogger(__name__)
@@ -66,9 +67,11 @@ class Snapshot:
     pending: str | None = None
     lifted: str | None = None
     fault: str | None = None
+    #: While a position is set up before its game (``PositionSetup.to_dict``), else ``None``.
+    setup: Mapping[str, object] | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "t": round(self.t, 6),
             "record": self.record,
             "turn": self.turn,
@@ -77,6 +80,9 @@ class Snapshot:
             "problems": [p.to_dict() for p in self.problems],
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }
+        if self.setup is not None:
+            out["setup"] = dict(self.setup)
+        return out
 
     def same_as(self, other: Snapshot | None) -> bool:
         """Whether two snapshots show and know the same, whatever their times.
@@ -128,6 +134,7 @@ class Controller:
         self.opponent = opponent
         self.on_turn = on_turn
         self.on_change = on_change
+        self._timings = (settle_s, hold_s, confirm_s)
         self.tracker = Tracker(
             game,
             profile=profile,
@@ -136,6 +143,8 @@ class Controller:
             hold_s=hold_s,
             confirm_s=confirm_s,
         )
+        #: The position being set up on the board before its game starts (``set_up``), if any.
+        self.setup: PositionSetup | None = None
         #: What the opponent was asked for: ("turn" | "hint", game version), or None.
         self._asked: tuple[str, int] | None = None
         self._retry_at = -math.inf
@@ -148,7 +157,7 @@ class Controller:
         self._shown: tuple[dict[str, RGB], dict[str, RGB]] | None = None
         self._snapshot: Snapshot | None = None
         #: (tracker state version, fault, whether the computer thinks) and the snapshot they made
-        self._snapshot_cache: tuple[tuple[int, str | None, bool], Snapshot] | None = None
+        self._snapshot_cache: tuple[tuple[int, str | None, bool, int], Snapshot] | None = None
         self._now = clock.now()
         #: The computer player's last searches in a person's terms, by kind (``"hint"``, ``"turn"``),
         #: kept until a takeback goes back past the position searched.
@@ -184,6 +193,8 @@ class Controller:
         # A source that reads every switch each time (the service's scans) says nothing or True;
         # one that reports changes (a trace's on/off lines) says False except after a snapshot.
         full = bool(getattr(self.sensors, "full_scan", True))
+        if self.setup is not None:
+            return self._step_setup(raw, now)
         if raw != self._last_raw:
             self._last_raw = raw
             tracker.update(raw, now, full=full)
@@ -208,7 +219,7 @@ class Controller:
         """When the next step has something to do: a change to settle, a decision, a
         timeout, the computer's answer to poll, or (with ``blink``) a blink edge."""
         times = []
-        deadline = self.tracker.next_deadline()
+        deadline = self.setup.next_wakeup() if self.setup is not None else self.tracker.next_deadline()
         if deadline is not None:
             times.append(deadline)
         if self._asked is not None:
@@ -261,7 +272,8 @@ class Controller:
     def snapshot(self) -> Snapshot:
         """What the board shows and knows now."""
         state = self.tracker.state
-        key = (state.version, self.fault, self._asked is not None)
+        setup = self.setup
+        key = (state.version, self.fault, self._asked is not None, -1 if setup is None else setup.version)
         cached = self._snapshot_cache
         if cached is not None and cached[0] == key:
             return cached[1] if cached[1].t == self._now else replace(cached[1], t=self._now)
@@ -272,6 +284,20 @@ class Controller:
     def _build_snapshot(self, state: TrackerState) -> Snapshot:
         f = self._current_frame()
         game = state.confirmed if state.confirmed is not None else state.game
+        if self.setup is not None:
+            return Snapshot(
+                t=self._now,
+                record=game.record,
+                turn=game.turn,
+                computer=None,
+                leds=f.points,
+                problems=self.setup.problems(),
+                outcome=None,
+                status=f.status,
+                profile=game.profile.name,
+                computer_side=state.computer,
+                setup=self.setup.to_dict(),
+            )
         return Snapshot(
             t=self._now,
             record=game.record,
@@ -300,9 +326,32 @@ class Controller:
         else:
             raise TypeError(f"computer must be a side or None, not {computer!r}")
         self._cancel()
+        self.setup = None
         if setting is not False and setting is not None and self.opponent is None:
             self.opponent = FirstLegalOpponent()
         self.tracker.new_game(profile=profile, computer=setting)
+
+    def set_up(self, game: Game) -> None:
+        """Set up ``game``'s position on the board before it is played (``PositionSetup``).
+
+        The LEDs light where the white men go, then the black; the game starts once the
+        board shows the position. ``new`` abandons the set-up for a new game from the start.
+        """
+        self._cancel()
+        settle_s, hold_s, confirm_s = self._timings
+        self.tracker = Tracker(
+            game,
+            profile=game.profile.name,
+            computer=self.tracker.computer,
+            settle_s=settle_s,
+            hold_s=hold_s,
+            confirm_s=confirm_s,
+        )
+        self.setup = PositionSetup(game, hold_s=settle_s + hold_s)
+        self.analyses.clear()
+        self._last_raw = None
+        self._frame = None
+        self._game_version = -1  # the owner hears of the new game at the next step
 
     def press(self, name: str) -> bool:
         """A button pressed by code (the same as one from ``Buttons``)."""
@@ -317,6 +366,11 @@ class Controller:
     # -- inside -----------------------------------------------------------------------
 
     def _press(self, name: str, now: float) -> bool:
+        if self.setup is not None:
+            if name != "new":
+                return False  # no game to take back, hint or resign until the position stands
+            self.new_game()
+            return True
         if name == "hint":
             return self._ask_hint()
         if name == "new":
@@ -418,7 +472,31 @@ class Controller:
             return False
         return True
 
+    def _step_setup(self, raw: frozenset[str], now: float) -> Snapshot:
+        """One scan while a position is set up: the men put on, and the game once it stands."""
+        setup = self.setup
+        assert setup is not None
+        setup.update(raw, now)
+        if self.buttons is not None:
+            for name in self.buttons.pressed():
+                self._press(name, now)
+        if self.setup is not None and setup.done:
+            self.setup = None
+            self._frame = None
+            log.info("position set up: %s", setup.game.fen)
+            self._last_raw = raw
+            self.tracker.update(raw, now, full=bool(getattr(self.sensors, "full_scan", True)))
+        self._follow_game()
+        self._show(now)
+        snap = self.snapshot()
+        if self.on_change is not None and not snap.same_as(self._snapshot):
+            self.on_change(snap)
+        self._snapshot = snap
+        return snap
+
     def _current_frame(self) -> guidance.Frame:
+        if self.setup is not None:
+            return self.setup.frame()
         state = self.tracker.state
         if self._frame is None or self._frame_version != state.version:
             self._frame = frame(state)
