@@ -33,7 +33,7 @@ from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, Tracker, TrackerState
 
 from .analysis import Analysis, analysis_of
-from .position_setup import PositionSetup
+from .position_setup import PositionSetup, start_fen
 from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource
 
 log = logging.getLogger(__name__)
@@ -69,6 +69,8 @@ class Snapshot:
     fault: str | None = None
     #: While a position is set up before its game (``PositionSetup.to_dict``), else ``None``.
     setup: Mapping[str, object] | None = None
+    #: The FEN the game started from (``None``: the empty board); ``record`` continues it.
+    start: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -297,6 +299,7 @@ class Controller:
                 profile=game.profile.name,
                 computer_side=state.computer,
                 setup=self.setup.to_dict(),
+                start=start_fen(game),
             )
         return Snapshot(
             t=self._now,
@@ -314,6 +317,7 @@ class Controller:
             pending=str(game.pending) if game.pending is not None else None,
             lifted=state.lifted,
             fault=self.fault,
+            start=start_fen(game),
         )
 
     def new_game(self, *, profile: str | None = None, computer: str | object | None = _KEEP) -> None:

@@ -37,6 +37,8 @@ from typing import Any
 from morris_pi.guidance import Frame
 from morris_pi.rules import SIDES, Game, Side
 from morris_pi.rules.board import INDEX
+from morris_pi.rules.fen import to_fen
+from morris_pi.rules.position import tables_for
 from morris_pi.tracker.reconcile import Problem
 
 #: Seconds a man must stand before he counts as placed (the tracker's firm time).
@@ -170,3 +172,33 @@ class PositionSetup:
 
     def _all_firm(self, points: tuple[str, ...] | frozenset[str]) -> bool:
         return len(self._firm_set(points)) == len(points)
+
+
+def start_fen(game: Game) -> str | None:
+    """The FEN of the position ``game`` started from, or ``None`` when it started from the empty board.
+
+    >>> start_fen(Game.from_record("d6 a1")) is None
+    True
+    >>> game = Game.from_fen("********/OO******/*****@@* w p p 2 7 2 7 0 0 0 0 0 0 0 0 3"); _ = game.play("b6")
+    >>> start_fen(game)
+    '********/OO******/*****@@* w p p 2 7 2 7 0 0 0 0 0 0 0 0 3'
+    """
+    first = game.positions[0]
+    if first == tables_for(game.profile).start and not game.first_ply:
+        return None
+    return to_fen(Game.from_position(first, first_ply=game.first_ply))
+
+
+def game_from(start: str | None, record: str | list[str], profile: str) -> Game:
+    """The game after ``record``, played from the FEN ``start`` (``None``: the empty board).
+
+    >>> game_from("********/OO******/*****@@* w p p 2 7 2 7 0 0 0 0 0 0 0 0 3", "b6xa1", "standard").board["b6"]
+    'white'
+    """
+    if start is None:
+        return Game.from_record(record, profile)
+    game = Game.from_fen(start, profile)
+    turns = record.split() if isinstance(record, str) else list(record)
+    if turns:
+        game.play_record(turns, after=" after the start FEN")
+    return game

@@ -394,6 +394,27 @@ class Session:
         self._start_game(settings or self.settings)
         self._dirty = True
 
+    def set_up(self, fen: str, settings: GameSettings | None = None) -> None:
+        """Start a game from the Sanmill FEN ``fen``, set up on the board first: the LEDs light
+        where the white men go, then the black, and the game starts once the board shows the
+        position (``Controller.set_up``). A bad FEN raises ``ValueError`` naming its bad field,
+        and nothing changes. The FEN is kept in the game's meta (``fen``) and its record."""
+        settings = settings or self.settings
+        game = Game.from_fen(fen, settings.profile)
+        self.menu = None
+        self._start_game(settings, fen=game.fen)
+        controller = self.controller
+        assert controller is not None
+        controller.set_up(game)
+        self._extra_for = controller.game
+        self._dirty = True
+        log.info("setting up the position %s on the board", game.fen)
+
+    @property
+    def setting_up(self) -> bool:
+        """Whether a position is being set up on the board before its game."""
+        return self.menu is None and self.controller is not None and self.controller.setup is not None
+
     def ask_pairing(self, ticket: str, code: tuple[str, ...], seconds: float) -> None:
         """Blink ``PAIRING_PATTERN`` until ``code`` is typed on the buttons (``ticket`` then joins
         ``granted``) or ``seconds`` pass. Other requests keep waiting beside it."""
@@ -580,10 +601,12 @@ class Session:
             self._opponent_level = settings.level
         return self._opponent
 
-    def _start_game(self, settings: GameSettings, game: Game | None = None) -> None:
+    def _start_game(self, settings: GameSettings, game: Game | None = None, *, fen: str | None = None) -> None:
         self.settings = settings
         opponent = self._opponent_for(settings)
         self._extra = self._game_meta(settings, opponent, resumed=game is not None)
+        if fen is not None:
+            self._extra["fen"] = fen
         if self.controller is None:
             self.controller = Controller(
                 sensors=self._reading,

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from morris_pi.board.position_setup import game_from
 from morris_pi.board.session import ERROR_PATTERNS, PAIRING_PATTERN, PAIRING_ROLE
 from morris_pi.catalogue import say
 from morris_pi.guidance import DEFAULT_PALETTE, ROLES, Frame, Look
@@ -62,15 +63,16 @@ def picture(
     )
 
 
-def position_after(record: str | list[str], plies: int | None, profile: str) -> Game:
-    """The game after its first ``plies`` turns (all of them with ``None``); ``ValueError`` names a bad record."""
+def position_after(record: str | list[str], plies: int | None, profile: str, fen: str | None = None) -> Game:
+    """The game after its first ``plies`` turns (all of them with ``None``), played from the FEN ``fen``
+    when the game was set up from one; ``ValueError`` names a bad record."""
     turns = record.split() if isinstance(record, str) else list(record)
     if plies is not None:
         if not 0 <= plies <= len(turns):
             raise ValueError(f"turn {plies} is not in this game: it has {len(turns)} turns")
         turns = turns[:plies]
     get_profile(profile)  # a clear error for an unknown profile
-    return Game.from_record(turns, profile)
+    return game_from(fen, turns, profile)
 
 
 def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flipped: bool = False) -> dict[str, Any]:
@@ -114,7 +116,7 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flip
         roles = dict(snap.leds)
         status = dict(snap.status)
         profile = snap.profile
-        game = Game.from_record(snap.record, profile) if snap.record else Game(profile)
+        game = game_from(snap.start, snap.record, profile)
         men = game
         out.update(
             {
