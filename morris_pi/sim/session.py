@@ -39,11 +39,12 @@ from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
+from morris_pi.board.position_setup import start_fen
 from morris_pi.board.session import Session
 from morris_pi.board.storage import clock_text
 from morris_pi.catalogue import LANGUAGES, Words, from_locale
 from morris_pi.guidance import DEFAULT_PALETTE, Look
-from morris_pi.rules import Geometry, Side, get_profile
+from morris_pi.rules import Game, Geometry, Side, get_profile
 from morris_pi.web.seam import BoardSeam
 
 from . import panel as words
@@ -70,9 +71,13 @@ class SimSettings:
     lang: str = "en"
     #: The two-player clock (``"5+3"``: five minutes and three seconds a turn), or ``None``.
     clock: str | None = None
+    #: A Sanmill FEN: the first game starts from it, set up on the board (white men first).
+    fen: str | None = None
 
     def __post_init__(self) -> None:
         _ = self.game  # the board's own checks, with the board's messages
+        if self.fen is not None:
+            Game.from_fen(self.fen, self.profile)  # FenError names the bad field
         if self.lang not in LANGUAGES:
             raise ValueError(f"unknown language {self.lang!r}: choose one of {', '.join(LANGUAGES)}")
 
@@ -88,11 +93,12 @@ class SimSettings:
 
     def header(self) -> dict[str, object]:
         """The replay trace header for a game played with these settings."""
-        return trace_header(self.game, self.seed)
+        return trace_header(self.game, self.seed, self.fen)
 
 
-def trace_header(settings: GameSettings, seed: int | None) -> dict[str, object]:
-    """The ``morris-pi replay`` header of a game: profile, sides, and the engine's level and seed.
+def trace_header(settings: GameSettings, seed: int | None, fen: str | None = None) -> dict[str, object]:
+    """The ``morris-pi replay`` header of a game: profile, sides, the engine's level and seed, and
+    the FEN of a position set up on the board first.
 
     >>> trace_header(GameSettings(mode="computer", human="black", level=4), 7)
     {'profile': 'standard', 'white': 'computer', 'black': 'human', 'level': 4, 'seed': 7}
@@ -103,6 +109,8 @@ def trace_header(settings: GameSettings, seed: int | None) -> dict[str, object]:
         head["level"] = settings.level
         if seed is not None:
             head["seed"] = seed
+    if fen is not None:
+        head["fen"] = fen
     return head
 
 
@@ -132,7 +140,7 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
         if seed is not None:
             base["seed"] = seed
     given = False
-    for key in (*GAME_OPTIONS, "seed", "clock", "lang"):
+    for key in (*GAME_OPTIONS, "seed", "clock", "lang", "fen"):
         value = getattr(args, key, None)
         if value is not None:
             base[key] = value
@@ -140,7 +148,7 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
     if "lang" not in base:
         base["lang"] = from_locale(os.environ)
     chosen = getattr(args, "menu", None)
-    base["menu"] = chosen if chosen is not None else (menu and not given)
+    base["menu"] = chosen if chosen is not None else (menu and not given and base.get("fen") is None)
     state_dir = getattr(args, "state_dir", None)
     if state_dir is not None:
         base["state_dir"] = Path(state_dir)
@@ -198,6 +206,8 @@ class GameSession:
         )
         #: How the board started: ``"new"``, ``"menu"`` or ``"resumed"`` (a saved game).
         self.started = self.session.start()
+        if settings.fen is not None and self.started == "new":
+            self.session.set_up(settings.fen)  # a saved game resumed comes first: nothing is lost
         recorder = board.recorder
         self._game = self.session.controller.game if self.session.controller is not None else None
         if self.started == "new":
@@ -254,7 +264,9 @@ class GameSession:
     def header(self) -> dict[str, object]:
         """The trace header of the game being played (or about to be)."""
         seed = self.session.meta.get("seed")
-        return trace_header(self.session.settings, seed if isinstance(seed, int) else self.settings.seed)
+        controller = self.session.controller
+        fen = start_fen(controller.game) if controller is not None else None
+        return trace_header(self.session.settings, seed if isinstance(seed, int) else self.settings.seed, fen)
 
     def close(self) -> None:
         """Stop the computer player."""
@@ -274,7 +286,7 @@ class GameSession:
             game = session.controller.game  # type: ignore[union-attr]
             if game is not self._game:
                 self._game = game
-                if not recorder.recording:
+                if not recorder.recording or session.setting_up:
                     # a game replay can follow from its start: from the menu, or the next after a resumed game
                     snap = session.controller.snapshot()  # type: ignore[union-attr]
                     recorder.restart(self.header(), self.board.sensors.last, when=snap.t)
