@@ -149,7 +149,11 @@ class PositionSetup:
         ['take the man off a1']
         """
         roles = self.frame().points
-        return tuple(Problem(point, role) for point, role in roles.items() if role in ("extra", "missing"))
+        return tuple(
+            Problem(point, "extra" if role == "extra" else "missing")
+            for point, role in roles.items()
+            if role in ("extra", "missing")
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """What the page shows: the FEN, where each colour goes, which stand, and whose men come next.
