@@ -71,6 +71,7 @@ from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S
 from .controller import Controller, Snapshot
 from .gameclock import LOW_TIME_POINTS, LOW_TIME_ROLE, GameClock
 from .keeper import GameKeeper
+from .assist import Grader
 from .menu import GameSettings, Menu
 from .ports import RGB, Buttons, Clock, GameStore, LedStrip, Opponent, SensorSource
 
@@ -178,8 +179,11 @@ class Session:
         hold_s: float = DEFAULT_HOLD_S,
         confirm_s: float = DEFAULT_CONFIRM_S,
         seeds: Callable[[], int | None] | None = None,
+        grader: Grader | None = None,
     ) -> None:
         self.sensors = sensors
+        #: Grades the turns for the players' assistance (``EngineGrader``); ``None``: no grading.
+        self.grader = grader
         self.leds = leds
         self.clock = clock
         self.buttons = buttons
@@ -622,12 +626,15 @@ class Session:
                 confirm_s=self.confirm_s,
                 game=game,
                 on_turn=self._on_turn,
+                grader=self.grader,
+                assists=settings.assists,
             )
             if game is None:
                 self.keeper.adopt(self.controller.game, settings, self._extra)
         else:
             # the controller's on_turn sees the new game at its next step and adopts it
             self.controller.new_game(profile=settings.profile, computer=settings.computer)
+            self.controller.assists = settings.assists
             if opponent is not None:
                 self.controller.opponent = opponent
         self._extra_for = self.controller.game
@@ -663,6 +670,9 @@ class Session:
             self._extra_for = game
         self._follow_clock(self.clock.now())
         extra = dict(self._extra)
+        used = self.controller.hints_used if self.controller is not None else {}
+        if any(used.values()):
+            extra["hints_used"] = dict(used)
         if self.game_clock is not None:
             extra["timing"] = self.game_clock.to_meta(self.clock.now())
         self.keeper.on_turn(game, self.settings, extra)

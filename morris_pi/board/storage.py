@@ -655,6 +655,12 @@ def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
     if isinstance(fen, str) and fen:
         tags["SetUp"] = "1"
         tags["FEN"] = fen
+    assist = meta.get("assist")
+    if isinstance(assist, Mapping):
+        tags["Assistance"] = "; ".join(f"{side}: {assist[side]}" for side in ("white", "black") if side in assist)
+    used = meta.get("hints_used")
+    if isinstance(used, Mapping):
+        tags["HintsUsed"] = " ".join(f"{side} {used[side]}" for side in ("white", "black") if side in used)
     clock = meta.get("timing")
     if isinstance(clock, Mapping) and isinstance(clock.get("control"), str):
         tags["TimeControl"] = clock["control"]

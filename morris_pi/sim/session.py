@@ -37,7 +37,8 @@ from pathlib import Path
 
 from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
-from morris_pi.board.opponents import StandInOpponent, engine_opponents
+from morris_pi.board.assist import Assists, Grader
+from morris_pi.board.opponents import EngineGrader, StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.position_setup import start_fen
 from morris_pi.board.session import Session
@@ -73,6 +74,8 @@ class SimSettings:
     clock: str | None = None
     #: A Sanmill FEN: the first game starts from it, set up on the board (white men first).
     fen: str | None = None
+    #: How much the board helps each player (the config's ``[assist]``).
+    assist: Assists = Assists()
 
     def __post_init__(self) -> None:
         _ = self.game  # the board's own checks, with the board's messages
@@ -84,7 +87,9 @@ class SimSettings:
     @property
     def game(self) -> GameSettings:
         """The game settings, as the set-up menu starts from them."""
-        return GameSettings(mode=self.mode, human=self.human, level=self.level, profile=self.profile, clock=self.clock)
+        return GameSettings(
+            mode=self.mode, human=self.human, level=self.level, profile=self.profile, clock=self.clock, assist=self.assist
+        )
 
     @property
     def computer(self) -> str | None:
@@ -134,6 +139,7 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
             "level": game.level,
             "profile": game.profile,
             "palette": dict(config.palette),
+            "assist": config.assist,
         }
         menu = bool(game.menu)
         seed = getattr(getattr(config, "engine", None), "seed", None)
@@ -179,6 +185,7 @@ class GameSession:
         *,
         opponent_factory: Callable[[int], Opponent] | None = None,
         storage: GameStore | None = None,
+        grader: Grader | None = None,
     ) -> None:
         self.board = board
         settings = settings or SimSettings()
@@ -203,6 +210,8 @@ class GameSession:
             opponent_factory=opponent_factory or engine_opponents(settings.seed),
             palette=settings.palette,
             seeds=seeds,
+            # the engine grades for the players' assistance, unless a test brings its own players
+            grader=grader if grader is not None or opponent_factory is not None else EngineGrader(),
         )
         #: How the board started: ``"new"``, ``"menu"`` or ``"resumed"`` (a saved game).
         self.started = self.session.start()
