@@ -660,7 +660,7 @@ class Controller:
             guidance.put(points, (warning.point,), "blunder")
         if state.resync or state.outcome is not None or not self.assists.of(state.turn).targets:
             return guidance.Frame(points, f.status) if points is not f.points else f
-        if state.game is not game or state.prompt is not None or state.turn == state.computer:
+        if self.tracker.provisional or state.prompt is not None or state.turn == state.computer:
             return guidance.Frame(points, f.status) if points is not f.points else f
         grading = self.gradings.get(self._key(game))
         if grading is None:
