@@ -100,7 +100,11 @@ def test_a_lifted_man_lights_his_targets_by_quality_instead_of_one_colour():
     plain_roles = {p: r for p, r in plain.c.snapshot().leds.items() if p in targets}
     coached_roles = {p: r for p, r in coached.c.snapshot().leds.items() if p in targets}
     assert set(plain_roles.values()) == {"legal-target"}
-    assert set(coached_roles) == targets and set(coached_roles.values()) <= {"target-good", "target-doubtful", "target-losing"}
+    assert set(coached_roles) == targets and set(coached_roles.values()) <= {
+        "target-good",
+        "target-doubtful",
+        "target-losing",
+    }
     assert "legal-target" not in coached_roles.values()
 
 
@@ -188,7 +192,7 @@ def test_the_set_up_menu_cycles_each_players_assistance():
 
 
 def test_the_config_sets_each_players_assistance_and_names_bad_keys():
-    config = parse_config('[assist.white]\ntargets = true\nwarn = true\nhints = 3\n[assist.black]\nhints = 0\n')
+    config = parse_config("[assist.white]\ntargets = true\nwarn = true\nhints = 3\n[assist.black]\nhints = 0\n")
     assert config.assist == Assists(Assistance(True, True, 3), Assistance(hints=0))
     assert GameSettings.from_config(config.game, config.assist).assist == config.assist
     with pytest.raises(ConfigError, match=r"board.toml:2: assist.black.hints: must be a whole number"):
@@ -201,7 +205,9 @@ def test_the_assistance_is_kept_in_the_record(tmp_path):
     storage = Storage(tmp_path)
     clock, sensors = ManualClock(), VirtualSensors()
     settings = GameSettings(mode="two-player", assist=Assists(white=Assistance(hints=2)))
-    session = Session(sensors=sensors, leds=RecordingStrip(), clock=clock, storage=storage, defaults=settings, menu=False)
+    session = Session(
+        sensors=sensors, leds=RecordingStrip(), clock=clock, storage=storage, defaults=settings, menu=False
+    )
     session.start()
     session.step()
     session.press("resign")
@@ -238,8 +244,12 @@ def test_the_session_sets_up_a_position_and_keeps_its_fen(tmp_path):
     storage = Storage(tmp_path)
     clock, sensors = ManualClock(), VirtualSensors()
     session = Session(
-        sensors=sensors, leds=RecordingStrip(), clock=clock, storage=storage,
-        defaults=GameSettings(mode="two-player"), menu=False,
+        sensors=sensors,
+        leds=RecordingStrip(),
+        clock=clock,
+        storage=storage,
+        defaults=GameSettings(mode="two-player"),
+        menu=False,
     )
     session.start()
     session.step()

@@ -34,8 +34,8 @@ from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S, Tracker, TrackerState
 
 from .analysis import Analysis, analysis_of
 from .assist import Assists, BlunderWarning, Grader, Grading
-from .position_setup import PositionSetup, start_fen
 from .ports import RGB, Buttons, Clock, FirstLegalOpponent, LedStrip, Opponent, SensorSource
+from .position_setup import PositionSetup, start_fen
 
 log = logging.getLogger(__name__)
 

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from morris_pi.catalogue import Words
@@ -102,7 +102,7 @@ class GameSettings:
     clock: str | None = None
     #: How much the board helps each player (``morris_pi.board.assist``); against the computer
     #: only the human's counts.
-    assist: Assists = Assists()
+    assist: Assists = field(default_factory=Assists)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -279,7 +279,11 @@ class Menu:
         for point, (question, answer) in self.choices().items():
             out[point] = choice_words(question, answer, w)
             if question == "assist":
-                out[point] = w("menu.choice.assist", side=w.side(str(answer), inside=True), now=assist_words(self.settings.assist.of(str(answer)), w))
+                out[point] = w(
+                    "menu.choice.assist",
+                    side=w.side(str(answer), inside=True),
+                    now=assist_words(self.settings.assist.of(str(answer)), w),
+                )
         return out
 
     def chosen(self) -> tuple[str, ...]:

@@ -111,7 +111,9 @@ class PositionSetup:
     def next_wakeup(self) -> float | None:
         """When a man put down will have stood long enough to count (``None``: nothing to wait for)."""
         times = [
-            since + self.hold_s for p, since in self._since.items() if p in self._raw and since + self.hold_s > self._now
+            since + self.hold_s
+            for p, since in self._since.items()
+            if p in self._raw and since + self.hold_s > self._now
         ]
         return min(times) if times else None
 

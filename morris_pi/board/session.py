@@ -68,10 +68,10 @@ from morris_pi.rules.board import RINGS
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S
 
+from .assist import Grader
 from .controller import Controller, Snapshot
 from .gameclock import LOW_TIME_POINTS, LOW_TIME_ROLE, GameClock
 from .keeper import GameKeeper
-from .assist import Grader
 from .menu import GameSettings, Menu
 from .ports import RGB, Buttons, Clock, GameStore, LedStrip, Opponent, SensorSource
 

@@ -36,8 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from morris_pi.board.menu import GameSettings
-from morris_pi.board.opponents import engine_opponents
-from morris_pi.board.opponents import EngineGrader
+from morris_pi.board.opponents import EngineGrader, engine_opponents
 from morris_pi.board.ports import Clock, MonotonicClock, Opponent
 from morris_pi.board.session import Session, timings
 from morris_pi.board.storage import Storage

@@ -35,9 +35,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from morris_pi.board.assist import Assists, Grader
 from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
-from morris_pi.board.assist import Assists, Grader
 from morris_pi.board.opponents import EngineGrader, StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.position_setup import start_fen
@@ -75,7 +75,7 @@ class SimSettings:
     #: A Sanmill FEN: the first game starts from it, set up on the board (white men first).
     fen: str | None = None
     #: How much the board helps each player (the config's ``[assist]``).
-    assist: Assists = Assists()
+    assist: Assists = field(default_factory=Assists)
 
     def __post_init__(self) -> None:
         _ = self.game  # the board's own checks, with the board's messages
@@ -88,7 +88,12 @@ class SimSettings:
     def game(self) -> GameSettings:
         """The game settings, as the set-up menu starts from them."""
         return GameSettings(
-            mode=self.mode, human=self.human, level=self.level, profile=self.profile, clock=self.clock, assist=self.assist
+            mode=self.mode,
+            human=self.human,
+            level=self.level,
+            profile=self.profile,
+            clock=self.clock,
+            assist=self.assist,
         )
 
     @property
