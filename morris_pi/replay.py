@@ -374,7 +374,7 @@ class TextReport:
         if setup is not None and (before is None or before.get("next") != setup.get("next")):
             side = setup.get("next")
             if side is not None:
-                points = ", ".join(str(p) for p in setup.get(str(side), ()))  # type: ignore[attr-defined]
+                points = ", ".join(str(p) for p in setup.get(str(side), ()))
                 self._say(at, f"set up the position: the {side} men go on {points or 'no point'}")
         elif setup is None and before is not None:
             self._say(at, f"position set up: {before.get('fen')}")

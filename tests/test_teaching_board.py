@@ -268,3 +268,72 @@ def test_the_session_sets_up_a_position_and_keeps_its_fen(tmp_path):
     session.step()
     record = storage.list_records()[-1]
     assert record.tags["FEN"] == FEN and record.tags["SetUp"] == "1"
+
+
+def test_the_qualities_reach_the_led_chain_of_a_real_driver():
+    from morris_pi.config.model import LedsConfig
+    from morris_pi.config.wiring import POINTS
+    from morris_pi.hw.fakes.spi import FakeSpi, Ws2812Chain
+    from morris_pi.hw.leds import neopixel_spi_strip
+
+    spi = FakeSpi()
+    config = LedsConfig(brightness=1.0)
+    chain = Ws2812Chain(spi, config.count)
+    game = Game.from_record(BLUNDER_RECORD)
+    clock, sensors = ManualClock(), VirtualSensors()
+    sensors.set(frozenset(game.board))
+    c = Controller(
+        sensors=sensors,
+        leds=neopixel_spi_strip(config, spi=spi),
+        clock=clock,
+        grader=grader(),
+        assists=Assists(black=COACHED),
+        game=game,
+    )
+    c.step()
+    c.run_until(2.4)  # a whole number of the slow blink's periods: its lit half
+    c.step()
+    leds = chain.colours()
+    assert leds[POINTS.index("d7")] == DEFAULT_PALETTE["target-good"].colour
+    assert leds[POINTS.index("g7")] == DEFAULT_PALETTE["target-losing"].colour  # the slow blink's lit half
+
+
+def test_the_simulated_board_warns_against_the_computer_and_replays_its_set_up(tmp_path):
+    """The window's session on virtual time: a FEN set up by hand, then a blunder warned of before the reply."""
+    from morris_pi.sim.backends import SimBoard
+    from morris_pi.sim.session import GameSession, SimSettings
+
+    clock = ManualClock()
+    board = SimBoard(clock=clock)
+    computer = Scripted(["d7xg7"])
+    fen = Game.from_record("d6 g4 d5").fen
+    settings = SimSettings(mode="computer", human="black", fen=fen, assist=Assists(black=COACHED))
+    sim = GameSession(board, settings, opponent_factory=lambda level: computer, grader=grader())
+
+    def settle(seconds: float = 0.8) -> None:
+        for _ in range(round(seconds / 0.05)):
+            clock.advance(0.05)
+            sim.step()
+
+    settle()
+    assert sim.snapshot().setup["next"] == "white"
+    assert any("White men go on" in text and "d5" in text and "g4" in text for _, text in sim.panel())
+    for point, colour in (("d5", "white"), ("d6", "white"), ("g4", "black")):
+        board.hand.place(point, colour)
+        settle()
+    settle(1.0)
+    snap = sim.snapshot()
+    assert snap.setup is None and snap.start == fen and snap.turn == "black"
+    board.hand.place("g7", "black")  # the blunder
+    settle(1.5)
+    assert sim.snapshot().warning is not None and computer.asked == []
+    assert any("g7 is a blunder" in text for _, text in sim.panel())
+    board.buttons.press("hint")  # play on
+    settle(0.5)
+    assert computer.asked == [" ".join(["g7"])] and sim.snapshot().computer == "d7xg7"
+    trace = board.recorder.traces()[-1]
+    assert trace.header["fen"] == fen
+    lines = [json.dumps(trace.header)] + [json.dumps(e) for e in trace.events]
+    out = io.StringIO()
+    assert replay.run(lines, out, io.StringIO(), as_json=True, opponent=Scripted(["d7xg7"])) == 0
+    assert json.loads(out.getvalue().splitlines()[-1])["record"] == "g7"

@@ -24,6 +24,7 @@ import logging
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from morris_pi import guidance
 from morris_pi.rules import Game, Outcome, Side
@@ -71,7 +72,7 @@ class Snapshot:
     lifted: str | None = None
     fault: str | None = None
     #: While a position is set up before its game (``PositionSetup.to_dict``), else ``None``.
-    setup: Mapping[str, object] | None = None
+    setup: Mapping[str, Any] | None = None
     #: The FEN the game started from (``None``: the empty board); ``record`` continues it.
     start: str | None = None
     #: The blunder warning showing now (``BlunderWarning.to_dict``), else ``None``.

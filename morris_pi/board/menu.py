@@ -273,17 +273,18 @@ class Menu:
 
         >>> Menu(GameSettings(mode="computer")).options()["g1"], Menu().options("de")["d1"]
         ('you play black', 'Spiel beginnen')
+        >>> Menu(GameSettings(mode="two-player")).options()["c3"]
+        'help for white: hints without limit'
+        >>> Menu(GameSettings(mode="two-player", assist=Assists(black=Assistance(hints=0)))).options()["e3"]
+        'help for black: none: no hints'
+
         """
         w = Words(lang)
         out = {}
         for point, (question, answer) in self.choices().items():
             out[point] = choice_words(question, answer, w)
             if question == "assist":
-                out[point] = w(
-                    "menu.choice.assist",
-                    side=w.side(str(answer), inside=True),
-                    now=assist_words(self.settings.assist.of(str(answer)), w),
-                )
+                out[point] += ": " + assist_words(self.settings.assist.of(str(answer)), w)
         return out
 
     def chosen(self) -> tuple[str, ...]:
@@ -343,7 +344,7 @@ def choice_words(question: str, answer: str | int | None, w: Words, *, short: bo
     if question == "rules":
         return w(f"{form}.rules", rules=w(f"profile.{answer}"))
     if question == "assist":
-        return w(f"{form}.assist", side=w.side(str(answer), inside=True), now="")
+        return w(f"{form}.assist", side=w.side(str(answer), inside=True))
     return w(f"{form}.start")
 
 

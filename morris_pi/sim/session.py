@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from morris_pi.board.assist import Assists, Grader
+from morris_pi.board.assist import Assists, Grader, warning_words
 from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import EngineGrader, StandInOpponent, engine_opponents
@@ -355,7 +355,17 @@ class GameSession:
     def _game_lines(self, snap: Snapshot, w: Words) -> list[tuple[str, str]]:
         s = self.session.settings
         lines: list[tuple[str, str]] = [("dim", words.mode_line(s.mode, s.human, s.level, snap.profile, w)), ("", "")]
-        if snap.outcome:
+        if snap.setup is not None:
+            setup = snap.setup
+            lines.append(("head", w("sim.setup.title")))
+            lines.append(
+                ("text", w("setup.where", white=" ".join(setup["white"]) or "-", black=" ".join(setup["black"]) or "-"))
+            )
+            side = setup.get("next")
+            if side is not None:
+                waiting = [p for p in setup[str(side)] if p not in setup["standing"]]
+                lines.append(("text", w("lights.setup", side=w.side(str(side), inside=True), points=" ".join(waiting))))
+        elif snap.outcome:
             lines.append(("good", w("status.game_over", outcome=outcome_words(snap.outcome, w))))
             lines.append(("text", w("sim.over.next")))
         else:
@@ -375,6 +385,10 @@ class GameSession:
             lines.append(("text", self._engine_line(snap, w)))
         if snap.hint:
             lines.append(("text", w("status.hint", turn=snap.hint)))
+        controller = self.session.controller
+        if controller is not None and controller.warning is not None:
+            lines.append(("warn", warning_words(controller.warning, w)))
+            lines.append(("warn", w("sim.warning.choice")))
         if "confirm" in snap.leds.values() or "confirm" in snap.status.values():
             lines.append(("warn", w("status.confirm_resign")))
         problems = words.problem_words(snap.problems, snap.leds, w)

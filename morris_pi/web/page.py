@@ -140,8 +140,8 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flip
         if snap.setup is not None:
             # the men standing, in the colour the order makes them: the page shows which colour goes where
             setup = snap.setup
-            wanted = {p: side for side in ("white", "black") for p in setup.get(side, ())}  # type: ignore[attr-defined]
-            men = {p: wanted[p] for p in setup.get("standing", ()) if p in wanted}  # type: ignore[attr-defined]
+            wanted = {p: side for side in ("white", "black") for p in setup.get(side, ())}
+            men = {p: wanted[p] for p in setup.get("standing", ()) if p in wanted}
     # what the session lays over the game's frame on the LEDs: the clock's warning under the
     # guidance, the fault patterns and the pairing blink over it
     low_points, low_status = view.overlay

@@ -141,6 +141,13 @@ def press_in_game(session: Session, what: str, button: str) -> None:
             raise ValueError("hint: it is the computer's turn")
         if tracker.resync:
             raise ValueError("hint: put the board right first, as the lights show")
+        if session.controller.hints_left()[game.turn] == 0:
+            limit = session.controller.assists.of(game.turn).hints
+            raise ValueError(
+                f"hint: {game.turn} has no hints this game"
+                if limit == 0
+                else f"hint: {game.turn} has used all {limit} hints"
+            )
     session.command(button)
 
 
