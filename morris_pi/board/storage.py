@@ -640,7 +640,8 @@ def _check_save(data: Any) -> str | None:
 
 
 def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
-    """The record's tags for what a game keeps beside its settings: its engine seed and its clock.
+    """The record's tags for what a game keeps beside its settings: its engine seed, its clock, the
+    position it was set up from (``FEN``, with PGN's ``SetUp``) and how each player was assisted.
 
     >>> game_tags({"seed": 7, "timing": {"control": "5+3", "left": {"white": 61.5, "black": 4.0},
     ...                                 "turns": [2.5, 11.0], "flagged": None}})
@@ -650,6 +651,16 @@ def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
     seed = meta.get("seed")
     if isinstance(seed, int) and not isinstance(seed, bool):
         tags["Seed"] = str(seed)
+    fen = meta.get("fen")
+    if isinstance(fen, str) and fen:
+        tags["SetUp"] = "1"
+        tags["FEN"] = fen
+    assist = meta.get("assist")
+    if isinstance(assist, Mapping):
+        tags["Assistance"] = "; ".join(f"{side}: {assist[side]}" for side in ("white", "black") if side in assist)
+    used = meta.get("hints_used")
+    if isinstance(used, Mapping):
+        tags["HintsUsed"] = " ".join(f"{side} {used[side]}" for side in ("white", "black") if side in used)
     clock = meta.get("timing")
     if isinstance(clock, Mapping) and isinstance(clock.get("control"), str):
         tags["TimeControl"] = clock["control"]

@@ -64,7 +64,7 @@ def routes(context: Context) -> list[BaseRoute]:
         profile = record.tags.get("Profile", "standard")
         plies = ply(request)
         try:
-            game = position_after(record.turns, plies, profile)
+            game = position_after(record.turns, plies, profile, record.tags.get("FEN"))
         except ValueError as exc:
             raise Refused(422, f"record {record.id}: {exc}") from None
         return record, game, len(record.turns) if plies is None else plies

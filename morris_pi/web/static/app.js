@@ -213,6 +213,12 @@ function lightsLine(view) {
   if (view.state === "menu") return t(view.hand || paired ? "lights.menu_tap" : "lights.menu");
   const g = view.game;
   const clock = view.clock;
+  if (view.setup && view.setup.next) {
+    // the switches cannot tell colour: the order (white men first) and the page say which goes where
+    const next = view.setup.next;
+    const left = view.setup[next].filter((p) => !view.setup.standing.includes(p));
+    return t("lights.setup", { side: sideIn(next), points: left.join(" ") });
+  }
   if (g.problems && g.problems.length) return t("lights.problems");
   if (clock && clock.flagged && !g.outcome) return t("clock.flagged", { side: side(clock.flagged) }) + " " + t("clock.flag_hint");
   if (g.computer) {
@@ -247,6 +253,15 @@ function showStatus(view) {
     $("turn").textContent = `${turnLine(view)}: ${menuWords(view.menu.settings)}`;
   }
   const g = view.game;
+  const warning = view.state === "game" && view.warning;
+  $("warning").hidden = !warning;
+  $("warning").textContent = warning ? (warning.words[LANG] || warning.words.en) : "";
+  $("act-playon").hidden = !warning;
+  const setup = view.state === "game" && view.setup;
+  $("setup-words").hidden = !setup;
+  $("setup-words").textContent = setup
+    ? t("setup.where", { white: setup.white.join(" ") || "-", black: setup.black.join(" ") || "-" })
+    : "";
   list($("problems"), (g && g.problems || []).map((p) => t(`problem.${p.kind}`, { point: p.point })));
   list($("faults"), Object.entries(view.faults || {}).map(([kind, text]) => t("fault.line", { what: t(`fault.${kind}`), why: text })));
   if (view.pairing && !paired && !$("pair-message").textContent) {
@@ -324,6 +339,9 @@ function settingsFrom(f) {
   const data = { do: "new", mode: f.get("mode"), profile: f.get("profile") };
   if (data.mode === "computer") { data.human = f.get("human"); data.level = Number(f.get("level")); }
   else data.clock = f.get("clock") || "";
+  for (const s of ["white", "black"]) if (f.get(`assist_${s}`)) data[`assist_${s}`] = f.get(`assist_${s}`);
+  const fen = (f.get("fen") || "").trim();
+  if (fen) data.fen = fen;
   return data;
 }
 
