@@ -1,6 +1,6 @@
 """Make the practice positions shipped in ``morris_pi/data/practice.json`` (with its SHA-256).
 
-    python bench/make_practice.py [--seed 1] [--games 12] [--out morris_pi/data]
+    python bench/make_practice.py [--seed 1] [--games 30] [--out morris_pi/data]
 
 Themes, each position verified before it is kept:
 
@@ -150,7 +150,7 @@ def from_games(rng: random.Random, games: int, found: dict[str, list[dict]], sea
             return
         game = Game()
         while game.outcome is None and len(game.history) < 120:
-            if game.in_hand == {"white": 0, "black": 0} and not game.flies() and len(game.history) % 2 == 0:
+            if game.in_hand == {"white": 0, "black": 0} and not game.flies():
                 consider(game, found, searcher)
             raw, _ = think(searcher, game.position, game.positions, level, rng, seeded=True)
             if raw is None:
@@ -169,7 +169,7 @@ def consider(game: Game, found: dict[str, list[dict]], searcher: Searcher) -> No
         if best_value.result == "loss" or not losing or len(found["avoid-blockade"]) >= WANT["avoid-blockade"]:
             return
         safe = [t for t, v in scores.values.items() if v.result != "loss"]
-        if len(safe) > len(scores.values) / 2 or not any(blocked_loss(game, t, searcher) for t in losing[:2]):
+        if len(safe) > 2 * len(scores.values) / 3 or not any(blocked_loss(game, t, searcher) for t in losing[:2]):
             return
         deep = score_turns(game, budget=VERIFY, searcher=searcher)
         deep_safe = sorted(str(t) for t, v in deep.values.items() if v.result != "loss")
@@ -215,7 +215,7 @@ def consider(game: Game, found: dict[str, list[dict]], searcher: Searcher) -> No
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "morris_pi" / "data")
     args = parser.parse_args()
     rng = random.Random(args.seed)
