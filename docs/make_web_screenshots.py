@@ -240,7 +240,8 @@ def review(driver, out: Path) -> None:
             finished, {"id": "20260412-190000", "mode": "computer", "human": "white", "level": 4, "seed": 77}
         )
         storage.finish(Game.from_record("d6 a1 f6"), {"id": "20260413-081500", "mode": "two-player"})
-        BackgroundReviewer(storage, budget="quick").run_pending()  # as the board does after a game, on the quick budget for speed
+        # as the board does after a game, on the quick budget for speed
+        BackgroundReviewer(storage, budget="quick").run_pending()
         board = Board(SimSettings(mode="two-player", seed=1, state_dir=Path(state)), board_page=True)
         try:
             open_page(driver, board)

@@ -689,7 +689,8 @@ def test_a_reviewed_game_marks_its_grades_charts_them_and_a_tap_on_the_chart_ste
     game = Game.from_record("d6 a1 f6 a4 b6xa1 d7 b4 g7")
     game.resign("black")
     storage.finish(game, {"id": "20260412-190000", "mode": "two-player"})
-    BackgroundReviewer(storage, budget="quick").run_pending()  # as the board does after a game (quick budget: the test is about the page)
+    # as the board does after a game (quick budget: the test is about the page)
+    BackgroundReviewer(storage, budget="quick").run_pending()
     board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=True)
     try:
         open_page(page, board)
