@@ -17,7 +17,8 @@ Where the result is known (the endgame tables, or a win or loss the search prove
 grade compares results instead: a win thrown to a draw is a ``mistake``, a win or a draw
 thrown to a loss is a ``blunder``, and ``loss`` is that change (``("win", "draw")``). A
 slower win, or a faster loss, than the best is ``good``. Where only one side of the
-comparison is known, the known result counts as ``KNOWN_RESULT`` centi-men.
+comparison is known, the known result counts as ``KNOWN_RESULT`` centi-men for the loss, and
+a turn into a proven loss that the best turn avoids is a ``blunder`` whatever that loss is.
 
 Scores come from the engine's search with every root turn searched in a full window
 (``Searcher.search(all_scores=True)``) to a node budget (``BUDGETS``), with no time
@@ -247,6 +248,8 @@ class TurnScores:
         else:
             loss = self.loss_of(played)
             grade = grade_for_loss(loss)
+            if value.result == "loss" and best.result != "loss":
+                grade = Grade.BLUNDER  # into a forced loss that the best turn avoids, however bad it looks
         better = self.best if grade is not Grade.BEST and self.best != played else None
         return TurnGrade(played, grade, loss, change, better, value, best)
 
