@@ -14,7 +14,9 @@ shot as the first screen shows it, at 390 x 844 (``web-STATE-phone.png``, a phon
 - ``board``: the page as the board (``--no-window``): a man held, the trays, the board's helpers;
 - ``pairing``: a browser from the LAN asking to pair: the code to press on the board;
 - ``over``: the end of a game on the page as the board;
-- ``review``: a finished game stepped back to a turn, with its FEN and downloads.
+- ``review``: a finished game stepped back to a turn, with its FEN and downloads;
+- ``review-grades``: the same game's review: the turn's grade and the better turn drawn on the
+  board, the evaluation chart under it (the chart tapped at a mistake).
 
 And ``web-dark-phone.png``: the live game in dark colours (the system's choice).
 """
@@ -36,6 +38,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from test_web_browser import PIN, Board, choose, click_point, make_turn, open_page, tap, until, view
 
+from morris_pi.board.reviews import BackgroundReviewer
 from morris_pi.board.storage import Storage
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game, Turn
@@ -235,6 +238,7 @@ def review(driver, out: Path) -> None:
             finished, {"id": "20260412-190000", "mode": "computer", "human": "white", "level": 4, "seed": 77}
         )
         storage.finish(Game.from_record("d6 a1 f6"), {"id": "20260413-081500", "mode": "two-player"})
+        BackgroundReviewer(storage, budget="quick").run_pending()  # as the board does after a game
         board = Board(SimSettings(mode="two-player", seed=1, state_dir=Path(state)), board_page=True)
         try:
             open_page(driver, board)
@@ -245,7 +249,14 @@ def review(driver, out: Path) -> None:
             driver.find_element(By.CSS_SELECTOR, "#review-record button[data-ply='13']").click()
             until(driver, lambda d: d.find_element(By.ID, "review-ply").text.startswith("13/"))
             until(driver, lambda d: d.find_element(By.ID, "fen").get_attribute("value"))
+            until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart svg .hit"))
             both(driver, out, "review")
+            mistakes = "return [...document.querySelectorAll('#review-chart .pt')].map(p => p.classList[1])"
+            grades = driver.execute_script(mistakes)
+            worst = next((g for g in ("mistake", "blunder", "inaccuracy") if g in grades), grades[0])
+            tap(driver, f"#chart-ply-{grades.index(worst) + 1}")
+            until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-board svg"))
+            both(driver, out, "review-grades")
         finally:
             board.stop()
 

@@ -676,3 +676,36 @@ def test_a_record_carrying_script_shows_as_text_and_runs_nothing(page, tmp_path)
         assert styled == []
     finally:
         board.stop()
+
+
+# -- reviews ----------------------------------------------------------------------------------
+
+
+def test_a_reviewed_game_marks_its_grades_charts_them_and_a_tap_on_the_chart_steps_there(page, tmp_path):
+    from morris_pi.board.reviews import BackgroundReviewer
+    from morris_pi.board.storage import Storage
+
+    storage = Storage(tmp_path)
+    game = Game.from_record("d6 a1 f6 a4 b6xa1 d7 b4 g7")
+    game.resign("black")
+    storage.finish(game, {"id": "20260412-190000", "mode": "two-player"})
+    BackgroundReviewer(storage, budget="quick").run_pending()  # as the board does after the game
+    board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=True)
+    try:
+        open_page(page, board)
+        page.find_element(By.ID, "tab-review").click()
+        until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart svg .hit"), what="the chart")
+        marks = "return [...document.querySelectorAll('#review-record button')].map(b => b.textContent)"
+        until(page, lambda d: len(d.execute_script(marks)) == 8, what="the turns")
+        until(page, lambda d: d.execute_script(marks)[3] == "a4?", what="the ignored mill marked a mistake")
+        tap(page, "#chart-ply-4")
+        until(page, lambda d: d.find_element(By.ID, "review-ply").text.startswith("4/"), what="the turn tapped")
+        until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-board #better"), what="the better turn")
+        assert "a4? a mistake" in text(page, "review-grade")
+        assert "better:" in text(page, "review-grade")
+        assert in_first_viewport(page, "#review-board")
+        out = os.environ.get("MORRIS_SCREENSHOTS")
+        if out:
+            page.save_screenshot(os.path.join(out, "web-review-grades-phone.png"))
+    finally:
+        board.stop()

@@ -44,7 +44,7 @@ from enum import StrEnum
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.position import Position, RawTurn
 
-from .search import MATE, MATE_BOUND, MAX_PLY, Limits, Searcher
+from .search import MATE, MATE_BOUND, MAX_PLY, Limits, Searcher, StopFlag
 
 #: The deepest search a budget may reach (an endgame with few turns gets there quickly).
 MAX_DEPTH = min(24, MAX_PLY - 4)
@@ -56,6 +56,7 @@ __all__ = [
     "THRESHOLDS",
     "Budget",
     "Grade",
+    "GradingStopped",
     "TurnGrade",
     "TurnScores",
     "Value",
@@ -63,6 +64,10 @@ __all__ = [
     "grade_turn",
     "score_turns",
 ]
+
+
+class GradingStopped(Exception):
+    """A grading search was stopped by its flag before the budget was spent (nothing is graded)."""
 
 
 class Grade(StrEnum):
@@ -271,11 +276,14 @@ def score_turns(
     *,
     budget: Budget | str = DEFAULT_BUDGET,
     searcher: Searcher | None = None,
+    stop_flag: StopFlag | None = None,
 ) -> TurnScores:
     """Score every legal turn of ``game``'s position for the side to move.
 
     With a removal pending, the turns are the step's completions. ``searcher`` may be
     reused between calls (its table is cleared first, so the answer is the same).
+    ``stop_flag`` set during the search abandons it with ``GradingStopped``: a grade is
+    always the whole budget's, never a part of it.
 
     Raises ``ValueError`` for a finished game.
     """
@@ -297,8 +305,15 @@ def score_turns(
         if left <= 0:
             break
         result = searcher.search(
-            position, game.positions, Limits(depth=depth, nodes=left), all_scores=True, restrict=restrict
+            position,
+            game.positions,
+            Limits(depth=depth, nodes=left),
+            all_scores=True,
+            restrict=restrict,
+            stop_flag=stop_flag,
         )
+        if stop_flag is not None and stop_flag.is_set():
+            raise GradingStopped("grading stopped before its budget was spent")
         nodes += result.nodes
         if result.nodes >= left or len(result.root_scores) < len(legal):
             break

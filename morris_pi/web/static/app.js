@@ -984,7 +984,9 @@ async function openGame(id) {
   $("dl-record").href = `/api/records/${encodeURIComponent(id)}/download?format=record`;
   $("dl-sanmill").href = `/api/records/${encodeURIComponent(id)}/download?format=sanmill`;
   document.querySelectorAll("#games .game").forEach((b) => b.classList.toggle("on", b.dataset.id === id));
+  graded = null;
   step(review.ply);
+  loadReview(id);
 }
 
 async function step(ply) {
@@ -995,6 +997,7 @@ async function step(ply) {
   const flip = prefs.flip ? "&flip=1" : "";
   try {
     showSvg($("review-board"), await getSvg(`${base}/picture?ply=${ply}${flip}`));
+    drawBetter(ply);
     const fen = await getJson(`${base}/fen?ply=${ply}`);
     $("fen").value = fen.fen;
     $("review-tags").textContent = tagLine(review.tags);
@@ -1006,17 +1009,159 @@ async function step(ply) {
   $("dl-svg").href = `${base}/picture?ply=${ply}&download=1${flip}`;
   $("dl-fen").href = `${base}/fen?ply=${ply}&download=1`;
   $("review-ply").textContent = ply ? `${ply}/${review.turns.length}: ${review.turns[ply - 1]}` : `${t("review.start")}/${review.turns.length}`;
+  showGrade(ply);
   const ol = $("review-record");
   ol.replaceChildren(...review.turns.map((turn, i) => {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.textContent = `${i % 2 ? "" : (i / 2 + 1) + ". "}${turn}`;
+    const g = gradeOf(i + 1);
+    if (g && SYMBOLS[g.grade]) {
+      const mark = document.createElement("span");
+      mark.className = `g ${g.grade}`;
+      mark.textContent = SYMBOLS[g.grade];
+      mark.title = t(`grade.${g.grade}`);
+      b.append(mark);
+    }
     b.dataset.ply = i + 1;
     if (i + 1 === ply) b.classList.add("on");
     b.onclick = () => step(i + 1);
     li.append(b);
     return li;
   }));
+}
+
+// -- the review of a game: grades, the better turn, the evaluation chart ---------------------------
+
+const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const SVGNS = "http://www.w3.org/2000/svg";
+const CHART_CAP = 600; // centi-men at the chart's edge: six men ahead, or a known result
+let graded = null; // the review of the game open in review: { status, turns: [...] }
+let gradedTimer = null;
+
+function gradeOf(ply) {
+  return graded && graded.status === "done" && ply > 0 ? graded.turns[ply - 1] || null : null;
+}
+
+async function loadReview(id) {
+  clearTimeout(gradedTimer);
+  let r;
+  try { r = await getJson(`/api/records/${encodeURIComponent(id)}/review`); } catch (e) { r = { status: "failed", error: e.message }; }
+  if (review.id !== id) return;
+  graded = r;
+  showGrade(review.ply);
+  if (r.status === "done") step(review.ply);
+  if (r.status === "queued" || r.status === "running") gradedTimer = setTimeout(() => loadReview(id), 2000);
+}
+
+function showGrade(ply) {
+  const line = $("review-grade");
+  line.replaceChildren();
+  drawChart(ply);
+  if (!graded || graded.status !== "done") {
+    if (graded && (graded.status === "queued" || graded.status === "running")) {
+      line.textContent = t("review.grading", { done: graded.done || 0, of: graded.of || review.turns.length });
+    } else if (graded && graded.status === "failed") {
+      line.textContent = t("review.grading_failed", { error: graded.error || "" });
+    }
+    return;
+  }
+  const g = gradeOf(ply);
+  if (!g) { line.textContent = ply ? "" : t("review.pick_turn"); return; }
+  const word = document.createElement("span");
+  word.className = `g ${g.grade}`;
+  word.textContent = `${g.turn}${SYMBOLS[g.grade] || ""} ${t(`grade.${g.grade}`)}`;
+  line.append(word);
+  if (g.better) line.append(` · ${t("review.better", { turn: g.better })}`);
+  if (g.loss && typeof g.loss === "object") line.append(` · ${t("review.threw", { from: t(`value.${g.loss.from}`), to: t(`value.${g.loss.to}`) })}`);
+  else if (g.loss > 0) line.append(` · ${t("review.loss", { men: (g.loss / 100).toFixed(1) })}`);
+}
+
+function pointAt(svg, name) {
+  const hole = svg.querySelector(`#point-${name} .hole`);
+  return hole ? [Number(hole.getAttribute("cx")), Number(hole.getAttribute("cy"))] : null;
+}
+
+function drawBetter(ply) {
+  const g = gradeOf(ply);
+  const svg = $("review-board").querySelector("svg");
+  if (!g || !g.better || !svg) return;
+  const m = /^(?:([a-g][1-7])-)?([a-g][1-7])(?:x([a-g][1-7]))?$/.exec(g.better);
+  if (!m) return;
+  const to = pointAt(svg, m[2]);
+  if (!to) return;
+  const group = document.createElementNS(SVGNS, "g");
+  group.setAttribute("id", "better");
+  group.setAttribute("class", "better");
+  const from = m[1] ? pointAt(svg, m[1]) : null;
+  if (from) {
+    const line = document.createElementNS(SVGNS, "line");
+    line.setAttribute("class", "better-arrow");
+    [["x1", from[0]], ["y1", from[1]], ["x2", to[0]], ["y2", to[1]]].forEach(([k, v]) => line.setAttribute(k, v));
+    group.append(line);
+    const head = document.createElementNS(SVGNS, "polygon");
+    const angle = Math.atan2(to[1] - from[1], to[0] - from[0]);
+    const tip = (a, r) => `${to[0] - r * Math.cos(angle + a)},${to[1] - r * Math.sin(angle + a)}`;
+    head.setAttribute("points", `${to[0]},${to[1]} ${tip(0.45, 30)} ${tip(-0.45, 30)}`);
+    head.setAttribute("fill", "#1a9e4a");
+    group.append(head);
+  }
+  const ring = document.createElementNS(SVGNS, "circle");
+  ring.setAttribute("class", "better-ring");
+  ring.setAttribute("cx", to[0]);
+  ring.setAttribute("cy", to[1]);
+  ring.setAttribute("r", 27);
+  group.append(ring);
+  svg.append(group);
+}
+
+function drawChart(ply) {
+  const box = $("review-chart");
+  const turns = graded && graded.status === "done" ? graded.turns : null;
+  if (!turns || !turns.length) { box.replaceChildren(); return; }
+  const w = 320, h = 110, pad = 6, n = turns.length;
+  const x = (i) => pad + (i * (w - 2 * pad)) / n;
+  const y = (v) => h / 2 - (Math.max(-CHART_CAP, Math.min(CHART_CAP, v)) * (h / 2 - pad)) / CHART_CAP;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("review.chart"));
+  const zero = document.createElementNS(SVGNS, "line");
+  zero.setAttribute("class", "zero");
+  [["x1", pad], ["y1", h / 2], ["x2", w - pad], ["y2", h / 2]].forEach(([k, v]) => zero.setAttribute(k, v));
+  svg.append(zero);
+  const values = [0, ...turns.map((r) => r.white_eval)];
+  const line = document.createElementNS(SVGNS, "polyline");
+  line.setAttribute("class", "line");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  svg.append(line);
+  const now = document.createElementNS(SVGNS, "line");
+  now.setAttribute("class", "now");
+  [["x1", x(ply)], ["y1", pad / 2], ["x2", x(ply)], ["y2", h - pad / 2]].forEach(([k, v]) => now.setAttribute(k, v));
+  svg.append(now);
+  turns.forEach((r, i) => {
+    const dot = document.createElementNS(SVGNS, "circle");
+    dot.setAttribute("class", `pt ${r.grade}`);
+    dot.setAttribute("cx", x(i + 1).toFixed(1));
+    dot.setAttribute("cy", y(r.white_eval).toFixed(1));
+    dot.setAttribute("r", SYMBOLS[r.grade] ? 3.6 : 2);
+    svg.append(dot);
+    // a tall, thin target per turn, so that a finger finds it on a phone
+    const hit = document.createElementNS(SVGNS, "rect");
+    hit.setAttribute("class", "hit");
+    hit.setAttribute("id", `chart-ply-${i + 1}`);
+    hit.setAttribute("data-ply", i + 1);
+    hit.setAttribute("x", (x(i + 1) - (w - 2 * pad) / n / 2).toFixed(1));
+    hit.setAttribute("y", 0);
+    hit.setAttribute("width", ((w - 2 * pad) / n).toFixed(1));
+    hit.setAttribute("height", h);
+    const title = document.createElementNS(SVGNS, "title");
+    title.textContent = `${i + 1}. ${r.turn}${SYMBOLS[r.grade] || ""}`;
+    hit.append(title);
+    hit.addEventListener("click", () => step(i + 1));
+    svg.append(hit);
+  });
+  box.replaceChildren(svg);
 }
 
 $("first").onclick = () => step(0);
