@@ -337,3 +337,10 @@ def test_the_simulated_board_warns_against_the_computer_and_replays_its_set_up(t
     out = io.StringIO()
     assert replay.run(lines, out, io.StringIO(), as_json=True, opponent=Scripted(["d7xg7"])) == 0
     assert json.loads(out.getvalue().splitlines()[-1])["record"] == "g7"
+
+
+def test_targets_alone_never_hold_up_the_computer():
+    computer = Scripted(["a7", "g7"])
+    board = Board(Assists(white=Assistance(targets=True)), computer="black", opponent=computer)
+    board.put("d6")
+    assert computer.asked == ["d6"] and board.c.warning is None  # no warning wanted: no waiting

@@ -419,6 +419,8 @@ class Controller:
 
     def close(self) -> None:
         self._cancel()
+        if self.grader is not None:
+            self.grader.cancel()
         for end in (self.sensors, self.leds, self.buttons):
             if end is not None:
                 end.close()
@@ -522,6 +524,9 @@ class Controller:
             and now >= self._retry_at
             and not self._reply_held()
         ):
+            if self._grading is not None and self.grader is not None:
+                self.grader.cancel()  # one search at a time: a grading no warning waits for gives way
+                self._grading = None
             self._start("turn")
         if self._asked is None:
             return False
@@ -668,7 +673,7 @@ class Controller:
             return guidance.Frame(points, f.status) if points is not f.points else f
         if state.lifted is not None:
             roles = grading.target_roles(state.lifted, state.targets)
-        elif game.pending is None and game.in_hand[game.turn] and not state.removable and not state.lifted:
+        elif not state.targets and game.pending is None and game.in_hand[game.turn] and not state.removable:
             # a placement is due: every empty point it may go to, by quality
             targets = tuple(str(t.target) for t in game.legal_turns() if t.origin is None)
             roles = grading.target_roles(None, targets)

@@ -579,6 +579,11 @@ class Session:
         opponent = self.controller.opponent if self.controller is not None else None
         if opponent is not None:
             _retire(opponent)
+        if self.grader is not None:
+            try:
+                self.grader.cancel()  # its thread stops at the next check of the stop flag
+            except Exception:  # closing down: a broken grader must not stop that
+                log.exception("the grader failed to stop")
 
     # -- inside -----------------------------------------------------------------------
 
