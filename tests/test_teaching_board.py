@@ -344,3 +344,23 @@ def test_targets_alone_never_hold_up_the_computer():
     board = Board(Assists(white=Assistance(targets=True)), computer="black", opponent=computer)
     board.put("d6")
     assert computer.asked == ["d6"] and board.c.warning is None  # no warning wanted: no waiting
+
+
+def test_the_set_up_checks_each_man_and_takes_the_whole_position_at_once():
+    from morris_pi.board.position_setup import PositionSetup
+
+    setup = PositionSetup(Game.from_fen(FEN))
+    setup.update(frozenset(), 0.0)
+    setup.update({"d6", "g7"}, 1.0)  # g7 is no point of the position
+    assert setup.frame().points == {"f6": "setup-white", "g7": "extra"}
+    assert [p.text for p in setup.problems()] == ["take the man off g7"]
+    setup.update({"d6", "f6"}, 2.0)
+    setup.update({"d6", "f6"}, 2.5)
+    assert setup.next_side == "black"
+    setup.update({"f6"}, 3.0)  # a white man lifted again
+    assert setup.frame().points["d6"] == "missing"
+    everything = PositionSetup(Game.from_fen(FEN))
+    everything.update(frozenset(), 0.0)
+    everything.update({"d6", "f6", "a1", "a4"}, 1.0)  # all at once, as a board set up before
+    everything.update({"d6", "f6", "a1", "a4"}, 1.5)
+    assert everything.done

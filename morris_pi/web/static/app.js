@@ -690,7 +690,9 @@ $("board").addEventListener("click", async (event) => {
     } else hand({ do: "lift", point });
     return;
   }
-  hand({ do: "place", point, colour: (state.game && state.game.turn) || "white" });
+  // while a position is set up, the men put down are the colour whose points are lit
+  const colour = (state.setup && state.setup.next) || (state.game && state.game.turn) || "white";
+  hand({ do: "place", point, colour });
 });
 $("drop").onclick = () => hand({ do: "drop" });
 $("cancel").onclick = () => hand({ do: "cancel" });
