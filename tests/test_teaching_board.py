@@ -332,11 +332,13 @@ def test_the_simulated_board_warns_against_the_computer_and_replays_its_set_up(t
     settle(0.5)
     assert computer.asked == [" ".join(["g7"])] and sim.snapshot().computer == "d7xg7"
     trace = board.recorder.traces()[-1]
-    assert trace.header["fen"] == fen
+    assert trace.header["fen"] == fen and trace.header["assist"] == {"white": "plain", "black": "targets warn"}
     lines = [json.dumps(trace.header)] + [json.dumps(e) for e in trace.events]
     out = io.StringIO()
     assert replay.run(lines, out, io.StringIO(), as_json=True, opponent=Scripted(["d7xg7"])) == 0
-    assert json.loads(out.getvalue().splitlines()[-1])["record"] == "g7"
+    replayed = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert any(line["leds"].get("g7") == "blunder" for line in replayed)  # the warning replays too
+    assert replayed[-1]["record"] == "g7" and replayed[-1]["computer"] == "d7xg7"
 
 
 def test_targets_alone_never_hold_up_the_computer():

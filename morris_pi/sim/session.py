@@ -121,6 +121,8 @@ def trace_header(settings: GameSettings, seed: int | None, fen: str | None = Non
             head["seed"] = seed
     if fen is not None:
         head["fen"] = fen
+    if not settings.assists.plain:
+        head["assist"] = settings.assists.meta()
     return head
 
 

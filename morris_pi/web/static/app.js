@@ -296,6 +296,9 @@ function showActions(view) {
   const can = view.can || {};
   const inGame = view.state === "game";
   $("act-hint").disabled = !inGame || !can.hint;
+  // a player with a limit of hints sees how many are left
+  const left = inGame && view.game && view.hints_left ? view.hints_left[view.game.turn] : null;
+  $("act-hint").textContent = left === null || left === undefined ? t("act.hint") : t("act.hint_left", { n: left });
   $("act-takeback").disabled = !inGame || !can.takeback;
   $("act-draw").disabled = !inGame || !can.draw;
   $("act-resign").disabled = !inGame || !can.resign;
