@@ -366,3 +366,19 @@ def test_the_set_up_checks_each_man_and_takes_the_whole_position_at_once():
     everything.update({"d6", "f6", "a1", "a4"}, 1.0)  # all at once, as a board set up before
     everything.update({"d6", "f6", "a1", "a4"}, 1.5)
     assert everything.done
+
+
+def test_a_grading_is_never_used_for_another_position_after_a_takeback():
+    board = Board(Assists(black=COACHED), game=Game.from_record("d6 g4"))
+    board.put("d5")  # white: black's position after d5 is graded
+    assert ("d6 g4 d5", None) in board.c.gradings
+    board.press("undo")
+    board.lift("d5")  # the board put right, as the lights show
+    board.wait()
+    board.put("f4")  # another position after as many turns
+    snap = board.c.snapshot()
+    assert snap.record == "d6 g4 f4"
+    grading = board.c.gradings[("d6 g4 f4", None)]
+    empty = [p for p in grading.target_roles(None, tuple(str(g.turn) for g in grading.turns))]
+    shown = {p: r for p, r in snap.leds.items() if r.startswith("target-")}
+    assert shown == grading.target_roles(None, tuple(empty))

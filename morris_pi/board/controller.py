@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -161,9 +161,9 @@ class Controller:
         self.assists = assists or Assists()
         #: Grades every legal turn for the assistance, on the engine's thread (``None``: no grading).
         self.grader = grader
-        #: Gradings of the game's positions, by (turns played, pending step): the latest few.
-        self.gradings: dict[tuple[int, str | None], Grading] = {}
-        self._grading: tuple[int, str | None] | None = None  # the position being graded now
+        #: Gradings of the game's positions, by (the turns that led there, pending step): the latest few.
+        self.gradings: dict[tuple[str, str | None], Grading] = {}
+        self._grading: tuple[str, str | None] | None = None  # the position being graded now
         #: The blunder warning showing now, and when it ends by itself.
         self.warning: BlunderWarning | None = None
         self._warning_until = math.inf
@@ -555,8 +555,9 @@ class Controller:
 
     # -- assistance -------------------------------------------------------------------
 
-    def _key(self, game: Game) -> tuple[int, str | None]:
-        return len(game.history), str(game.pending) if game.pending is not None else None
+    def _key(self, game: Game) -> tuple[str, str | None]:
+        """Which position a grading is of: the turns that led to it, and a pending step."""
+        return _turns_key(game.history), str(game.pending) if game.pending is not None else None
 
     def _wants_grading(self, game: Game) -> bool:
         tracker = self.tracker
@@ -583,7 +584,7 @@ class Controller:
                 return
             key, self._grading = self._grading, None
             self.gradings[key] = done
-            for old in sorted(self.gradings)[:-4]:
+            for old in list(self.gradings)[:-4]:  # the oldest first: dicts keep their order
                 del self.gradings[old]
             self._assist_version += 1
             self._check_blunder()
@@ -614,10 +615,11 @@ class Controller:
             return
         if self._warned == plies:
             return  # warned of this turn already (the player played on)
-        before = self.gradings.get((plies - 1, None))
+        earlier = _turns_key(game.history[:-1])
+        before = self.gradings.get((earlier, None))
         if before is None and turn.removal:
             step = f"{turn.origin}-{turn.target}" if turn.origin else str(turn.target)
-            before = self.gradings.get((plies - 1, step))
+            before = self.gradings.get((earlier, step))
         graded = before.of(turn) if before is not None else None
         if graded is None or graded.grade != "blunder":
             return
@@ -637,7 +639,7 @@ class Controller:
         side = "white" if game.turn == "black" else "black"
         if side == self.tracker.computer or not self.assists.of(side).warn or self._warned == len(game.history):
             return False
-        return self._grading is not None and self._grading[0] == len(game.history) - 1
+        return self._grading is not None and self._grading[0] == _turns_key(game.history[:-1])
 
     def _end_warning(self) -> None:
         self.warning = None
@@ -727,3 +729,8 @@ class Controller:
         if colours != self._shown:
             self._shown = colours
             self.leds.show(*colours)
+
+
+def _turns_key(turns: Sequence[object]) -> str:
+    """The turns that led to a position, as one text (a grading's key)."""
+    return " ".join(map(str, turns))
