@@ -3,11 +3,11 @@
     python bench/review.py [--turns 60] [--seed 1] [--budgets quick,standard,deep]
 
 The game is a seeded self-play game at level 6 (the same turns on every machine), cut at
-``--turns`` turns (the first seed from ``--seed`` on whose game lasts that long). Each budget reviews it once; the figures are CPU seconds for the whole
-game and per turn, and the expected time on a Raspberry Pi from the speed ratio of
-docs/pi-speed.md (sysbench: Pi 5 1.49, Pi 4 2.75, Pi 3B+ 5.92, Zero 2 W 8.28; the slow case
-multiplies by the Pi 4's Python factor 2.92). Target: under 60 s per game on the development
-machine at the default budget.
+``--turns`` turns (the first seed from ``--seed`` on whose game lasts that long). Each budget
+reviews it once; the figures are CPU seconds for the whole game and per turn, and the
+expected time on a Raspberry Pi from the speed ratio of docs/pi-speed.md (sysbench: Pi 5
+1.49, Pi 4 2.75, Pi 3B+ 5.92, Zero 2 W 8.28; the slow case multiplies by the Pi 4's Python
+factor 2.92). Target: under 60 s per game on the development machine at the default budget.
 """
 
 from __future__ import annotations

@@ -709,3 +709,35 @@ def test_a_reviewed_game_marks_its_grades_charts_them_and_a_tap_on_the_chart_ste
             page.save_screenshot(os.path.join(out, "web-review-grades-phone.png"))
     finally:
         board.stop()
+
+
+def test_a_practice_position_is_chosen_by_theme_set_up_and_its_solution_judged_on_the_phone(page, tmp_path):
+    from morris_pi.board.practice import load_practice
+
+    position = next(p for p in load_practice() if p.theme == "flying-win")
+    board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=True)
+    try:
+        open_page(page, board)
+        page.find_element(By.ID, "tab-review").click()
+        page.find_element(By.CSS_SELECTOR, "#practice summary").click()
+        until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#practice-list .practice-item"), what="the positions")
+        page.find_element(By.ID, "practice-player").send_keys("Ann" + Keys.TAB)
+        Select(page.find_element(By.ID, "practice-theme")).select_by_value("flying-win")
+        shown = "return [...document.querySelectorAll('#practice-list .practice-item')].map(b => b.dataset.id)"
+        until(page, lambda d: all(i.startswith("flying-win") for i in d.execute_script(shown)), what="the flying wins")
+        tap(page, f"#practice-list .practice-item[data-id='{position.id}']")
+        until(page, lambda d: (view(d).get("setup") or {}).get("white"), what="the position to set up")
+        setup = view(page)["setup"]
+        for colour in ("white", "black"):
+            for point in setup[colour]:
+                board.move(lambda hand, point=point, colour=colour: hand.place(point, colour))
+        until(page, lambda d: view(d).get("setup") is None, what="the position standing")
+        make_turn(page, Turn.parse(position.solution[0]), position.side)
+        until(page, lambda d: "solved!" in text(d, "message"), what="the solution judged")
+        page.find_element(By.ID, "tab-review").click()
+        until(page, lambda d: "solved 1 of" in text(d, "practice-record"), what="Ann's record")
+        out = os.environ.get("MORRIS_SCREENSHOTS")
+        if out:
+            page.save_screenshot(os.path.join(out, "web-practice-phone.png"))
+    finally:
+        board.stop()

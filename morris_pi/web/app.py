@@ -33,7 +33,7 @@ from .hub import Hub
 from .limits import Guard, RequestRates
 from .pairing import Pairing
 from .ratelog import RateLimitedLog
-from .routers import control, live, pages, pair, records
+from .routers import control, live, pages, pair, practice, records
 from .routers.common import Context
 from .routers.pages import STATIC
 from .seam import BoardSeam
@@ -101,6 +101,7 @@ def create_app(
         *pages.routes(context),
         *live.routes(context),
         *records.routes(context),
+        *practice.routes(context),
         *pair.routes(context),
         *control.routes(context),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

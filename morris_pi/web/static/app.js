@@ -161,6 +161,7 @@ function show(view) {
   if (!view) return;
   previous = state;
   state = view;
+  judgePractice(view);
   document.body.dataset.version = view.version;
   const inMenu = view.state === "menu";
   if (browsing === null || inMenu) {
@@ -1168,6 +1169,71 @@ function drawChart(ply) {
   });
   box.replaceChildren(svg);
 }
+
+// -- practice positions: chosen by theme and difficulty, set up on the board, the first turn judged --
+
+let practiceAll = null; // { themes, positions }
+let practice = null; // the position being practised: { id, fen, gameId, judged }
+
+function practicePlayer() {
+  return ($("practice-player").value || "").trim() || "Player";
+}
+
+async function loadPractice() {
+  if (!practiceAll) {
+    try { practiceAll = await getJson("/api/practice"); } catch (e) { $("practice-record").textContent = e.message; return; }
+    const sel = $("practice-theme");
+    sel.replaceChildren(new Option(t("practice.any"), ""), ...Object.keys(practiceAll.themes).map((k) => new Option(t(`theme.${k}`), k)));
+  }
+  let record = { solved: {}, levels: {} };
+  try { record = await getJson(`/api/practice/player?name=${encodeURIComponent(practicePlayer())}`); } catch (e) { /* no record kept */ }
+  const theme = $("practice-theme").value, level = $("practice-level").value;
+  const shown = practiceAll.positions.filter((p) => (!theme || p.theme === theme) && (!level || String(p.difficulty) === level));
+  $("practice-list").replaceChildren(...shown.map((p) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.className = "game practice-item";
+    b.dataset.id = p.id;
+    const what = document.createElement("span");
+    what.className = "when";
+    what.textContent = `${t(`theme.${p.theme}`)} · ${t(`practice.d${p.difficulty}`)}${record.solved[p.id] ? " ✓" : ""}`;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = t("practice.to_move", { side: side(p.side) });
+    b.append(what, who);
+    b.onclick = () => startPractice(p);
+    li.append(b);
+    return li;
+  }));
+  const levels = Object.entries(record.levels || {}).map(([lv, r]) => t("practice.level_line", { level: lv, won: r.won, drawn: r.drawn, lost: r.lost }));
+  $("practice-record").textContent = [t("practice.solved", { n: Object.keys(record.solved || {}).length, of: practiceAll.positions.length }), ...levels].join(" · ");
+}
+
+async function startPractice(p) {
+  const ok = await act({ do: "new", mode: "computer", human: p.side, level: 10, profile: p.profile, fen: p.fen }, t("practice.started", { side: side(p.side) }));
+  if (!ok) return;
+  practice = { id: p.id, fen: p.fen, side: p.side, gameId: null, judged: false };
+  showPane("live");
+}
+
+// called with every view: the practice game's first turn is sent to be judged, once
+async function judgePractice(view) {
+  if (!practice || practice.judged || view.state !== "game") return;
+  if (practice.gameId === null) { practice.gameId = view.game_id; return; }
+  if (view.game_id !== practice.gameId) { practice = null; return; }
+  if (view.setup || !(view.turns || []).length) return;
+  practice.judged = true;
+  try {
+    const r = await post("/api/practice/check", { id: practice.id, turn: view.turns[0], player: practicePlayer() });
+    say(r.solved ? t("practice.right", { turn: r.turn }) : t("practice.wrong", { turn: r.turn, best: r.best }), r.solved ? "ok" : "error");
+  } catch (e) { refused(e); }
+}
+
+$("practice-theme").onchange = () => loadPractice();
+$("practice-level").onchange = () => loadPractice();
+$("practice-player").onchange = () => { try { localStorage.setItem("morris-player", practicePlayer()); } catch (e) { /* private mode */ } loadPractice(); };
+try { $("practice-player").value = localStorage.getItem("morris-player") || ""; } catch (e) { /* private mode */ }
+$("practice").addEventListener("toggle", () => { if ($("practice").open) loadPractice(); });
 
 $("first").onclick = () => step(0);
 $("prev").onclick = () => step(review.ply - 1);
