@@ -120,6 +120,7 @@ def test_a_blunder_in_a_two_player_game_flashes_the_man_until_it_is_taken_back()
     assert snap.record == BLUNDER_RECORD + " g7"
     assert snap.warning is not None and snap.warning["point"] == "g7" and snap.warning["better"] == "d7"
     assert snap.leds["g7"] == "blunder"
+    assert snap.warning["reply"] is not None  # the opponent's answer, graded to say why
     board.clock.set((board.clock.now() // 0.6 + 1) * 0.6 + 0.05)  # the flash's lit part
     board.c.step()
     assert board.strip.points["g7"] == DEFAULT_PALETTE["blunder"].colour

@@ -561,12 +561,12 @@ class Controller:
 
     def _wants_grading(self, game: Game) -> bool:
         tracker = self.tracker
-        return (
-            game.outcome is None
-            and game.turn != tracker.computer
-            and self.assists.of(game.turn).grades
-            and self.setup is None
-        )
+        if game.outcome is not None or self.setup is not None:
+            return False
+        warning = self.warning
+        if warning is not None and warning.reply is None and warning.plies == len(game.history):
+            return True  # the opponent's answer says why the turn was a blunder
+        return game.turn != tracker.computer and self.assists.of(game.turn).grades
 
     def _drive_grader(self, now: float) -> None:
         """Start grading the position when its player is assisted; take the grading when it is done."""
@@ -588,6 +588,7 @@ class Controller:
                 del self.gradings[old]
             self._assist_version += 1
             self._check_blunder()
+            self._find_reply()
         if self._asked is not None or self.tracker.resync:
             return  # one search at a time: the computer's turn or the hint first
         game = self.tracker.confirmed
@@ -628,6 +629,18 @@ class Controller:
         self._warning_until = self._now + WARNING_S
         self._assist_version += 1
         log.info("blunder warning: %s played %s (better %s)", side, turn, self.warning.better)
+        self._find_reply()
+
+    def _find_reply(self) -> None:
+        """The warning's opponent answer, from the grading of the position after the blunder."""
+        warning = self.warning
+        if warning is None or warning.reply is not None:
+            return
+        game = self.tracker.confirmed
+        after = self.gradings.get(self._key(game)) if len(game.history) == warning.plies else None
+        if after is not None and after.best is not None:
+            self.warning = replace(warning, reply=after.best)
+            self._assist_version += 1
 
     def _reply_held(self) -> bool:
         """Whether the computer waits: a warning shows, or the human's last turn is still being graded."""
