@@ -276,6 +276,8 @@ def warning_words(warning: BlunderWarning, w: Any) -> str:
         return str(w("assist.warn.takes", turn=str(warning.turn), side=opponent, reply=str(reply), better=better))
     key = "assist.warn.mate" if warning.loss >= LOST_GAME else "assist.warn.loss"
     men = f"{warning.loss / 100:.1f}"
+    if getattr(w, "lang", "en") != "en":
+        men = men.replace(".", ",")  # German and Norwegian write a decimal comma
     if reply is not None:
         key += "_reply"
         return str(w(key, turn=str(warning.turn), men=men, better=better, side=opponent, reply=str(reply)))
