@@ -383,3 +383,43 @@ def test_a_grading_is_never_used_for_another_position_after_a_takeback():
     empty = [p for p in grading.target_roles(None, tuple(str(g.turn) for g in grading.turns))]
     shown = {p: r for p, r in snap.leds.items() if r.startswith("target-")}
     assert shown == grading.target_roles(None, tuple(empty))
+
+
+class SlowGrader:
+    """A grader still thinking: the board must not wait for it."""
+
+    def __init__(self) -> None:
+        self.started = 0
+
+    def start(self, game: Game) -> None:
+        self.started += 1
+
+    def result(self):
+        return None
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_grading_still_running_never_holds_up_the_leds():
+    game = Game.from_record(BLUNDER_RECORD)
+    clock, sensors = ManualClock(), VirtualSensors()
+    sensors.set(frozenset(game.board))
+    slow = SlowGrader()
+    c = Controller(
+        sensors=sensors, leds=RecordingStrip(), clock=clock, grader=slow, assists=Assists(black=COACHED), game=game
+    )
+    c.step()
+    c.run_until(1.5)
+    c.step()
+    assert slow.started == 1
+    sensors.close_switch("d7")
+    snap = c.step()  # at once, as without assistance
+    assert snap.leds.get("d7") in ("last-move", None) and not any(r.startswith("target-") for r in snap.leds.values())
+
+
+def test_sim_refuses_a_bad_fen_before_anything_starts(capsys):
+    from morris_pi.cli import main
+
+    assert main(["sim", "--web", "127.0.0.1:8765", "--no-window", "--fen", "nonsense"]) == 2
+    assert "FEN" in capsys.readouterr().err
