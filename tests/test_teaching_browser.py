@@ -51,3 +51,31 @@ def test_a_position_from_the_page_is_set_up_white_men_first_and_then_played(page
         assert view(page)["settings"]["assist"]["black"] == "targets warn"
     finally:
         board.stop()
+
+
+def test_a_reviewed_game_says_how_it_was_assisted_and_plays_from_its_fen(page, tmp_path):
+    from morris_pi.board.storage import Storage
+    from morris_pi.rules import Game
+
+    game = Game.from_fen(FEN)
+    game.play("b6xa1")
+    meta = {
+        "mode": "two-player",
+        "id": "20260601-120000",
+        "fen": FEN,
+        "assist": {"white": "targets warn", "black": "hints=0"},
+    }
+    Storage(tmp_path).finish(game, meta)
+    board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=True)
+    try:
+        open_page(page, board)
+        page.find_element(By.ID, "tab-review").click()
+        until(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#games .game")) == 1, what="the list")
+        page.find_element(By.CSS_SELECTOR, "#games .game").click()
+        until(page, lambda d: "help for white" in d.find_element(By.ID, "review-tags").text, what="the assistance")
+        tags = page.find_element(By.ID, "review-tags").text
+        assert "coloured targets, blunder warnings" in tags and "help for black: no hints" in tags
+        assert "set up from a FEN" in tags
+        assert page.find_element(By.ID, "fen").get_attribute("value").startswith("********/OO*****O")  # b6 played
+    finally:
+        board.stop()

@@ -976,7 +976,24 @@ function tagLine(tags) {
   if (tags.Profile) parts.push(t("review.rules", { rules: t(`profile.${tags.Profile}`) }));
   if (tags.TimeControl) parts.push(t("review.clock", { clock: tags.TimeControl }));
   if (tags.TimeForfeit) parts.push(t("review.forfeit", { side: side(tags.TimeForfeit) }));
+  if (tags.FEN) parts.push(t("review.from_fen"));
+  if (tags.Assistance) parts.push(assistTag(tags.Assistance));
   return parts.join(" · ");
+}
+
+// the record's Assistance tag ("white: targets warn; black: plain") in the page's words
+function assistTag(tag) {
+  const sides = tag.split(";").map((part) => part.trim().split(":")).filter((p) => p.length === 2);
+  return sides.map(([who, what]) => {
+    const words = what.trim().split(/\s+/).map((word) => {
+      if (word === "targets") return t("assist.targets");
+      if (word === "warn") return t("assist.warn");
+      if (word === "hints=0") return t("assist.hints.none");
+      if (word.startsWith("hints=")) return tc("count.hints", Number(word.slice(6)));
+      return t("assist.preset.plain");
+    });
+    return t("review.assist", { side: sideIn(who.trim()), what: words.join(", ") });
+  }).join(" · ");
 }
 
 async function openGame(id) {
