@@ -79,6 +79,8 @@ class Snapshot:
     warning: Mapping[str, object] | None = None
     #: Hints each side has left this game (``None``: no limit).
     hints_left: Mapping[str, int | None] = field(default_factory=dict)
+    #: Whether the engine grades the turns of a position for the assistance right now.
+    grading: bool = False
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -183,7 +185,7 @@ class Controller:
         self._shown: tuple[dict[str, RGB], dict[str, RGB]] | None = None
         self._snapshot: Snapshot | None = None
         #: (tracker state version, fault, whether the computer thinks) and the snapshot they made
-        self._snapshot_cache: tuple[tuple[int, str | None, bool, int, int], Snapshot] | None = None
+        self._snapshot_cache: tuple[tuple[int, str | None, bool, int, int, bool], Snapshot] | None = None
         self._now = clock.now()
         #: The computer player's last searches in a person's terms, by kind (``"hint"``, ``"turn"``),
         #: kept until a takeback goes back past the position searched.
@@ -311,6 +313,7 @@ class Controller:
             self._asked is not None,
             -1 if setup is None else setup.version,
             self._assist_version,
+            self._grading is not None,
         )
         cached = self._snapshot_cache
         if cached is not None and cached[0] == key:
@@ -356,6 +359,7 @@ class Controller:
             start=start_fen(game),
             warning=self.warning.to_dict() if self.warning is not None else None,
             hints_left=self.hints_left(),
+            grading=self._grading is not None,
         )
 
     def new_game(self, *, profile: str | None = None, computer: str | object | None = _KEEP) -> None:
