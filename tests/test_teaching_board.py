@@ -416,6 +416,35 @@ def test_a_grading_still_running_never_holds_up_the_leds():
     sensors.close_switch("d7")
     snap = c.step()  # at once, as without assistance
     assert snap.leds.get("d7") in ("last-move", None) and not any(r.startswith("target-") for r in snap.leds.values())
+    assert snap.grading  # what the background reviews give way to
+
+
+def test_background_reviews_give_way_to_a_grading():
+    pytest.importorskip("starlette")
+    from morris_pi.web.app import engine_busy
+
+    class Seam:
+        view = None
+
+    seam = Seam()
+    game = Game.from_record(BLUNDER_RECORD)
+    clock, sensors = ManualClock(), VirtualSensors()
+    sensors.set(frozenset(game.board))
+    c = Controller(
+        sensors=sensors,
+        leds=RecordingStrip(),
+        clock=clock,
+        grader=SlowGrader(),
+        assists=Assists(black=COACHED),
+        game=game,
+    )
+    c.run_until(1.5)
+
+    class View:
+        snapshot = c.step()
+
+    seam.view = View()
+    assert engine_busy(seam)  # type: ignore[arg-type]
 
 
 def test_sim_refuses_a_bad_fen_before_anything_starts(capsys):
