@@ -1,6 +1,6 @@
 """Make the practice positions shipped in ``morris_pi/data/practice.json`` (with its SHA-256).
 
-    python bench/make_practice.py [--seed 1] [--games 12] [--out morris_pi/data]
+    python bench/make_practice.py [--seed 1] [--games 30] [--out morris_pi/data]
 
 Themes, each position verified before it is kept:
 
@@ -150,7 +150,7 @@ def from_games(rng: random.Random, games: int, found: dict[str, list[dict]], sea
             return
         game = Game()
         while game.outcome is None and len(game.history) < 120:
-            if game.in_hand == {"white": 0, "black": 0} and not game.flies() and len(game.history) % 2 == 0:
+            if game.in_hand == {"white": 0, "black": 0} and not game.flies():
                 consider(game, found, searcher)
             raw, _ = think(searcher, game.position, game.positions, level, rng, seeded=True)
             if raw is None:
@@ -164,12 +164,13 @@ def consider(game: Game, found: dict[str, list[dict]], searcher: Searcher) -> No
         return
     ranked = sorted(scores.values.items(), key=lambda tv: -tv[1].centimen)
     best_value = scores.best_value
-    if best_value.result is not None:
-        losing = [t for t, v in scores.values.items() if v.result == "loss"]
-        if best_value.result == "loss" or not losing or len(found["avoid-blockade"]) >= WANT["avoid-blockade"]:
+    losing = [t for t, v in scores.values.items() if v.result == "loss"]
+    if losing and best_value.result != "loss":
+        if len(found["avoid-blockade"]) >= WANT["avoid-blockade"]:
             return
+        losing.sort(key=lambda t: scores.values[t].turns or 0)  # the nearest loss first
         safe = [t for t, v in scores.values.items() if v.result != "loss"]
-        if len(safe) > len(scores.values) / 2 or not any(blocked_loss(game, t, searcher) for t in losing[:2]):
+        if len(safe) > 2 * len(scores.values) / 3 or not blocked_loss(game, losing[0], searcher):
             return
         deep = score_turns(game, budget=VERIFY, searcher=searcher)
         deep_safe = sorted(str(t) for t, v in deep.values.items() if v.result != "loss")
@@ -183,7 +184,7 @@ def consider(game: Game, found: dict[str, list[dict]], searcher: Searcher) -> No
             )
         )
         return
-    if len(found["win-a-man"]) >= WANT["win-a-man"]:
+    if best_value.result is not None or len(found["win-a-man"]) >= WANT["win-a-man"]:
         return
     second = ranked[1][1].centimen
     if best_value.centimen - second < 100:
@@ -215,10 +216,20 @@ def consider(game: Game, found: dict[str, list[dict]], searcher: Searcher) -> No
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument(
+        "--only",
+        choices=list(THEMES),
+        action="append",
+        help="make only this theme again and keep the others from the existing file (may be repeated)",
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "morris_pi" / "data")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.only:
+        for theme in THEMES:
+            if theme not in args.only:
+                WANT[theme] = 0
     searcher = Searcher("standard")
     found: dict[str, list[dict]] = {theme: [] for theme in THEMES}
     started = time.process_time()
@@ -226,6 +237,12 @@ def main() -> int:
     print(f"flying: {len(found['flying-win'])} wins, {len(found['flying-draw'])} draws", file=sys.stderr, flush=True)
     from_games(rng, args.games, found, searcher)
     positions = []
+    if args.only:
+        kept = json.loads((args.out / "practice.json").read_text(encoding="utf-8"))["positions"]
+        for item in kept:
+            if item["theme"] not in args.only:
+                item = {k: v for k, v in item.items() if k not in ("id", "title")}
+                found[item["theme"]].append(item)
     for theme, items in found.items():
         for number, item in enumerate(sorted(items, key=lambda i: (i["difficulty"], i["fen"])), 1):
             positions.append({"id": f"{theme}-{number:02d}", "title": THEMES[theme], **item})
@@ -236,7 +253,8 @@ def main() -> int:
     manifest = {
         "file": "practice.json",
         "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        "made_by": f"python bench/make_practice.py --seed {args.seed} --games {args.games}",
+        "made_by": f"python bench/make_practice.py --seed {args.seed} --games {args.games}"
+        + "".join(f" --only {theme}" for theme in args.only or ()),
         "scan_nodes": SCAN.nodes,
         "verify_nodes": VERIFY.nodes,
     }

@@ -16,7 +16,9 @@ shot as the first screen shows it, at 390 x 844 (``web-STATE-phone.png``, a phon
 - ``over``: the end of a game on the page as the board;
 - ``review``: a finished game stepped back to a turn, with its FEN and downloads;
 - ``review-grades``: the same game's review: the turn's grade and the better turn drawn on the
-  board, the evaluation chart under it (the chart tapped at a mistake).
+  board, the evaluation chart under it (the chart tapped at a mistake);
+- ``practice``: the practice positions of one theme with a player's record, and
+  ``practice-solved``: a flying endgame set up from its FEN and solved on the page as the board.
 
 And ``web-dark-phone.png``: the live game in dark colours (the system's choice).
 """
@@ -238,7 +240,8 @@ def review(driver, out: Path) -> None:
             finished, {"id": "20260412-190000", "mode": "computer", "human": "white", "level": 4, "seed": 77}
         )
         storage.finish(Game.from_record("d6 a1 f6"), {"id": "20260413-081500", "mode": "two-player"})
-        BackgroundReviewer(storage, budget="quick").run_pending()  # as the board does after a game
+        # as the board does after a game, on the quick budget for speed
+        BackgroundReviewer(storage, budget="quick").run_pending()
         board = Board(SimSettings(mode="two-player", seed=1, state_dir=Path(state)), board_page=True)
         try:
             open_page(driver, board)
@@ -261,12 +264,45 @@ def review(driver, out: Path) -> None:
             board.stop()
 
 
+def practice(driver, out: Path) -> None:
+    from morris_pi.board.practice import load_practice
+
+    position = next(p for p in load_practice() if p.theme == "flying-win")
+    with tempfile.TemporaryDirectory() as state:
+        board = Board(SimSettings(mode="two-player", seed=1, state_dir=Path(state)), board_page=True)
+        try:
+            open_page(driver, board)
+            driver.find_element(By.ID, "tab-review").click()
+            driver.find_element(By.CSS_SELECTOR, "#practice summary").click()
+            until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#practice-list .practice-item"))
+            driver.find_element(By.ID, "practice-player").send_keys("Ann\t")
+            tap(driver, f"#practice-list .practice-item[data-id='{position.id}']")
+            until(driver, lambda d: (view(d).get("setup") or {}).get("white"))
+            setup = view(driver)["setup"]
+            for colour in ("white", "black"):
+                until(driver, lambda d, colour=colour: (view(d).get("setup") or {}).get("next") == colour)
+                for point in setup[colour]:
+                    board.move(lambda hand, point=point, colour=colour: hand.place(point, colour))
+            until(driver, lambda d: view(d).get("setup") is None)
+            make_turn(driver, Turn.parse(position.solution[0]), position.side)
+            until(driver, lambda d: "solved!" in d.find_element(By.ID, "message").text)
+            shoot(driver, out, "practice-solved", "phone")
+            driver.find_element(By.ID, "tab-review").click()
+            until(driver, lambda d: "solved 1 of" in d.find_element(By.ID, "practice-record").text)
+            resize(driver, "phone")
+            driver.execute_script("document.getElementById('practice').scrollIntoView()")
+            driver.save_screenshot(str(out / "web-practice-phone.png"))
+            print(f"wrote {out / 'web-practice-phone.png'}")
+        finally:
+            board.stop()
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent
     out.mkdir(parents=True, exist_ok=True)
     driver = driver_for()
     try:
-        for make in (live, hint, menu, board_page, pairing, over, review):
+        for make in (live, hint, menu, board_page, pairing, over, review, practice):
             resize(driver, "phone")
             driver.delete_all_cookies()
             make(driver, out)

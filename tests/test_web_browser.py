@@ -689,7 +689,8 @@ def test_a_reviewed_game_marks_its_grades_charts_them_and_a_tap_on_the_chart_ste
     game = Game.from_record("d6 a1 f6 a4 b6xa1 d7 b4 g7")
     game.resign("black")
     storage.finish(game, {"id": "20260412-190000", "mode": "two-player"})
-    BackgroundReviewer(storage, budget="quick").run_pending()  # as the board does after the game
+    # as the board does after a game (quick budget: the test is about the page)
+    BackgroundReviewer(storage, budget="quick").run_pending()
     board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=True)
     try:
         open_page(page, board)
@@ -728,16 +729,20 @@ def test_a_practice_position_is_chosen_by_theme_set_up_and_its_solution_judged_o
         tap(page, f"#practice-list .practice-item[data-id='{position.id}']")
         until(page, lambda d: (view(d).get("setup") or {}).get("white"), what="the position to set up")
         setup = view(page)["setup"]
-        for colour in ("white", "black"):
+        for colour in ("white", "black"):  # the white men first: the switches cannot tell colour
+            until(page, lambda d, colour=colour: (view(d).get("setup") or {}).get("next") == colour, what=colour)
             for point in setup[colour]:
                 board.move(lambda hand, point=point, colour=colour: hand.place(point, colour))
         until(page, lambda d: view(d).get("setup") is None, what="the position standing")
         make_turn(page, Turn.parse(position.solution[0]), position.side)
         until(page, lambda d: "solved!" in text(d, "message"), what="the solution judged")
-        page.find_element(By.ID, "tab-review").click()
-        until(page, lambda d: "solved 1 of" in text(d, "practice-record"), what="Ann's record")
         out = os.environ.get("MORRIS_SCREENSHOTS")
         if out:
+            page.save_screenshot(os.path.join(out, "web-practice-solved-phone.png"))
+        page.find_element(By.ID, "tab-review").click()
+        until(page, lambda d: "solved 1 of" in text(d, "practice-record"), what="Ann's record")
+        if out:
+            page.execute_script("document.getElementById('practice').scrollIntoView()")
             page.save_screenshot(os.path.join(out, "web-practice-phone.png"))
     finally:
         board.stop()

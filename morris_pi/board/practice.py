@@ -113,9 +113,19 @@ def parse_practice(text: str, where: str = "practice.json") -> list[PracticePosi
     return positions
 
 
-@cache
 def load_practice(path: Path = PRACTICE_FILE, manifest: Path = MANIFEST) -> tuple[PracticePosition, ...]:
-    """The shipped positions, after checking the file against its SHA-256."""
+    """The positions of ``path`` (default: the shipped ones, read once), after checking its SHA-256."""
+    if path == PRACTICE_FILE and manifest == MANIFEST:
+        return _shipped()
+    return _read(path, manifest)
+
+
+@cache
+def _shipped() -> tuple[PracticePosition, ...]:
+    return _read(PRACTICE_FILE, MANIFEST)
+
+
+def _read(path: Path, manifest: Path) -> tuple[PracticePosition, ...]:
     try:
         raw = path.read_bytes()
         expected = json.loads(manifest.read_text(encoding="utf-8"))["sha256"]

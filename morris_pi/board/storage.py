@@ -42,6 +42,7 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -176,6 +177,7 @@ class Storage:
         #: The records index: file name -> (its stat, the parsed record); each file is parsed
         #: once, again only when it changes. ``finish`` updates it as it writes.
         self._index: dict[str, tuple[tuple[int, int, int], Record]] = {}
+        self._index_lock = threading.RLock()
         #: The sorted listing and the records directory's mtime it was made at, and when.
         self._listing: tuple[int, float, list[Record]] | None = None
 
@@ -466,8 +468,14 @@ class Storage:
         Served from the index: the directory is listed again only when it changed (or
         ``RESCAN_S`` after the last look, for a file edited in place), and a file is parsed
         only when it is new or changed. With thousands of records a call costs a
-        ``stat`` of the directory. Do not modify the returned records.
+        ``stat`` of the directory. Do not modify the returned records. Safe from several
+        threads at once (the board loop, the web page, the background reviews): one of them
+        reads the files, the others wait for its listing.
         """
+        with self._index_lock:
+            return self._list_records()
+
+    def _list_records(self) -> list[Record]:
         try:
             directory_mtime = self.records_dir.stat().st_mtime_ns
         except OSError:

@@ -52,7 +52,7 @@ def register(subparsers: Subparsers) -> None:
         help=f"nodes searched per turn: {', '.join(f'{b.name} {b.nodes:,}' for b in BUDGETS.values())} "
         f"(default {DEFAULT_BUDGET})",
     )
-    budget.add_argument("--level", type=_level, help="search each position with level N's node budget")
+    budget.add_argument("--level", type=_level, metavar="N", help="search each position with level N's node budget")
     parser.add_argument(
         "--state-dir",
         metavar="DIR",

@@ -860,7 +860,7 @@ function showPane(name) {
     tab.setAttribute("aria-selected", on ? "true" : "false");
   });
   document.querySelectorAll(".pane").forEach((p) => p.classList.toggle("on", p.id === name));
-  if (name === "review") loadGames();
+  if (name === "review") { loadGames(); if ($("practice").open) loadPractice(); }
 }
 document.querySelectorAll(".tab").forEach((tab) => { tab.onclick = () => showPane(tab.dataset.tab); });
 
@@ -1231,6 +1231,7 @@ async function startPractice(p) {
   if (!ok) return;
   practice = { id: p.id, fen: p.fen, side: p.side, gameId: null, judged: false };
   showPane("live");
+  window.scrollTo(0, 0); // the board, where the position is set up, at the top
 }
 
 // called with every view: the practice game's first turn is sent to be judged, once
@@ -1243,6 +1244,7 @@ async function judgePractice(view) {
   try {
     const r = await post("/api/practice/check", { id: practice.id, turn: view.turns[0], player: practicePlayer() });
     say(r.solved ? t("practice.right", { turn: r.turn }) : t("practice.wrong", { turn: r.turn, best: r.best }), r.solved ? "ok" : "error");
+    if ($("practice").open) loadPractice();
   } catch (e) { refused(e); }
 }
 
