@@ -48,9 +48,11 @@ from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
 from morris_pi.board.assist import Assists
-from morris_pi.board.controller import Controller, Snapshot
+from morris_pi.board.controller import Controller, Snapshot, TrackerFactory
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.engine.player import EnginePlayer
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import POINTS, SIDES, Game, Side, get_profile
 
 HEADER_KEYS = ("profile", "white", "black", "level", "seed", "fen", "assist")
@@ -67,7 +69,7 @@ MAX_T = 1e9
 _POINTS = frozenset(POINTS)
 
 
-class TraceError(ValueError):
+class TraceError(MorrisPiError, ValueError):
     """A bad line of a trace; the message names the line number."""
 
     def __init__(self, line: int, message: str) -> None:
@@ -221,15 +223,10 @@ def parse_line(text: str, line: int, first: bool) -> Header | Event | None:
 
 
 def make_opponent(header: Header) -> Opponent:
-    """The engine at the header's level where it exists, else the first-legal player."""
+    """The engine at the header's level, or the first-legal player when the header names none."""
     if header.level is not None:
-        try:
-            from morris_pi.engine.player import EnginePlayer
-        except ImportError:
-            pass
-        else:
-            # Searching in step keeps the output the same on any machine: the trace clock waits.
-            return EnginePlayer(header.level, seed=header.seed, threaded=False)
+        # Searching in step keeps the output the same on any machine: the trace clock waits.
+        return EnginePlayer(header.level, seed=header.seed, threaded=False)
     return FirstLegalOpponent()
 
 
@@ -246,7 +243,8 @@ def make_grader(header: Header) -> Any:
 class Replay:
     """A controller over virtual sensors, buttons and clock, fed one event at a time.
 
-    ``emit`` receives every snapshot that differs from the last one emitted.
+    ``emit`` receives every snapshot that differs from the last one emitted; ``tracker`` builds
+    the controller's tracker (see ``TrackerFactory``), by default ``Tracker``.
     """
 
     def __init__(
@@ -255,6 +253,7 @@ class Replay:
         *,
         emit: Callable[[Snapshot], None] | None = None,
         opponent: Opponent | None = None,
+        tracker: TrackerFactory | None = None,
     ) -> None:
         self.header = header or Header()
         self.clock = ManualClock(0.0)
@@ -273,6 +272,7 @@ class Replay:
             opponent=opponent,
             grader=make_grader(self.header),
             assists=self.header.assist,
+            tracker=tracker,
         )
         if self.header.fen is not None:
             self.controller.set_up(Game.from_fen(self.header.fen, self.header.profile))
@@ -437,10 +437,12 @@ def run(
     *,
     as_json: bool = False,
     opponent: Opponent | None = None,
+    tracker: TrackerFactory | None = None,
 ) -> int:
     """Replay ``lines``; returns 0, or 1 when some lines were refused (each named on ``err``).
 
     ``lines`` are text lines, or ``trace_lines`` with the reader's refusals among them.
+    ``tracker`` builds the board's tracker (default ``Tracker``), to measure another reader.
     After ``MAX_BAD_LINES`` refused lines, or an ``InputStopped``, the rest is not read.
     """
     replay: Replay | None = None
@@ -473,10 +475,10 @@ def run(
             if item is None:
                 continue
             if isinstance(item, Header):
-                replay = Replay(item, emit=emit, opponent=opponent)
+                replay = Replay(item, emit=emit, opponent=opponent, tracker=tracker)
                 continue
             if replay is None:
-                replay = Replay(emit=emit, opponent=opponent)
+                replay = Replay(emit=emit, opponent=opponent, tracker=tracker)
             replay.feed(item, number)
         except TraceError as exc:
             bad += 1
@@ -490,7 +492,7 @@ def run(
             err.flush()
             break
     if replay is None:
-        replay = Replay(emit=emit, opponent=opponent)
+        replay = Replay(emit=emit, opponent=opponent, tracker=tracker)
     final = replay.finish()
     if report is not None:
         report.summary(final)

@@ -45,6 +45,12 @@ OPPONENT_RETRY_S = 1.0
 #: Seconds a blunder warning shows before the game goes on by itself (the player played on).
 WARNING_S = 12.0
 
+#: What builds the board's tracker: called as ``Tracker`` is, with the game (or ``None``) and the
+#: keywords ``profile``, ``computer``, ``settle_s``, ``hold_s`` and ``confirm_s``. ``Tracker`` itself,
+#: or another reader with the same public API, so that two can be measured side by side.
+#: ``None`` where one is taken means ``Tracker``.
+TrackerFactory = Callable[..., Tracker]
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -134,6 +140,7 @@ class Controller:
         on_change: Callable[[Snapshot], None] | None = None,
         grader: Grader | None = None,
         assists: Assists | None = None,
+        tracker: TrackerFactory | None = None,
     ) -> None:
         self.sensors = sensors
         self.leds = leds
@@ -149,7 +156,8 @@ class Controller:
         self.on_turn = on_turn
         self.on_change = on_change
         self._timings = (settle_s, hold_s, confirm_s)
-        self.tracker = Tracker(
+        self._tracker_factory = tracker or Tracker
+        self.tracker = self._tracker_factory(
             game,
             profile=profile,
             computer=computer,
@@ -386,7 +394,7 @@ class Controller:
         """
         self._cancel()
         settle_s, hold_s, confirm_s = self._timings
-        self.tracker = Tracker(
+        self.tracker = self._tracker_factory(
             game,
             profile=game.profile.name,
             computer=self.tracker.computer,
