@@ -1,13 +1,15 @@
 """Replay every trace in a folder and count the exact records.
 
-    python bench/check_traces.py DIR [--verbose]
+    python bench/check_traces.py DIR [--verbose] [--tracker MODULE:CALLABLE]
 
 Each ``*.jsonl`` trace in DIR (not its subfolders) whose expected record is known -- from a
 ``NAME.expected.json`` sidecar (``{"record": ..., "outcome": ...}``, outcome optional) or an
 ``"expected"``/``"record"`` key in its header, which is taken out before the replay -- runs
 through ``morris_pi.replay.run``, the function behind ``morris-pi replay --json``. Only an
 exact record (and the outcome, where given) counts. Traces without an expectation are listed
-and skipped. Exit status 1 when any trace did not match or could not be read.
+and skipped. ``--tracker`` replays with another tracker of the same public API (default
+``morris_pi.tracker:Tracker``), e.g. over the regression corpus in ``tests/data/traces``.
+Exit status 1 when any trace did not match or could not be read.
 """
 
 from __future__ import annotations
@@ -17,15 +19,23 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from morris_pi.physical.files import expectation, replay_lines, verdict, wrong_turn_shown
+import heldout
+
+from morris_pi.physical.files import expectation, verdict, wrong_turn_shown
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", help="folder of *.jsonl traces")
     parser.add_argument("--verbose", action="store_true", help="a line for every trace, not only the failures")
+    parser.add_argument("--tracker", default=heldout.DEFAULT_TRACKER, help="MODULE:CALLABLE that builds the tracker")
     args = parser.parse_args(argv)
+    try:
+        heldout.load_tracker(args.tracker)
+    except ValueError as exc:
+        parser.error(str(exc))
     folder = Path(args.folder)
     if not folder.is_dir():
         print(f"check_traces: {folder} is not a folder", file=sys.stderr)
@@ -44,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             skipped.append(path.name)
             continue
         checked += 1
-        code, rows, err = replay_lines(lines)
+        code, rows, err = heldout.replay_rows(lines, args.tracker)
         ok, why = verdict(rows, expected)
         if code != 0:
             ok, why = False, "replay refused lines: " + "; ".join(err.strip().splitlines()[:3])

@@ -835,39 +835,148 @@ def mess_levels(level: float, only: list[str] | None, off: list[str] | None) -> 
     return {k: (level if k in chosen else 0.0) for k in KINDS}
 
 
+def _heldout():
+    """``bench/heldout.py``, found beside this file however this file was loaded."""
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import heldout
+
+    return heldout
+
+
+def measure_one(job: tuple[str, str, float, dict[str, float], str, str | None]) -> dict[str, object]:
+    """Make one game's trace, replay it with the tracker under test, and judge the last record."""
+    seed, profile, level, mess, tracker, out = job
+    held = _heldout()
+    lines, expected, _ = make_trace(seed, profile, mess)
+    code, rows, err = held.replay_rows([json.dumps(line) for line in lines], tracker)
+    verdict = held.judge(rows, expected) if code == 0 else "wrong"
+    result: dict[str, object] = {
+        "seed": seed,
+        "profile": profile,
+        "mess": level,
+        "verdict": verdict,
+        "shown_wrong": held.shown_wrong(rows, expected),
+        "why": held.where_wrong(rows, expected) if code == 0 else f"replay refused lines: {err.strip()[:200]}",
+    }
+    if verdict != "exact" and out is not None:
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"hands-{seed.replace(':', '-')}-{profile}-mess{round(100 * level)}"
+        (folder / f"{name}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+        (folder / f"{name}.expected.json").write_text(json.dumps(expected) + "\n")
+        result["path"] = str(folder / f"{name}.jsonl")
+    return result
+
+
+def measure(args: argparse.Namespace, seed: int) -> int:
+    """Replay ``--games`` games per mess level with ``--tracker`` and count exact, stop short, wrong."""
+    held = _heldout()
+    jobs = [
+        (
+            f"{seed}:{n}",
+            args.profiles[n % len(args.profiles)],
+            level,
+            mess_levels(level, args.only, args.off),
+            args.tracker,
+            args.out,
+        )
+        for level in args.mess
+        for n in range(args.games)
+    ]
+    print(
+        f"second_hands: seed {seed}, {args.games} games per level, mess {args.mess}, tracker {args.tracker}", flush=True
+    )
+    by_level: dict[float, list[dict[str, object]]] = {level: [] for level in args.mess}
+    for n, result in enumerate(held.run_all(measure_one, jobs, args.jobs), start=1):
+        by_level[float(result["mess"])].append(result)  # type: ignore[arg-type]
+        if n % 100 == 0:
+            print(f"  {n}/{len(jobs)} games", file=sys.stderr, flush=True)
+    cells = []
+    for level, results in by_level.items():
+        cell = held.Cell.of("second_hands", args.tracker, seed, level, results)
+        cells.append(cell)
+        print(cell.line())
+        for r in sorted(results, key=lambda r: int(str(r["seed"]).split(":")[1])):
+            if r["verdict"] != "exact":
+                print(f"  {r['verdict']:5} game {r['seed']} {r['profile']}: {r['why']}  {r.get('path', '')}")
+    if args.table is not False:
+        print(f"table: {held.write_table(cells, Path(args.table) if args.table else held.TABLE)}")
+    return 0 if all(c.exact == c.games for c in cells) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", help="folder for NAME.jsonl and NAME.expected.json")
+    parser.add_argument(
+        "out", nargs="?", help="folder for NAME.jsonl and NAME.expected.json (with --measure: the games not exact)"
+    )
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--mess", type=float, default=0.25, help="probability of each kind where it can happen")
+    parser.add_argument("--seed", default="0", help="a whole number, or 'random' (drawn and printed)")
+    parser.add_argument(
+        "--mess",
+        type=float,
+        nargs="+",
+        default=None,
+        help="probability of each kind where it can happen (default 0.25; with --measure 0.05 0.1 0.25)",
+    )
     parser.add_argument("--profiles", nargs="+", default=list(PROFILES), choices=list(PROFILES))
     parser.add_argument("--only", nargs="+", choices=KINDS, help="play only these kinds of mess")
     parser.add_argument("--off", nargs="+", choices=KINDS, help="never play these kinds of mess")
     parser.add_argument("--game", type=int, help="write only game number N of the run (to cut a failing one down)")
     parser.add_argument("--window", type=int, nargs=2, metavar=("FIRST", "LAST"), help="mess only on these turns")
     parser.add_argument("--turns", type=int, help="stop the game after this many turns (record so far expected)")
+    parser.add_argument(
+        "--measure", action="store_true", help="replay every game with --tracker and count exact, stop short, wrong"
+    )
+    parser.add_argument("--tracker", default="morris_pi.tracker:Tracker", help="with --measure: MODULE:CALLABLE")
+    parser.add_argument("--jobs", type=int, default=1, help="with --measure: worker processes")
+    parser.add_argument(
+        "--table", default=None, help="with --measure: the table to write (bench/results/tracker-heldout.md)"
+    )
+    parser.add_argument("--no-table", dest="table", action="store_false", help="with --measure: write no table")
     args = parser.parse_args(argv)
-    if not 0.0 <= args.mess <= 1.0:
-        parser.error(f"--mess must lie in 0..1, got {args.mess}")
-    if args.games < 1:
-        parser.error(f"--games must be at least 1, got {args.games}")
+    if args.mess is None:
+        args.mess = [0.05, 0.1, 0.25] if args.measure else [0.25]
+    for level in args.mess:
+        if not 0.0 <= level <= 1.0:
+            parser.error(f"--mess must lie in 0..1, got {level}")
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs must be at least 1")
+    try:
+        seed = int(args.seed) if args.seed != "random" else _heldout().parse_seed("random")
+    except ValueError:
+        parser.error(f"--seed takes a whole number or 'random', got {args.seed!r}")
+    if args.seed == "random":
+        print(f"seed drawn: {seed}", flush=True)
+    if args.measure:
+        if args.game is not None or args.window or args.turns is not None:
+            parser.error("--measure plays whole games: --game, --window and --turns do not apply")
+        try:
+            _heldout().load_tracker(args.tracker)
+        except ValueError as exc:
+            parser.error(str(exc))
+        return measure(args, seed)
+    if args.out is None:
+        parser.error("the folder to write the traces in is needed (or --measure)")
+    if len(args.mess) != 1:
+        parser.error("one --mess level when writing traces")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    mess = mess_levels(args.mess, args.only, args.off)
+    mess = mess_levels(args.mess[0], args.only, args.off)
     total: Counter[str] = Counter()
     numbers = range(args.games) if args.game is None else [args.game]
     for n in numbers:
         profile = args.profiles[n % len(args.profiles)]
         window = (args.window[0], args.window[1]) if args.window else None
-        lines, expected, kinds = make_trace(f"{args.seed}:{n}", profile, mess, window, args.turns)
+        lines, expected, kinds = make_trace(f"{seed}:{n}", profile, mess, window, args.turns)
         total.update(kinds)
-        name = f"hands-{args.seed}-{n:04d}-{profile}"
+        name = f"hands-{seed}-{n:04d}-{profile}"
         if args.window or args.turns is not None:
             name += f"-cut{args.window[0] if args.window else 0}-{args.turns}"
         (out / f"{name}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
         (out / f"{name}.expected.json").write_text(json.dumps(expected) + "\n")
-    summary = {"games": args.games, "seed": args.seed, "mess": mess, "counts": dict(sorted(total.items()))}
+    summary = {"games": args.games, "seed": seed, "mess": mess, "counts": dict(sorted(total.items()))}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(f"{args.games} traces in {out}")
     for kind in sorted(total):

@@ -1,10 +1,13 @@
-"""Benchmark of the board tracker: time per sensor event (LED frame included) and replay speed.
+"""Benchmark of the board tracker: time per sensor event (LED frame included), replay speed, memory.
 
-Run: python bench/tracker.py [--games N]
+Run: python bench/tracker.py [--games N] [--tracker MODULE:CALLABLE]
 
 Prints the median and p99 time for the controller to take one sensor event
-and show its LED frame, over the events of messy traces of random games, and
-the time to replay a 150-turn game trace through ``morris-pi replay``'s code.
+and show its LED frame, over the events of messy traces of random games, the
+time to replay a 150-turn game trace through ``morris-pi replay``'s code, and
+the peak memory one event step allocates (``tracemalloc``, over that game).
+``--tracker`` (default ``morris_pi.tracker:Tracker``) measures another tracker
+with the same public API, so two can be compared on the same machine.
 """
 
 from __future__ import annotations
@@ -16,12 +19,16 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import heldout
 
 from morris_pi import replay
-from morris_pi.board.controller import Controller
+from morris_pi.board.controller import Controller, TrackerFactory
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.tracing import game_trace, random_game
@@ -32,7 +39,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[float], list[float], list[float]]:
+def time_events(
+    profile: str, seed: int, computer: str | None, tracker: TrackerFactory
+) -> tuple[list[float], list[float], list[float]]:
     """Wall seconds per event step, CPU seconds per event step, and wall seconds per step that
     recorded a turn (the heaviest kind)."""
     game = random_game(profile, random.Random(seed), max_turns=150, computer=computer)
@@ -46,6 +55,7 @@ def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[flo
         profile=profile,
         computer=computer,
         opponent=FirstLegalOpponent() if computer else None,
+        tracker=tracker,
     )
     controller.step()
     per_event: list[float] = []
@@ -73,31 +83,60 @@ def time_events(profile: str, seed: int, computer: str | None) -> tuple[list[flo
         elif "snapshot" in event:
             sensors.set(event["snapshot"])
         per_event.append(step())
-    assert controller.game.record == game.record, "benchmark trace did not replay to its game"
+    if controller.game.record != game.record:
+        # Timed all the same: another tracker under test may read a game differently.
+        print(f"  note: {profile} seed {seed} ({computer or 'two players'}) did not replay to its game's record")
     return per_event, cpu, per_turn
 
 
-def replay_seconds(lines: list[str]) -> tuple[float, float]:
+def replay_seconds(lines: list[str], tracker: TrackerFactory) -> tuple[float, float]:
     """Wall and CPU seconds of one replay (CPU stays meaningful on a busy shared machine)."""
     start, start_cpu = time.perf_counter(), time.thread_time()
     out, err = io.StringIO(), io.StringIO()
-    code = replay.run(lines, out, err, as_json=True)
+    code = replay.run(lines, out, err, as_json=True, tracker=tracker)
     spent, cpu = time.perf_counter() - start, time.thread_time() - start_cpu
     assert code == 0, err.getvalue()
     return spent, cpu
 
 
+def peak_memory(lines: list[str], tracker: TrackerFactory) -> tuple[list[int], int]:
+    """Bytes allocated at the peak of each event step of one replay, and the peak of the whole replay,
+    each above what was held before it (``tracemalloc``; the replay runs several times slower)."""
+    r = replay.Replay(replay.parse_header(json.loads(lines[0])), tracker=tracker)
+    events = [replay.parse_event(json.loads(line), n) for n, line in enumerate(lines[1:], start=2)]
+    per_step: list[int] = []
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        for number, event in enumerate(events, start=2):
+            held = tracemalloc.get_traced_memory()[0]
+            tracemalloc.reset_peak()
+            r.feed(event, number)
+            per_step.append(tracemalloc.get_traced_memory()[1] - held)
+        r.finish()
+        whole = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    return per_step, whole
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="random games per mode (default 12)")
+    parser.add_argument("--tracker", default=heldout.DEFAULT_TRACKER, help="MODULE:CALLABLE that builds the tracker")
     args = parser.parse_args()
+    try:
+        tracker = heldout.load_tracker(args.tracker)
+    except ValueError as exc:
+        parser.error(str(exc))
+    print(f"tracker: {args.tracker}")
 
     events: list[float] = []
     cpu: list[float] = []
     turns: list[float] = []
     for seed in range(args.games):
         for profile, computer in (("standard", None), ("standard", "black"), ("lasker", None), ("twelve", "white")):
-            e, c, t = time_events(profile, seed, computer)
+            e, c, t = time_events(profile, seed, computer, tracker)
             events += e
             cpu += c
             turns += t
@@ -111,10 +150,13 @@ def main() -> int:
         f"one event + LED frame, CPU of the thread: median {statistics.median(cpu) * ms:.3f} ms, "
         f"p99 {percentile(cpu, 99) * ms:.3f} ms, max {max(cpu) * ms:.3f} ms"
     )
-    print(
-        f"a step that records a turn: median {statistics.median(turns) * ms:.3f} ms, "
-        f"p99 {percentile(turns, 99) * ms:.3f} ms"
-    )
+    if turns:
+        print(
+            f"a step that records a turn: median {statistics.median(turns) * ms:.3f} ms, "
+            f"p99 {percentile(turns, 99) * ms:.3f} ms"
+        )
+    else:
+        print("a step that records a turn: none recorded")
 
     for seed in range(50):
         game = random_game("standard", random.Random(seed), max_turns=150)
@@ -123,7 +165,7 @@ def main() -> int:
     for label, think in (("quick players", (0.4, 2.0)), ("slow thinkers", (5.0, 11.0))):
         trace = game_trace(game, seed=seed, think=think)
         lines = [json.dumps(e) for e in trace]
-        timed = [replay_seconds(lines) for _ in range(5)]
+        timed = [replay_seconds(lines, tracker) for _ in range(5)]
         runs = [wall for wall, _ in timed]
         cpu_runs = [c for _, c in timed]
         played = trace[-1]["t"]
@@ -132,6 +174,14 @@ def main() -> int:
             f"median {statistics.median(runs) * 1000:.0f} ms, max {max(runs) * 1000:.0f} ms over {len(runs)} runs; "
             f"CPU median {statistics.median(cpu_runs) * 1000:.0f} ms"
         )
+    trace = game_trace(game, seed=seed)
+    per_step, whole = peak_memory([json.dumps(e) for e in trace], tracker)
+    kib = 1024
+    print(
+        f"memory of one event step (150-turn game, {len(per_step)} events): peak above what was held "
+        f"median {statistics.median(per_step) / kib:.1f} KiB, p99 {percentile(per_step, 99) / kib:.1f} KiB, "
+        f"max {max(per_step) / kib:.1f} KiB; the whole replay's peak {whole / kib:.0f} KiB"
+    )
     return 0
 
 

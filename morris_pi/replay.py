@@ -4,6 +4,10 @@ Input is JSON Lines. An optional first line is a header::
 
     {"profile": "standard", "white": "human", "black": "computer", "level": 3, "seed": 1}
 
+``"assist"`` (``{"white": "targets warn", "black": "hints=0"}``, each player's
+``Assistance``) replays the board's assistance: the targets by quality and the
+blunder warnings, graded by the engine in step with the trace's clock.
+
 ``"fen"`` in the header (a Sanmill FEN) starts with that position set up on the
 board: the board starts empty, the white men are put on, then the black, and
 the game follows from there (``morris_pi.board.position_setup``). Each line
@@ -40,15 +44,18 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import IO, BinaryIO
+from dataclasses import dataclass, field
+from typing import IO, Any, BinaryIO
 
-from morris_pi.board.controller import Controller, Snapshot
+from morris_pi.board.assist import Assists
+from morris_pi.board.controller import Controller, Snapshot, TrackerFactory
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.engine.player import EnginePlayer
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import POINTS, SIDES, Game, Side, get_profile
 
-HEADER_KEYS = ("profile", "white", "black", "level", "seed", "fen")
+HEADER_KEYS = ("profile", "white", "black", "level", "seed", "fen", "assist")
 EVENT_KEYS = ("on", "off", "snapshot", "button")
 BUTTONS = ("undo", "new", "hint", "menu", "draw", "resign")
 #: Real seconds to wait for a computer player's answer before giving up.
@@ -62,7 +69,7 @@ MAX_T = 1e9
 _POINTS = frozenset(POINTS)
 
 
-class TraceError(ValueError):
+class TraceError(MorrisPiError, ValueError):
     """A bad line of a trace; the message names the line number."""
 
     def __init__(self, line: int, message: str) -> None:
@@ -101,6 +108,8 @@ class Header:
     seed: int | None = None
     #: The position set up on the board before the game (a Sanmill FEN), or ``None``: the empty board.
     fen: str | None = None
+    #: Each player's assistance (``{"white": "targets warn", "black": "plain"}`` in the header).
+    assist: Assists = field(default_factory=Assists)
 
 
 @dataclass(frozen=True)
@@ -139,7 +148,13 @@ def parse_header(data: dict[str, object], line: int = 1) -> Header:
             Game.from_fen(fen, profile)
         except ValueError as exc:  # FenError names the bad field
             raise TraceError(line, f"fen: {quote(str(exc), 120)}") from None
-    return Header(profile, computer, level, seed, fen)
+    assist = Assists()
+    if "assist" in data:
+        try:
+            assist = Assists.parse(data["assist"])  # type: ignore[arg-type]  # it checks the value
+        except ValueError as exc:
+            raise TraceError(line, f"assist: {quote(str(exc), 120)}") from None
+    return Header(profile, computer, level, seed, fen, assist)
 
 
 def _whole_number(value: object, line: int, wanted: str, lo: float = -math.inf, hi: float = math.inf) -> int | None:
@@ -208,22 +223,28 @@ def parse_line(text: str, line: int, first: bool) -> Header | Event | None:
 
 
 def make_opponent(header: Header) -> Opponent:
-    """The engine at the header's level where it exists, else the first-legal player."""
+    """The engine at the header's level, or the first-legal player when the header names none."""
     if header.level is not None:
-        try:
-            from morris_pi.engine.player import EnginePlayer
-        except ImportError:
-            pass
-        else:
-            # Searching in step keeps the output the same on any machine: the trace clock waits.
-            return EnginePlayer(header.level, seed=header.seed, threaded=False)
+        # Searching in step keeps the output the same on any machine: the trace clock waits.
+        return EnginePlayer(header.level, seed=header.seed, threaded=False)
     return FirstLegalOpponent()
+
+
+def make_grader(header: Header) -> Any:
+    """The engine's grading in step with the trace's clock, uncapped (the same grades on any machine),
+    when the header assists a player; else ``None``."""
+    if header.assist.plain:
+        return None
+    from morris_pi.board.opponents import EngineGrader
+
+    return EngineGrader(threaded=False, max_time_s=None)
 
 
 class Replay:
     """A controller over virtual sensors, buttons and clock, fed one event at a time.
 
-    ``emit`` receives every snapshot that differs from the last one emitted.
+    ``emit`` receives every snapshot that differs from the last one emitted; ``tracker`` builds
+    the controller's tracker (see ``TrackerFactory``), by default ``Tracker``.
     """
 
     def __init__(
@@ -232,6 +253,7 @@ class Replay:
         *,
         emit: Callable[[Snapshot], None] | None = None,
         opponent: Opponent | None = None,
+        tracker: TrackerFactory | None = None,
     ) -> None:
         self.header = header or Header()
         self.clock = ManualClock(0.0)
@@ -248,6 +270,9 @@ class Replay:
             profile=self.header.profile,
             computer=self.header.computer,
             opponent=opponent,
+            grader=make_grader(self.header),
+            assists=self.header.assist,
+            tracker=tracker,
         )
         if self.header.fen is not None:
             self.controller.set_up(Game.from_fen(self.header.fen, self.header.profile))
@@ -412,10 +437,12 @@ def run(
     *,
     as_json: bool = False,
     opponent: Opponent | None = None,
+    tracker: TrackerFactory | None = None,
 ) -> int:
     """Replay ``lines``; returns 0, or 1 when some lines were refused (each named on ``err``).
 
     ``lines`` are text lines, or ``trace_lines`` with the reader's refusals among them.
+    ``tracker`` builds the board's tracker (default ``Tracker``), to measure another reader.
     After ``MAX_BAD_LINES`` refused lines, or an ``InputStopped``, the rest is not read.
     """
     replay: Replay | None = None
@@ -448,10 +475,10 @@ def run(
             if item is None:
                 continue
             if isinstance(item, Header):
-                replay = Replay(item, emit=emit, opponent=opponent)
+                replay = Replay(item, emit=emit, opponent=opponent, tracker=tracker)
                 continue
             if replay is None:
-                replay = Replay(emit=emit, opponent=opponent)
+                replay = Replay(emit=emit, opponent=opponent, tracker=tracker)
             replay.feed(item, number)
         except TraceError as exc:
             bad += 1
@@ -465,7 +492,7 @@ def run(
             err.flush()
             break
     if replay is None:
-        replay = Replay(emit=emit, opponent=opponent)
+        replay = Replay(emit=emit, opponent=opponent, tracker=tracker)
     final = replay.finish()
     if report is not None:
         report.summary(final)

@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules.board import POINTS, STANDARD, coordinates
 
 UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4}
@@ -39,7 +40,7 @@ STRIP_MM = 34.0  # below the board: scale bar and notes
 LINE_WIDTH_MM = 1.0
 
 
-class TemplateError(ValueError):
+class TemplateError(MorrisPiError, ValueError):
     """A template parameter that is not a usable length, or a layout that does not fit."""
 
 

@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from morris_pi.rules import SIDES, Game, Turn
+from morris_pi.rules import SIDES, STANDARD, Game, Turn
 from morris_pi.rules.board import point_index
 
 #: One line of a replay trace: ``{"t": 1.5, "on": "d6"}``, or the header (``{"trace": 1, ...}``).
@@ -239,8 +239,6 @@ def _play(hands: _Hands, turn: Turn, t: float) -> float:
 
 
 def _near(turn: Turn) -> list[str]:
-    from morris_pi.rules import STANDARD
-
     near = set(STANDARD.neighbours(turn.target))
     if turn.origin:
         near |= set(STANDARD.neighbours(turn.origin))

@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The rules, tracker and engine tests run under emulation. Emulated Python is 30-100x slower
 #: than native on this machine (the hypothesis-driven comparisons the most), so these are files
 #: that take well under a second natively: the rules' play, notation, outcomes and two-step
-#: removals; the tracker's own cases and quick replies; the engine's endgame tables, opening book
+#: removals; the tracker's own cases and its confirm window; the engine's endgame tables, opening book
 #: and tactics (turns it must find). Left to the native runs on 3.11 and 3.13: the hypothesis
 #: properties, the FEN fuzzing, the referee games, perft, saves, the evaluation against its plain
 #: reference, the search tree node for node and the engine's self-play.
@@ -52,7 +52,7 @@ TESTS = [
     "tests/test_rules_play.py",
     "tests/test_rules_twostep.py",
     "tests/test_tracker.py",
-    "tests/test_tracker_quick_replies.py",
+    "tests/test_tracker_confirm.py",
     "tests/test_engine_egtb.py",
     "tests/test_engine_book.py",
     "tests/test_engine_tactics.py",

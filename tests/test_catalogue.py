@@ -15,7 +15,7 @@ from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.catalogue import LANGUAGES, NAMES, Words, choose, placeholders, say, words
 from morris_pi.guidance import ROLES
 from morris_pi.rules import PROFILES, REASONS
-from morris_pi.tracker.readings import Problem
+from morris_pi.tracker import Problem
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "morris_pi"

@@ -76,7 +76,7 @@ def test_a_missing_folder_is_reported(tmp_path, check, capsys):
 
 def test_the_soak_writes_each_failure_where_replay_can_show_it_again(tmp_path, capsys):
     soak = load("soak")
-    code = soak.main(["--games", "3", "--jobs", "1", "--noise", "0", "--out", str(tmp_path)])
+    code = soak.main(["--games", "3", "--jobs", "1", "--noise", "0", "--out", str(tmp_path), "--no-table"])
     out = capsys.readouterr().out
     assert code == 0 and "exact record and outcome: 3 of 3 (100.0 %)" in out
     assert list(tmp_path.iterdir()) == []

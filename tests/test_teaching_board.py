@@ -120,6 +120,7 @@ def test_a_blunder_in_a_two_player_game_flashes_the_man_until_it_is_taken_back()
     assert snap.record == BLUNDER_RECORD + " g7"
     assert snap.warning is not None and snap.warning["point"] == "g7" and snap.warning["better"] == "d7"
     assert snap.leds["g7"] == "blunder"
+    assert snap.warning["reply"] is not None  # the opponent's answer, graded to say why
     board.clock.set((board.clock.now() // 0.6 + 1) * 0.6 + 0.05)  # the flash's lit part
     board.c.step()
     assert board.strip.points["g7"] == DEFAULT_PALETTE["blunder"].colour
@@ -332,8 +333,122 @@ def test_the_simulated_board_warns_against_the_computer_and_replays_its_set_up(t
     settle(0.5)
     assert computer.asked == [" ".join(["g7"])] and sim.snapshot().computer == "d7xg7"
     trace = board.recorder.traces()[-1]
-    assert trace.header["fen"] == fen
+    assert trace.header["fen"] == fen and trace.header["assist"] == {"white": "plain", "black": "targets warn"}
     lines = [json.dumps(trace.header)] + [json.dumps(e) for e in trace.events]
     out = io.StringIO()
     assert replay.run(lines, out, io.StringIO(), as_json=True, opponent=Scripted(["d7xg7"])) == 0
-    assert json.loads(out.getvalue().splitlines()[-1])["record"] == "g7"
+    replayed = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert any(line["leds"].get("g7") == "blunder" for line in replayed)  # the warning replays too
+    assert replayed[-1]["record"] == "g7" and replayed[-1]["computer"] == "d7xg7"
+
+
+def test_targets_alone_never_hold_up_the_computer():
+    computer = Scripted(["a7", "g7"])
+    board = Board(Assists(white=Assistance(targets=True)), computer="black", opponent=computer)
+    board.put("d6")
+    assert computer.asked == ["d6"] and board.c.warning is None  # no warning wanted: no waiting
+
+
+def test_the_set_up_checks_each_man_and_takes_the_whole_position_at_once():
+    from morris_pi.board.position_setup import PositionSetup
+
+    setup = PositionSetup(Game.from_fen(FEN))
+    setup.update(frozenset(), 0.0)
+    setup.update({"d6", "g7"}, 1.0)  # g7 is no point of the position
+    assert setup.frame().points == {"f6": "setup-white", "g7": "extra"}
+    assert [p.text for p in setup.problems()] == ["take the man off g7"]
+    setup.update({"d6", "f6"}, 2.0)
+    setup.update({"d6", "f6"}, 2.5)
+    assert setup.next_side == "black"
+    setup.update({"f6"}, 3.0)  # a white man lifted again
+    assert setup.frame().points["d6"] == "missing"
+    everything = PositionSetup(Game.from_fen(FEN))
+    everything.update(frozenset(), 0.0)
+    everything.update({"d6", "f6", "a1", "a4"}, 1.0)  # all at once, as a board set up before
+    everything.update({"d6", "f6", "a1", "a4"}, 1.5)
+    assert everything.done
+
+
+def test_a_grading_is_never_used_for_another_position_after_a_takeback():
+    board = Board(Assists(black=COACHED), game=Game.from_record("d6 g4"))
+    board.put("d5")  # white: black's position after d5 is graded
+    assert ("d6 g4 d5", None) in board.c.gradings
+    board.press("undo")
+    board.lift("d5")  # the board put right, as the lights show
+    board.wait()
+    board.put("f4")  # another position after as many turns
+    snap = board.c.snapshot()
+    assert snap.record == "d6 g4 f4"
+    grading = board.c.gradings[("d6 g4 f4", None)]
+    empty = [p for p in grading.target_roles(None, tuple(str(g.turn) for g in grading.turns))]
+    shown = {p: r for p, r in snap.leds.items() if r.startswith("target-")}
+    assert shown == grading.target_roles(None, tuple(empty))
+
+
+class SlowGrader:
+    """A grader still thinking: the board must not wait for it."""
+
+    def __init__(self) -> None:
+        self.started = 0
+
+    def start(self, game: Game) -> None:
+        self.started += 1
+
+    def result(self):
+        return None
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_grading_still_running_never_holds_up_the_leds():
+    game = Game.from_record(BLUNDER_RECORD)
+    clock, sensors = ManualClock(), VirtualSensors()
+    sensors.set(frozenset(game.board))
+    slow = SlowGrader()
+    c = Controller(
+        sensors=sensors, leds=RecordingStrip(), clock=clock, grader=slow, assists=Assists(black=COACHED), game=game
+    )
+    c.step()
+    c.run_until(1.5)
+    c.step()
+    assert slow.started == 1
+    sensors.close_switch("d7")
+    snap = c.step()  # at once, as without assistance
+    assert snap.leds.get("d7") in ("last-move", None) and not any(r.startswith("target-") for r in snap.leds.values())
+    assert snap.grading  # what the background reviews give way to
+
+
+def test_background_reviews_give_way_to_a_grading():
+    pytest.importorskip("starlette")
+    from morris_pi.web.app import engine_busy
+
+    class Seam:
+        view = None
+
+    seam = Seam()
+    game = Game.from_record(BLUNDER_RECORD)
+    clock, sensors = ManualClock(), VirtualSensors()
+    sensors.set(frozenset(game.board))
+    c = Controller(
+        sensors=sensors,
+        leds=RecordingStrip(),
+        clock=clock,
+        grader=SlowGrader(),
+        assists=Assists(black=COACHED),
+        game=game,
+    )
+    c.run_until(1.5)
+
+    class View:
+        snapshot = c.step()
+
+    seam.view = View()
+    assert engine_busy(seam)  # type: ignore[arg-type]
+
+
+def test_sim_refuses_a_bad_fen_before_anything_starts(capsys):
+    from morris_pi.cli import main
+
+    assert main(["sim", "--web", "127.0.0.1:8765", "--no-window", "--fen", "nonsense"]) == 2
+    assert "FEN" in capsys.readouterr().err

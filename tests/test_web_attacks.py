@@ -83,7 +83,7 @@ def live():
         try:
             yield served
         finally:
-            served.server.stop()
+            served.server.close()
 
 
 def test_a_huge_declared_body_is_refused_before_it_is_read(live):

@@ -112,6 +112,6 @@ def test_the_window_and_the_page_share_one_session(tmp_path):
         assert game.seam.view.turns == ()
         assert server.url.startswith("http://127.0.0.1:")
     finally:
-        server.stop()
+        server.close()
         game.close()
         app.close()

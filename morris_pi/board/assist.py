@@ -41,6 +41,8 @@ QUALITY_ROLES: dict[str, str] = {
     "mistake": "target-doubtful",
     "blunder": "target-losing",
 }
+#: A loss this large (centi-men) throws the game away: the engine counts a known result as ten men.
+LOST_GAME = 1000
 #: The most hints a game may allow per player (a number beyond it is as good as no limit).
 MAX_HINTS = 99
 
@@ -238,6 +240,8 @@ class BlunderWarning:
     plies: int  # the game's length once the blunder was played
     #: Where the man stands that should move back (the turn's target).
     point: str
+    #: The opponent's best answer, once the position after the blunder is graded.
+    reply: Turn | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -246,17 +250,35 @@ class BlunderWarning:
             "better": str(self.better) if self.better is not None else None,
             "loss": self.loss,
             "point": self.point,
+            "reply": str(self.reply) if self.reply is not None else None,
         }
 
 
 def warning_words(warning: BlunderWarning, w: Any) -> str:
-    """Why the turn was a blunder, in one sentence of the catalogue (``w``: ``catalogue.Words``).
+    """Why the turn was a blunder, in one sentence of the catalogue (``w``: ``catalogue.Words``):
+    the opponent's answer once it is known (when it takes a man), what the turn gives away, and
+    the better turn.
 
     >>> from morris_pi.catalogue import Words
     >>> print(warning_words(BlunderWarning("black", Turn.parse("a4"), Turn.parse("b6"), 480, 4, "a4"), Words("en")))
     a4 is a blunder: it gives away about 4.8 men, and b6 was better.
+    >>> taken = BlunderWarning("black", Turn.parse("g7"), Turn.parse("d7"), 354, 4, "g7", Turn.parse("d7xg7"))
+    >>> print(warning_words(taken, Words("en")))
+    g7 is a blunder: white answers d7xg7 and takes a man, and d7 was better.
+    >>> from dataclasses import replace
+    >>> print(warning_words(replace(taken, reply=Turn.parse("g1")), Words("en")))
+    g7 is a blunder: after white's answer g1 it gives away about 3.5 men, and d7 was better.
     """
-    key = "assist.warn.mate" if warning.loss >= 10_000 else "assist.warn.loss"
-    men = f"{warning.loss / 100:.1f}"
     better = str(warning.better) if warning.better is not None else "?"
+    reply = warning.reply
+    opponent = w.side("white" if warning.side == "black" else "black", inside=True)
+    if reply is not None and reply.removal:
+        return str(w("assist.warn.takes", turn=str(warning.turn), side=opponent, reply=str(reply), better=better))
+    key = "assist.warn.mate" if warning.loss >= LOST_GAME else "assist.warn.loss"
+    men = f"{warning.loss / 100:.1f}"
+    if getattr(w, "lang", "en") != "en":
+        men = men.replace(".", ",")  # German and Norwegian write a decimal comma
+    if reply is not None:
+        key += "_reply"
+        return str(w(key, turn=str(warning.turn), men=men, better=better, side=opponent, reply=str(reply)))
     return str(w(key, turn=str(warning.turn), men=men, better=better))

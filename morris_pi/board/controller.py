@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -44,6 +44,12 @@ log = logging.getLogger(__name__)
 OPPONENT_RETRY_S = 1.0
 #: Seconds a blunder warning shows before the game goes on by itself (the player played on).
 WARNING_S = 12.0
+
+#: What builds the board's tracker: called as ``Tracker`` is, with the game (or ``None``) and the
+#: keywords ``profile``, ``computer``, ``settle_s``, ``hold_s`` and ``confirm_s``. ``Tracker`` itself,
+#: or another reader with the same public API, so that two can be measured side by side.
+#: ``None`` where one is taken means ``Tracker``.
+TrackerFactory = Callable[..., Tracker]
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,8 @@ class Snapshot:
     warning: Mapping[str, object] | None = None
     #: Hints each side has left this game (``None``: no limit).
     hints_left: Mapping[str, int | None] = field(default_factory=dict)
+    #: Whether the engine grades the turns of a position for the assistance right now.
+    grading: bool = False
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -132,6 +140,7 @@ class Controller:
         on_change: Callable[[Snapshot], None] | None = None,
         grader: Grader | None = None,
         assists: Assists | None = None,
+        tracker: TrackerFactory | None = None,
     ) -> None:
         self.sensors = sensors
         self.leds = leds
@@ -147,7 +156,8 @@ class Controller:
         self.on_turn = on_turn
         self.on_change = on_change
         self._timings = (settle_s, hold_s, confirm_s)
-        self.tracker = Tracker(
+        self._tracker_factory = tracker or Tracker
+        self.tracker = self._tracker_factory(
             game,
             profile=profile,
             computer=computer,
@@ -161,9 +171,9 @@ class Controller:
         self.assists = assists or Assists()
         #: Grades every legal turn for the assistance, on the engine's thread (``None``: no grading).
         self.grader = grader
-        #: Gradings of the game's positions, by (turns played, pending step): the latest few.
-        self.gradings: dict[tuple[int, str | None], Grading] = {}
-        self._grading: tuple[int, str | None] | None = None  # the position being graded now
+        #: Gradings of the game's positions, by (the turns that led there, pending step): the latest few.
+        self.gradings: dict[tuple[str, str | None], Grading] = {}
+        self._grading: tuple[str, str | None] | None = None  # the position being graded now
         #: The blunder warning showing now, and when it ends by itself.
         self.warning: BlunderWarning | None = None
         self._warning_until = math.inf
@@ -183,7 +193,7 @@ class Controller:
         self._shown: tuple[dict[str, RGB], dict[str, RGB]] | None = None
         self._snapshot: Snapshot | None = None
         #: (tracker state version, fault, whether the computer thinks) and the snapshot they made
-        self._snapshot_cache: tuple[tuple[int, str | None, bool, int, int], Snapshot] | None = None
+        self._snapshot_cache: tuple[tuple[int, str | None, bool, int, int, bool], Snapshot] | None = None
         self._now = clock.now()
         #: The computer player's last searches in a person's terms, by kind (``"hint"``, ``"turn"``),
         #: kept until a takeback goes back past the position searched.
@@ -311,6 +321,7 @@ class Controller:
             self._asked is not None,
             -1 if setup is None else setup.version,
             self._assist_version,
+            self._grading is not None,
         )
         cached = self._snapshot_cache
         if cached is not None and cached[0] == key:
@@ -356,6 +367,7 @@ class Controller:
             start=start_fen(game),
             warning=self.warning.to_dict() if self.warning is not None else None,
             hints_left=self.hints_left(),
+            grading=self._grading is not None,
         )
 
     def new_game(self, *, profile: str | None = None, computer: str | object | None = _KEEP) -> None:
@@ -382,7 +394,7 @@ class Controller:
         """
         self._cancel()
         settle_s, hold_s, confirm_s = self._timings
-        self.tracker = Tracker(
+        self.tracker = self._tracker_factory(
             game,
             profile=game.profile.name,
             computer=self.tracker.computer,
@@ -419,6 +431,8 @@ class Controller:
 
     def close(self) -> None:
         self._cancel()
+        if self.grader is not None:
+            self.grader.cancel()
         for end in (self.sensors, self.leds, self.buttons):
             if end is not None:
                 end.close()
@@ -522,6 +536,9 @@ class Controller:
             and now >= self._retry_at
             and not self._reply_held()
         ):
+            if self._grading is not None and self.grader is not None:
+                self.grader.cancel()  # one search at a time: a grading no warning waits for gives way
+                self._grading = None
             self._start("turn")
         if self._asked is None:
             return False
@@ -550,17 +567,18 @@ class Controller:
 
     # -- assistance -------------------------------------------------------------------
 
-    def _key(self, game: Game) -> tuple[int, str | None]:
-        return len(game.history), str(game.pending) if game.pending is not None else None
+    def _key(self, game: Game) -> tuple[str, str | None]:
+        """Which position a grading is of: the turns that led to it, and a pending step."""
+        return _turns_key(game.history), str(game.pending) if game.pending is not None else None
 
     def _wants_grading(self, game: Game) -> bool:
         tracker = self.tracker
-        return (
-            game.outcome is None
-            and game.turn != tracker.computer
-            and self.assists.of(game.turn).grades
-            and self.setup is None
-        )
+        if game.outcome is not None or self.setup is not None:
+            return False
+        warning = self.warning
+        if warning is not None and warning.reply is None and warning.plies == len(game.history):
+            return True  # the opponent's answer says why the turn was a blunder
+        return game.turn != tracker.computer and self.assists.of(game.turn).grades
 
     def _drive_grader(self, now: float) -> None:
         """Start grading the position when its player is assisted; take the grading when it is done."""
@@ -578,10 +596,11 @@ class Controller:
                 return
             key, self._grading = self._grading, None
             self.gradings[key] = done
-            for old in sorted(self.gradings)[:-4]:
+            for old in list(self.gradings)[:-4]:  # the oldest first: dicts keep their order
                 del self.gradings[old]
             self._assist_version += 1
             self._check_blunder()
+            self._find_reply()
         if self._asked is not None or self.tracker.resync:
             return  # one search at a time: the computer's turn or the hint first
         game = self.tracker.confirmed
@@ -609,10 +628,11 @@ class Controller:
             return
         if self._warned == plies:
             return  # warned of this turn already (the player played on)
-        before = self.gradings.get((plies - 1, None))
+        earlier = _turns_key(game.history[:-1])
+        before = self.gradings.get((earlier, None))
         if before is None and turn.removal:
             step = f"{turn.origin}-{turn.target}" if turn.origin else str(turn.target)
-            before = self.gradings.get((plies - 1, step))
+            before = self.gradings.get((earlier, step))
         graded = before.of(turn) if before is not None else None
         if graded is None or graded.grade != "blunder":
             return
@@ -621,6 +641,18 @@ class Controller:
         self._warning_until = self._now + WARNING_S
         self._assist_version += 1
         log.info("blunder warning: %s played %s (better %s)", side, turn, self.warning.better)
+        self._find_reply()
+
+    def _find_reply(self) -> None:
+        """The warning's opponent answer, from the grading of the position after the blunder."""
+        warning = self.warning
+        if warning is None or warning.reply is not None:
+            return
+        game = self.tracker.confirmed
+        after = self.gradings.get(self._key(game)) if len(game.history) == warning.plies else None
+        if after is not None and after.best is not None:
+            self.warning = replace(warning, reply=after.best)
+            self._assist_version += 1
 
     def _reply_held(self) -> bool:
         """Whether the computer waits: a warning shows, or the human's last turn is still being graded."""
@@ -632,7 +664,7 @@ class Controller:
         side = "white" if game.turn == "black" else "black"
         if side == self.tracker.computer or not self.assists.of(side).warn or self._warned == len(game.history):
             return False
-        return self._grading is not None and self._grading[0] == len(game.history) - 1
+        return self._grading is not None and self._grading[0] == _turns_key(game.history[:-1])
 
     def _end_warning(self) -> None:
         self.warning = None
@@ -668,7 +700,7 @@ class Controller:
             return guidance.Frame(points, f.status) if points is not f.points else f
         if state.lifted is not None:
             roles = grading.target_roles(state.lifted, state.targets)
-        elif game.pending is None and game.in_hand[game.turn] and not state.removable and not state.lifted:
+        elif not state.targets and game.pending is None and game.in_hand[game.turn] and not state.removable:
             # a placement is due: every empty point it may go to, by quality
             targets = tuple(str(t.target) for t in game.legal_turns() if t.origin is None)
             roles = grading.target_roles(None, targets)
@@ -722,3 +754,8 @@ class Controller:
         if colours != self._shown:
             self._shown = colours
             self.leds.show(*colours)
+
+
+def _turns_key(turns: Sequence[object]) -> str:
+    """The turns that led to a position, as one text (a grading's key)."""
+    return " ".join(map(str, turns))

@@ -146,12 +146,18 @@ class FirstLegalOpponent:
     def thinking(self) -> bool:
         return False
 
+    def __repr__(self) -> str:
+        return "FirstLegalOpponent()"
+
 
 class MonotonicClock:
     """The real clock, for the service and the simulator."""
 
     def now(self) -> float:
         return time.monotonic()
+
+    def __repr__(self) -> str:
+        return "MonotonicClock()"
 
 
 class ManualClock:
@@ -161,6 +167,8 @@ class ManualClock:
     >>> clock.advance(1.5)
     >>> clock.now()
     1.5
+    >>> clock
+    ManualClock(1.5)
     """
 
     def __init__(self, start: float = 0.0) -> None:
@@ -173,6 +181,9 @@ class ManualClock:
         if seconds < 0:
             raise ValueError(f"time cannot go backwards (advance by {seconds})")
         self._now += seconds
+
+    def __repr__(self) -> str:
+        return f"ManualClock({self._now!r})"
 
     def set(self, when: float) -> None:
         if when < self._now:

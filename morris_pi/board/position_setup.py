@@ -9,7 +9,8 @@ a black point while white men are still missing is refused too: it would be
 taken for a white man.
 
 The phase is over (``done``) once the board shows exactly the position and every
-point of it has held for ``hold_s`` (a slid magnet never finishes it). The
+point of it has held for ``hold_s`` (a slid magnet never finishes it), even if the
+men were put down in another order: the order guides, the position is checked. The
 controller then starts the game from that position, its tracker in step with
 the board.
 
@@ -105,8 +106,13 @@ class PositionSetup:
 
     @property
     def done(self) -> bool:
-        """Whether the board shows the position and every man of it has held ``hold_s``."""
-        return self._white_done and self._raw == self.wanted and self._all_firm(self.wanted)
+        """Whether the board shows the position and every man of it has held ``hold_s``.
+
+        The whole position standing at once counts too, in whatever order it was put down (the
+        switches cannot tell: a board set up before, the simulator's set-up button): the order
+        guides the hands, the position is what is checked.
+        """
+        return self._raw == self.wanted and self._all_firm(self.wanted)
 
     def next_wakeup(self) -> float | None:
         """When a man put down will have stood long enough to count (``None``: nothing to wait for)."""

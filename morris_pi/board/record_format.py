@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import Side, other_side
 
 #: Tags written first, in this order; any further tags follow alphabetically.
@@ -40,7 +41,7 @@ RECORD_TAGS: tuple[str, ...] = (
 _TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$')
 
 
-class StorageError(ValueError):
+class StorageError(MorrisPiError, ValueError):
     """Bad input to storage: an unknown record id, a record file that does not parse, ..."""
 
 

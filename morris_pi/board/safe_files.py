@@ -32,6 +32,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from morris_pi.errors import MorrisPiError
+
 
 def fsync_dir(directory: Path) -> None:
     """Make a rename or unlink in ``directory`` durable."""
@@ -95,7 +97,7 @@ def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644, disk: Disk | 
     fsync_dir(directory)
 
 
-class UnreadableFile(Exception):
+class UnreadableFile(MorrisPiError):
     """A file in the state directory that cannot be used; the message says why."""
 
 

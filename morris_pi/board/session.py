@@ -69,6 +69,7 @@ from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S
 
 from .assist import Grader
+from .closing import Closeable
 from .controller import Controller, Snapshot
 from .gameclock import LOW_TIME_POINTS, LOW_TIME_ROLE, GameClock
 from .keeper import GameKeeper
@@ -153,14 +154,15 @@ class _Relay:
         self.queue.clear()
 
 
-class Session:
+class Session(Closeable):
     """The set-up menu, the game and its saves on one board.
 
     ``opponent_factory(level)`` makes the computer player (the engine); it is
     also asked for hints in two-player games. Without it the controller's
     first-legal player stands in. ``storage`` (a ``GameStore``: ``morris_pi.board.storage.Storage``)
     is optional: without it nothing is saved. The session does not close the
-    ends it was given: their owner does.
+    ends it was given: their owner does. After ``close()`` it refuses to scan or to act
+    (``ClosedError``); what it shows (``status``, ``snapshot``) can still be read.
     """
 
     def __init__(
@@ -234,6 +236,7 @@ class Session:
     def start(self) -> str:
         """Resume the saved game, or open the menu, or start a new game: returns which
         (``"resumed"``, ``"menu"`` or ``"new"``)."""
+        self._check_open("start")
         if self._started:
             raise RuntimeError("the session has already started")
         self._started = True
@@ -288,6 +291,15 @@ class Session:
             return "menu"
         return "game" if self.controller is not None else "idle"
 
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<Session closed>"
+        if self.state != "game":
+            return f"<Session {self.state}>"
+        game = self.controller.game  # type: ignore[union-attr]
+        where = f"outcome={game.outcome}" if game.outcome else f"{game.turn} to move"
+        return f"<Session game {game.profile.name} record={game.record!r} {where}>"
+
     def step(self, *, write: bool = True) -> None:
         """One scan: sensors and buttons to the menu or the controller, the LEDs, then the saves.
 
@@ -298,6 +310,7 @@ class Session:
         write) propagate to the owner, which reports them with ``set_fault`` and
         retries; ``write=False`` skips the LED write.
         """
+        self._check_open("scan the board")
         now = self.clock.now()
         raw = frozenset(self.sensors.read())
         presses = self.buttons.pressed() if self.buttons is not None else []
@@ -348,6 +361,7 @@ class Session:
 
     def press(self, name: str) -> None:
         """A button, from the board's ``Buttons`` or from code."""
+        self._check_open("press a button")
         self._dirty = True
         if self._pair_asks:
             # while the board blinks, the buttons type a pairing code and do nothing else
@@ -373,6 +387,7 @@ class Session:
     def command(self, name: str) -> None:
         """What button ``name`` does, asked by another end (the web page): the same as ``press``,
         except that it never types into a pairing code while the board blinks for one."""
+        self._check_open("take a command")
         self._dirty = True
         if self.menu is not None:
             self.menu.press(name)
@@ -383,6 +398,7 @@ class Session:
 
     def choose(self, point: str) -> None:
         """Choose what the set-up menu offers on ``point``, as a man put there and lifted would."""
+        self._check_open("choose from the menu")
         if self.menu is None:
             raise ValueError("choose: the set-up menu is not up")
         if point not in self.menu.choices():
@@ -394,6 +410,7 @@ class Session:
         """Start a new game now with ``settings`` (default: the current ones), from the
         menu or from a game: what the menu's start point or the ``new`` button does, with
         the choices given at once (a game abandoned after a turn is archived as unfinished)."""
+        self._check_open("start a new game")
         self.menu = None
         self._start_game(settings or self.settings)
         self._dirty = True
@@ -574,11 +591,16 @@ class Session:
             raise ValueError(f"it is {game.turn}'s turn, and {clock.flagged}'s time ran out")
         self.press("resign")
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Stop the computer player and release its tables. The ends stay open: their owner closes them."""
         opponent = self.controller.opponent if self.controller is not None else None
         if opponent is not None:
             _retire(opponent)
+        if self.grader is not None:
+            try:
+                self.grader.cancel()  # its thread stops at the next check of the stop flag
+            except Exception:  # closing down: a broken grader must not stop that
+                log.exception("the grader failed to stop")
 
     # -- inside -----------------------------------------------------------------------
 

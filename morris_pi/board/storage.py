@@ -42,6 +42,7 @@ import json
 import logging
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -61,6 +62,7 @@ from morris_pi.board.record_format import (
     result_tag,
 )
 from morris_pi.board.safe_files import REAL_DISK, Disk, UnreadableFile, atomic_write_text, fsync_dir, read_regular_file
+from morris_pi.rules import Game
 
 #: Identifies a save file and its layout version; ``load_current`` refuses others.
 SAVE_FORMAT = "morris-pi/save"
@@ -164,7 +166,7 @@ class Storage:
         self.state_dir = Path(state_dir)
         self.records_dir = Path(records_dir) if records_dir is not None else self.state_dir / RECORDS_DIRNAME
         self.current_path = self.state_dir / CURRENT_NAME
-        self._game_type = game_type
+        self._game_type = Game if game_type is None else game_type
         self._clock = clock
         self.log = logger or log
         self.disk = disk or REAL_DISK
@@ -183,11 +185,11 @@ class Storage:
 
     @property
     def game_type(self) -> Any:
-        if self._game_type is None:
-            from morris_pi.rules import Game  # floor 1; imported late so storage loads without it
-
-            self._game_type = Game
         return self._game_type
+
+    def __repr__(self) -> str:
+        records = "" if self.records_dir == self.state_dir / RECORDS_DIRNAME else f" records={str(self.records_dir)!r}"
+        return f"<Storage {str(self.state_dir)!r}{records}>"
 
     def _now(self) -> datetime:
         now = self._clock()
@@ -561,8 +563,6 @@ class Storage:
         through. With ``overwrite`` the file is replaced atomically: a link there is
         replaced by the file, not followed.
         """
-        import sys
-
         record = self.get_record(record_id)
         if record.error:
             raise StorageError(f"record {record.id} cannot be read: {record.error}")

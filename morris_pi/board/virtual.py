@@ -35,6 +35,10 @@ class VirtualSensors:
     (every switch at once, a snapshot) is a full scan (``full_scan``), which
     confirms the turns read before it. With ``scans=True`` every read is a
     full scan, as on the real board, whose service reads every switch each time.
+
+    >>> sensors = VirtualSensors(["d6"])
+    >>> sensors.close_switch("a1"); sensors
+    <VirtualSensors occupied=[a1 d6]>
     """
 
     def __init__(self, closed: Iterable[str] = (), *, scans: bool = False) -> None:
@@ -62,9 +66,18 @@ class VirtualSensors:
     def close(self) -> None:
         pass
 
+    def __repr__(self) -> str:
+        scans = " scans" if self.scans else ""
+        return f"<VirtualSensors occupied=[{' '.join(sorted(self._closed))}]{scans}>"
+
 
 class VirtualButtons:
-    """A ``Buttons`` source fed by ``press``."""
+    """A ``Buttons`` source fed by ``press``.
+
+    >>> buttons = VirtualButtons()
+    >>> buttons.press("undo"); buttons
+    <VirtualButtons queued=[undo]>
+    """
 
     def __init__(self) -> None:
         self._queue: list[str] = []
@@ -79,9 +92,17 @@ class VirtualButtons:
     def close(self) -> None:
         self._queue.clear()
 
+    def __repr__(self) -> str:
+        return f"<VirtualButtons queued=[{' '.join(self._queue)}]>"
+
 
 class RecordingStrip:
-    """A ``LedStrip`` that remembers what it shows: the last frame and, optionally, all of them."""
+    """A ``LedStrip`` that remembers what it shows: the last frame and, optionally, all of them.
+
+    >>> strip = RecordingStrip()
+    >>> strip.show({"d6": (0, 90, 255)}); strip
+    <RecordingStrip lit=[d6] shows=1>
+    """
 
     def __init__(self, keep: bool = False) -> None:
         self.points: dict[str, RGB] = {}
@@ -102,3 +123,8 @@ class RecordingStrip:
     def close(self) -> None:
         self.points, self.status = {}, {}
         self.closed = True
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<RecordingStrip closed>"
+        return f"<RecordingStrip lit=[{' '.join(sorted(self.points))}] shows={self.shows}>"

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TextIO
 
 from morris_pi.board.safe_files import atomic_write_text
+from morris_pi.errors import MorrisPiError
 
 from . import Subparsers
 
@@ -112,7 +113,7 @@ def register(subparsers: Subparsers) -> None:
 # -- planning: pure, reads only the target root -----------------------------------------
 
 
-class RootEscapeError(ValueError):
+class RootEscapeError(MorrisPiError, ValueError):
     """A path in the image leads outside it."""
 
 

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import BinaryIO
 
+from morris_pi.errors import MorrisPiError
+
 from . import Subparsers
 
 
@@ -26,7 +28,7 @@ def register(subparsers: Subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-class ReadFailed(Exception):
+class ReadFailed(MorrisPiError):
     """Reading the trace failed part-way (EIO from a failing SD card, a vanished network file)."""
 
 

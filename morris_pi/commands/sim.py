@@ -153,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     from morris_pi.sim.display import NoDisplayError, headless_requested
-    from morris_pi.sim.session import play_in_window, settings_from
+    from morris_pi.sim.session import settings_from
+    from morris_pi.sim.window import play_in_window
     from morris_pi.web.server import WebError
 
     try:

@@ -22,13 +22,15 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from morris_pi.errors import MorrisPiError
+
 #: Exit status after a broken pipe: 128 + SIGPIPE, as a shell reports a program killed by it.
 EXIT_BROKEN_PIPE = 141
 #: The most a record read from standard input may be. A 1,000-turn game is under 10 kB.
 MAX_STDIN_RECORD = 1 << 20
 
 
-class InputTooLarge(ValueError):
+class InputTooLarge(MorrisPiError, ValueError):
     """Standard input held more than a command reads."""
 
 

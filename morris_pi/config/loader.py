@@ -52,6 +52,7 @@ from morris_pi.config.model import (
 from morris_pi.config.tomlpos import key_lines, locate
 from morris_pi.config.values import ConfigError, Reader
 from morris_pi.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
+from morris_pi.rules import PROFILES
 
 T = TypeVar("T")
 
@@ -63,9 +64,6 @@ MIN_PIN = 6
 #: The most a config file may hold. A real one is a few KiB; the bound keeps a wrong path
 #: (``/dev/zero``, a log file) from filling the memory before anything is checked.
 MAX_CONFIG_BYTES = 256 * 1024
-
-#: The rule profiles, used until ``morris_pi.rules.PROFILES`` can be imported.
-FALLBACK_PROFILES: tuple[str, ...] = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
 
 PIXEL_ORDERS: tuple[str, ...] = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
 
@@ -112,11 +110,11 @@ def schema_paths() -> list[str]:
 
 
 def profile_names() -> tuple[str, ...]:
-    """Names of the rule profiles a config may choose."""
-    try:
-        from morris_pi.rules import PROFILES  # imported late: rules may be absent or still loading
-    except ImportError:
-        return FALLBACK_PROFILES
+    """Names of the rule profiles a config may choose.
+
+    >>> profile_names()[:2]
+    ('standard', 'move-this')
+    """
     return tuple(PROFILES)
 
 

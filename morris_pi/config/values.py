@@ -17,6 +17,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar, cast
 
 from morris_pi.config import wiring
 from morris_pi.config.tomlpos import key_lines, locate
+from morris_pi.errors import MorrisPiError
 
 KeyPath = tuple[str, ...]
 P = ParamSpec("P")
@@ -26,7 +27,7 @@ R = TypeVar("R")
 Table = dict[str, Any]
 
 
-class ConfigError(ValueError):
+class ConfigError(MorrisPiError, ValueError):
     """A config that cannot be used. ``file``, ``line`` and ``key`` say where.
 
     >>> str(ConfigError("must be true or false", file="c.toml", key="game.menu", line=3))
@@ -109,7 +110,7 @@ _MCP_INPUT = re.compile(r"^0x([0-9a-fA-F]{2}):(?:GP)?([ABab])([0-7])$")
 _COLOUR = re.compile(r"^#([0-9a-fA-F]{6})$")
 
 
-class Invalid(Exception):
+class Invalid(MorrisPiError):
     """A value could not be used; its ``ConfigError`` is already recorded by the ``Reader``."""
 
 

@@ -16,16 +16,8 @@ order needs no map in the config at all.
 
 from __future__ import annotations
 
-try:  # the rules package owns the board; fall back while it is not importable
-    from morris_pi.rules.board import RINGS as _RINGS
-except ImportError:  # pragma: no cover - only before the rules package exists
-    _RINGS = (
-        ("a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4"),
-        ("b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4"),
-        ("c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4"),
-    )
+from morris_pi.rules.board import RINGS
 
-RINGS: tuple[tuple[str, ...], ...] = tuple(tuple(r) for r in _RINGS)
 POINTS: tuple[str, ...] = tuple(p for ring in RINGS for p in ring)
 
 #: Highest BCM GPIO number on the 40-pin header (every Pi model, Pi 5 included).

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules.position import Position, RawTurn
 from morris_pi.rules.profiles import Profile, get_profile
 
@@ -47,7 +48,7 @@ BookKey = tuple[int, int, int, int, int]
 INVERSE: tuple[tuple[int, ...], ...] = tuple(tuple(perm.index(c) for c in range(24)) for perm in SYMMETRIES)
 
 
-class BookDataError(ValueError):
+class BookDataError(MorrisPiError, ValueError):
     """An opening-book file that is missing, corrupt or does not match its manifest."""
 
 

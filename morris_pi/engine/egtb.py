@@ -39,6 +39,7 @@ from itertools import combinations
 from math import comb
 from pathlib import Path
 
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules.board import RINGS, STANDARD, bits, coordinates, point_index
 from morris_pi.rules.profiles import Profile, get_profile
 
@@ -50,7 +51,7 @@ TABLES: tuple[tuple[int, int], ...] = ((3, 3), (3, 4), (4, 3))
 ByteMaps = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-class TableDataError(ValueError):
+class TableDataError(MorrisPiError, ValueError):
     """An endgame-table file that is missing, corrupt or does not match its manifest."""
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
 from morris_pi.hw.errors import ButtonError
 
@@ -44,8 +45,16 @@ class _Debounced:
         return False
 
 
-class GpioButtons:
-    """A ``Buttons`` over gpiozero input devices with pull-ups: name -> BCM pin."""
+class GpioButtons(Closeable):
+    """A ``Buttons`` over gpiozero input devices with pull-ups: name -> BCM pin.
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> with GpioButtons({"new": 5, "undo": 6}, pin_factory=MockFactory()) as buttons:
+    ...     buttons
+    <GpioButtons new=GPIO5 undo=GPIO6 held=[]>
+    >>> buttons
+    <GpioButtons closed>
+    """
 
     def __init__(
         self,
@@ -66,6 +75,7 @@ class GpioButtons:
         self._clock = clock or MonotonicClock()
         self._debounce_s = debounce_s
         self._buttons: dict[str, _Debounced] = {}
+        self._pins = {name: pins[name] for name in BUTTONS if name in pins}
         now = self._clock.now()
         for name in BUTTONS:  # fixed order: simultaneous presses come out in BUTTONS order
             if name not in pins:
@@ -78,20 +88,29 @@ class GpioButtons:
             self._buttons[name] = _Debounced(device, now)
 
     def pressed(self) -> list[str]:
+        self._check_open("read the buttons")
         now = self._clock.now()
         return [name for name, button in self._buttons.items() if button.sample(now, self._debounce_s)]
 
-    def close(self) -> None:
+    def _release(self) -> None:
         for button in self._buttons.values():
             button.device.close()
         self._buttons = {}
 
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<GpioButtons closed>"
+        pins = " ".join(f"{name}=GPIO{pin}" for name, pin in self._pins.items())
+        held = " ".join(name for name, button in self._buttons.items() if button.stable)
+        return f"<GpioButtons {pins} held=[{held}]>"
 
-class NoButtons:
+
+class NoButtons(Closeable):
     """A board without buttons: everything is done through the set-up menu."""
 
     def pressed(self) -> list[str]:
+        self._check_open("read the buttons")
         return []
 
-    def close(self) -> None:
-        pass
+    def __repr__(self) -> str:
+        return "<NoButtons closed>" if self.closed else "<NoButtons>"

@@ -1,14 +1,16 @@
 """Errors raised by the hardware backends.
 
-They subclass ``RuntimeError`` (not ``ValueError``): the input was fine, the
-hardware was not. The service catches ``HardwareError``, shows an error
+They subclass ``MorrisPiError`` and ``RuntimeError`` (not ``ValueError``): the
+input was fine, the hardware was not. The service catches ``HardwareError``, shows an error
 pattern on whatever still works, logs the message and retries.
 """
 
 from __future__ import annotations
 
+from morris_pi.errors import MorrisPiError
 
-class HardwareError(RuntimeError):
+
+class HardwareError(MorrisPiError, RuntimeError):
     """A device is missing, unreachable or misbehaving."""
 
 

@@ -22,14 +22,22 @@ frozenset({'a7'})
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import Buttons, Clock, LedStrip, SensorSource
 from morris_pi.config.model import Config
+from morris_pi.hw import leds
+from morris_pi.hw.buttons import GpioButtons, NoButtons
 from morris_pi.hw.errors import ButtonError, HardwareError, LedError, SensorError
 from morris_pi.hw.failures import describe
+from morris_pi.hw.platform import Machine, rpigpio_problem
+from morris_pi.hw.sensors_gpio import GpioSensors
+from morris_pi.hw.sensors_matrix import MatrixSensors
+from morris_pi.hw.sensors_mcp23017 import Mcp23017Sensors, open_i2c_bus
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -47,15 +55,11 @@ def make_pin_factory(name: str) -> Any:
     except KeyError:
         raise HardwareError(f"unknown pin factory {name!r}; choose {' or '.join(PIN_FACTORIES)}") from None
     if name == "rpigpio":
-        from morris_pi.hw.platform import Machine, rpigpio_problem
-
         problem = rpigpio_problem(Machine.here())
         if problem is not None:
             raise HardwareError(f"pin factory 'rpigpio' cannot work here: {problem}")
     package = {"lgpio": "lgpio", "rpigpio": "rpi-lgpio (the RPi.GPIO module on lgpio)"}[name]
     try:
-        import importlib
-
         module = importlib.import_module(module_name)
     except Exception as exc:
         raise HardwareError(f"pin factory {name!r} needs gpiozero and {package}: {describe(exc)}") from exc
@@ -113,8 +117,6 @@ def build_sensors(
     s = config.sensors
     pins = _pins(config, pin_factory)
     if s.backend == "mcp23017":
-        from morris_pi.hw.sensors_mcp23017 import Mcp23017Sensors, open_i2c_bus
-
         mcp = s.mcp23017
         owns = bus is None
         if owns:
@@ -136,12 +138,8 @@ def build_sensors(
                 bus.close()
             raise
     if s.backend == "gpio":
-        from morris_pi.hw.sensors_gpio import GpioSensors
-
         return GpioSensors(s.gpio.map, resync_s=s.resync_ms / 1000, clock=clock, pin_factory=pins.get())
     if s.backend == "matrix":
-        from morris_pi.hw.sensors_matrix import MatrixSensors
-
         m = s.matrix
         return MatrixSensors(m.rows, m.columns, m.map, pin_factory=pins.get())
     raise HardwareError(f"unknown sensor backend {s.backend!r}")
@@ -150,8 +148,6 @@ def build_sensors(
 @_opening(LedError, "the LED chain")
 def build_leds(config: Config, *, spi: Any = None, pixels: Any = None) -> LedStrip:
     """The ``LedStrip`` of ``[leds] backend``."""
-    from morris_pi.hw import leds
-
     backend = config.leds.backend
     if backend == "neopixel-spi":
         return leds.neopixel_spi_strip(config.leds, spi=spi)
@@ -165,8 +161,6 @@ def build_leds(config: Config, *, spi: Any = None, pixels: Any = None) -> LedStr
 @_opening(ButtonError, "the buttons")
 def build_buttons(config: Config, *, pin_factory: Any = None, clock: Clock | None = None) -> Buttons:
     """The ``Buttons`` of ``[buttons]``; a board without any gets ``NoButtons``."""
-    from morris_pi.hw.buttons import GpioButtons, NoButtons
-
     pins = config.buttons.pins
     if not pins:
         return NoButtons()
@@ -176,14 +170,14 @@ def build_buttons(config: Config, *, pin_factory: Any = None, clock: Clock | Non
 
 
 @dataclass
-class Hardware:
-    """The three hardware ends of one board."""
+class Hardware(Closeable):
+    """The three hardware ends of one board; ``close()`` closes all three."""
 
     sensors: SensorSource
     leds: LedStrip
     buttons: Buttons
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Close all three; LEDs last so they can still be switched off after a sensor fault."""
         errors: list[BaseException] = []
         for end in (self.sensors, self.buttons, self.leds):

@@ -29,6 +29,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import RGB
 from morris_pi.config.model import LedsConfig
 from morris_pi.hw.errors import LedError
@@ -43,7 +44,7 @@ def _rgb(colour: RGB) -> RGB:
     return r, g, b
 
 
-class PixelStrip:
+class PixelStrip(Closeable):
     """A ``LedStrip`` over any pixel object with the adafruit_pixelbuf API."""
 
     def __init__(self, pixels: Any, config: LedsConfig) -> None:
@@ -73,6 +74,7 @@ class PixelStrip:
         return out
 
     def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:
+        self._check_open("show a frame")
         frame = self.frame(points, status)
         if frame == self._last:
             return
@@ -85,7 +87,7 @@ class PixelStrip:
         self._last = frame
         self.writes += 1
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Turn every LED off and release the driver."""
         try:
             self.pixels.fill(_DARK)
@@ -98,15 +100,21 @@ class PixelStrip:
         finally:
             self._last = None
 
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<PixelStrip closed>"
+        lit = sum(1 for colour in self._last if colour != _DARK) if self._last is not None else 0
+        return f"<PixelStrip {self.count} LEDs lit={lit} writes={self.writes}>"
 
-class DarkStrip:
+
+class DarkStrip(Closeable):
     """The ``none`` backend: a board without LEDs (or a sensor-only test rig)."""
 
     def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:
-        pass
+        self._check_open("show a frame")
 
-    def close(self) -> None:
-        pass
+    def __repr__(self) -> str:
+        return "<DarkStrip closed>" if self.closed else "<DarkStrip>"
 
 
 def load(backend: str, *modules: str) -> tuple[Any, ...]:

@@ -57,6 +57,9 @@ class Mcp23017:
         self.address = address
         self.bus_number = bus_number
 
+    def __repr__(self) -> str:
+        return f"<{self.describe()}>"
+
     def describe(self) -> str:
         where = f" on I2C bus {self.bus_number}" if self.bus_number is not None else ""
         return f"MCP23017 at 0x{self.address:02x}{where}"

@@ -35,10 +35,9 @@ import re
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from morris_pi.config.model import Config
+from morris_pi.config.loader import error_at
+from morris_pi.config.model import Config
 
 _FIX = (
     "replace it with rpi-lgpio, which provides the same RPi.GPIO module on lgpio "
@@ -114,6 +113,4 @@ def check(config: Config, machine: Machine | None = None) -> None:
         return
     problem = rpigpio_problem(machine or Machine.here())
     if problem is not None:
-        from morris_pi.config.loader import error_at
-
         raise error_at(config, "gpio.pin_factory", f'"rpigpio" cannot work here: {problem}')

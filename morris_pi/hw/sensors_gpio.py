@@ -12,12 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import Clock, MonotonicClock
 from morris_pi.hw.errors import SensorError
 
 
-class GpioSensors:
-    """A ``SensorSource`` over one gpiozero ``DigitalInputDevice`` per point."""
+class GpioSensors(Closeable):
+    """A ``SensorSource`` over one gpiozero ``DigitalInputDevice`` per point.
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> with GpioSensors({"a7": 2, "d7": 3}, pin_factory=MockFactory()) as sensors:
+    ...     sensors
+    <GpioSensors 2 switches occupied=[] (not read yet)>
+    """
 
     def __init__(
         self,
@@ -53,6 +60,7 @@ class GpioSensors:
         self._dirty = True
 
     def read(self) -> frozenset[str]:
+        self._check_open("read the switches")
         now = self._clock.now()
         if self._dirty or now >= self._next_resync:
             # clear the flag before reading: an edge during the read marks it again
@@ -69,7 +77,13 @@ class GpioSensors:
             self.full_scan = False  # the state as last read: a missed edge would hide a change
         return self._state
 
-    def close(self) -> None:
+    def _release(self) -> None:
         for device in self._devices.values():
             device.close()
         self._devices = {}
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<GpioSensors closed>"
+        read = "" if self.pin_reads else " (not read yet)"
+        return f"<GpioSensors {len(self._devices)} switches occupied=[{' '.join(sorted(self._state))}]{read}>"

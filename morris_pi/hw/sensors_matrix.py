@@ -17,13 +17,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from morris_pi.board.closing import Closeable
 from morris_pi.hw.errors import SensorError
 
 
-class MatrixSensors:
+class MatrixSensors(Closeable):
     """A ``SensorSource`` scanning a diode matrix through gpiozero devices.
 
     ``cells`` maps each point to its (row index, column index).
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> sensors = MatrixSensors([5, 6], [13, 19], {"a7": (0, 0), "d7": (0, 1), "g7": (1, 0)},
+    ...                         pin_factory=MockFactory())
+    >>> sensors.read(), sensors
+    (frozenset(), <MatrixSensors rows=GPIO[5 6] columns=GPIO[13 19] occupied=[]>)
+    >>> sensors.close(); sensors
+    <MatrixSensors closed>
     """
 
     def __init__(
@@ -38,6 +47,8 @@ class MatrixSensors:
 
         self._rows: list[Any] = []
         self._columns: list[Any] = []
+        self._pins = (tuple(rows), tuple(columns))
+        self._state: frozenset[str] = frozenset()
         #: per row: (column index, point) of every wired cell
         self._cells: list[list[tuple[int, str]]] = [[] for _ in rows]
         for point, (r, c) in cells.items():
@@ -57,6 +68,7 @@ class MatrixSensors:
             raise SensorError(f"{what}: {exc}") from exc
 
     def read(self) -> frozenset[str]:
+        self._check_open("scan the switch matrix")
         closed: list[str] = []
         try:
             for row, cells in zip(self._rows, self._cells, strict=True):
@@ -68,9 +80,16 @@ class MatrixSensors:
                     row.off()
         except Exception as exc:
             raise SensorError(f"scanning the switch matrix failed: {exc}") from exc
-        return frozenset(closed)
+        self._state = frozenset(closed)
+        return self._state
 
-    def close(self) -> None:
+    def _release(self) -> None:
         for device in self._rows + self._columns:
             device.close()
         self._rows, self._columns = [], []
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<MatrixSensors closed>"
+        rows, columns = (" ".join(map(str, pins)) for pins in self._pins)
+        return f"<MatrixSensors rows=GPIO[{rows}] columns=GPIO[{columns}] occupied=[{' '.join(sorted(self._state))}]>"

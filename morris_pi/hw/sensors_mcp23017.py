@@ -23,6 +23,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import Clock, MonotonicClock
 from morris_pi.hw.errors import SensorError
 from morris_pi.hw.mcp23017 import Mcp23017
@@ -30,11 +31,18 @@ from morris_pi.hw.mcp23017 import Mcp23017
 log = logging.getLogger(__name__)
 
 
-class Mcp23017Sensors:
+class Mcp23017Sensors(Closeable):
     """A ``SensorSource`` over MCP23017 expanders on one I2C bus.
 
     ``bus`` is an smbus2 ``SMBus`` (or anything with its methods);
     ``point_bits`` maps each point to (chip address, bit 0-15).
+
+    >>> from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
+    >>> chip = FakeMcp23017(0x20)
+    >>> with Mcp23017Sensors(FakeSMBus(chip), {"a7": (0x20, 0), "d7": (0x20, 1)}, bus_number=1) as sensors:
+    ...     chip.close_switch(1)  # a man on d7
+    ...     sensors.read(), sensors
+    (frozenset({'d7'}), <Mcp23017Sensors 0x20 on I2C bus 1 polled occupied=[d7]>)
     """
 
     def __init__(
@@ -94,6 +102,7 @@ class Mcp23017Sensors:
         self._ready = True
 
     def read(self) -> frozenset[str]:
+        self._check_open("read the expanders")
         now = self._clock.now()
         resync = now >= self._next_resync
         waiting = self._ready and self.uses_interrupts
@@ -132,13 +141,22 @@ class Mcp23017Sensors:
         self._state = state
         return self._state
 
-    def close(self) -> None:
+    def _release(self) -> None:
         for line in self._interrupts:
             line.close()
         self._interrupts = []
         if self._owns_bus and self._bus is not None:
             self._bus.close()
             self._bus = None
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<Mcp23017Sensors closed>"
+        chips = ",".join(f"0x{chip.address:02x}" for chip in self._chips)
+        bus = self._chips[0].bus_number if self._chips else None
+        where = f" on I2C bus {bus}" if bus is not None else ""
+        how = "interrupts" if self.uses_interrupts else "polled"
+        return f"<Mcp23017Sensors {chips}{where} {how} occupied=[{' '.join(sorted(self._state))}]>"
 
 
 def open_i2c_bus(number: int) -> Any:

@@ -27,10 +27,11 @@ from morris_pi.config import wiring
 from morris_pi.config.loader import parse_config
 from morris_pi.config.model import Config
 from morris_pi.config.tomlpos import key_lines
+from morris_pi.errors import MorrisPiError
 from morris_pi.hwtest.selftest import Report
 
 
-class LearnError(ValueError):
+class LearnError(MorrisPiError, ValueError):
     """The map cannot be learned or written; says why."""
 
 

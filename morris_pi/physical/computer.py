@@ -4,7 +4,7 @@ Replay plays the computer side with the first legal turn when the trace header
 has no ``level``, else with the engine at that level and the header's ``seed``
 (node budgets only, so the same position gets the same turn on any machine).
 The generator asks the same player, so the record it expects is the one replay
-will prompt. Only ``engine`` imports the engine, and only when it is used.
+will prompt.
 
 >>> from morris_pi.rules import Game
 >>> str(FirstLegal()(Game())), FirstLegal().header
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game, Turn
 
 
@@ -39,8 +40,6 @@ class Engine:
     """Replay's player with ``level`` and ``seed``: the engine, searching at once."""
 
     def __init__(self, level: int, seed: int) -> None:
-        from morris_pi.engine.player import EnginePlayer
-
         self.header = {"level": level, "seed": seed}
         self._player = EnginePlayer(level, seed=seed, threaded=False)
 

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import NotRequired, TypedDict, TypeGuard
 
+from morris_pi import replay
+
 from .playing import PhysicalTrace
 
 
@@ -85,8 +87,6 @@ def expectation(path: Path) -> tuple[list[str], Expectation | None, str]:
 
 def replay_lines(lines: list[str]) -> tuple[int, list[ReplayRow], str]:
     """Run lines through the same function as ``morris-pi replay --json``."""
-    from morris_pi import replay
-
     out, err = io.StringIO(), io.StringIO()
     code = replay.run(lines, out, err, as_json=True)
     return code, [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()

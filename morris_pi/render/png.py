@@ -8,8 +8,10 @@ asked for, so the renderer itself stays dependency-free.
 
 from __future__ import annotations
 
+from morris_pi.errors import MorrisPiError
 
-class PngUnavailableError(RuntimeError):
+
+class PngUnavailableError(MorrisPiError, RuntimeError):
     """PNG output needs CairoSVG and the cairo library, and one of them is missing."""
 
 

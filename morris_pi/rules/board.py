@@ -27,6 +27,8 @@ RINGS: tuple[tuple[str, ...], ...] = (
 POINTS: tuple[str, ...] = tuple(p for ring in RINGS for p in ring)
 INDEX: dict[str, int] = {p: i for i, p in enumerate(POINTS)}
 FULL = (1 << len(POINTS)) - 1
+#: The index of each side in a position's pairs of bitboards and hands.
+WHITE, BLACK = 0, 1
 
 SPOKES: tuple[tuple[str, str, str], ...] = (
     ("a4", "b4", "c4"),

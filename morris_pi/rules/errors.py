@@ -1,9 +1,11 @@
-"""Errors of the rules layer. All subclass ``ValueError``; a refused call changes nothing."""
+"""Errors of the rules layer. All subclass ``MorrisPiError`` and ``ValueError``; a refused call changes nothing."""
 
 from __future__ import annotations
 
+from morris_pi.errors import MorrisPiError
 
-class RulesError(ValueError):
+
+class RulesError(MorrisPiError, ValueError):
     """Base class of every error the rules layer raises for bad input."""
 
 

@@ -23,8 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from .board import POINTS, names_of, point_index
+from .board import BLACK, FULL, POINTS, WHITE, bits, names_of, point_index
 from .errors import GameOverError, GameTextError, IllegalTurnError, RulesError
+from .fen_text import FenError, finished_by_removal, parse_fen, write_fen
 from .notation import Turn, parse_removal, sanmill_form, split_record
 from .position import SIDES, Position, PositionKey, Side, other_side, tables_for
 from .profiles import Profile, get_profile
@@ -74,10 +75,8 @@ def _declared_outcome(game: Game, declared: object) -> Outcome:
 
 def _start_fen(game: Game) -> str:
     """The FEN of a game's first position, with its full-move number."""
-    from .fen import to_fen
-
     first = Game.from_position(game._positions[0], first_ply=game.first_ply)
-    return to_fen(first)
+    return write_fen(first)
 
 
 def _side_index(side: str) -> int:
@@ -162,17 +161,55 @@ class Game:
 
     @classmethod
     def from_fen(cls, fen: str, profile: str | Profile = "standard") -> Game:
-        """A game starting at a Sanmill FEN (see ``morris_pi.rules.fen``); ``FenError`` names a bad field."""
-        from .fen import game_from_fen
-
-        return game_from_fen(fen, profile)
+        """A game starting at a Sanmill FEN (see ``morris_pi.rules.fen``), with no history; a pending
+        removal stays pending (on the step that fits). ``FenError`` names a bad field."""
+        f = parse_fen(fen, profile)
+        tables = tables_for(profile)
+        ply = 2 * (f.fullmove - 1) + (f.side == BLACK)
+        if finished_by_removal(f):
+            return cls.from_position(Position(tables, f.men, f.hand, f.side ^ 1, 0), first_ply=ply)
+        if not f.pending_removal:
+            return cls.from_position(Position(tables, f.men, f.hand, f.side, f.counter), first_ply=ply)
+        # Undo one step that fits: a man of the side to move in a closed mill, placed or moved there.
+        me = f.side
+        own, opp = f.men[me], f.men[me ^ 1]
+        placing = f.phase in ("p", "r")
+        for target in bits(own):
+            if not any(own & pair == pair for pair in tables.partners[target]):
+                continue
+            before = own & ~(1 << target)
+            if placing:
+                hand = list(f.hand)
+                hand[me] += 1
+                men = (before, opp) if me == WHITE else (opp, before)
+                step = Turn(POINTS[target])
+                quiet = f.counter
+            else:
+                empty = FULL & ~(own | opp)
+                fly = tables.flying and own.bit_count() == 3
+                origins = bits(empty if fly else tables.adjacency[target] & empty)
+                if not origins:
+                    continue
+                origin = origins[0]
+                before |= 1 << origin
+                hand = list(f.hand)
+                men = (before, opp) if me == WHITE else (opp, before)
+                step = Turn(POINTS[target], POINTS[origin])
+                quiet = max(f.counter - 1, 0)
+            start = Position(tables, men, (hand[0], hand[1]), me, quiet)
+            try:
+                return cls.from_position(start, pending=step, first_ply=max(ply - 1, 0))
+            except RulesError as exc:  # e.g. the opponent has no man on the board to remove
+                raise FenError(f"FEN field 4 (action) 'r': no removal is possible: {exc}") from None
+        raise FenError(
+            f"FEN field 4 (action) 'r': no {('white', 'black')[me]} man stands in a closed mill that a "
+            "step could have just closed"
+        )
 
     @property
     def fen(self) -> str:
         """The current position as Sanmill's FEN, the pending step applied."""
-        from .fen import to_fen
-
-        return to_fen(self)
+        return write_fen(self)
 
     def copy(self) -> Game:
         other = Game.__new__(Game)

@@ -19,13 +19,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal
 
-from .board import FULL, POINTS, bits
+from .board import FULL, POINTS, WHITE, bits
+from .fen_text import FenError, finished_by_removal, parse_fen
 from .profiles import Profile, get_profile
 
 RawTurn = tuple[int, int, int]
 # What threefold repetition compares: men, men in hand, side to move.
 PositionKey = tuple[tuple[int, int], tuple[int, int], int]
-WHITE, BLACK = 0, 1
 #: A side by name, as games, saves and records spell it.
 Side = Literal["white", "black"]
 SIDES: tuple[Side, Side] = ("white", "black")
@@ -152,9 +152,14 @@ class Position:
     @classmethod
     def from_fen(cls, fen: str, profile: str | Profile = "standard") -> Position:
         """The position of a Sanmill FEN (see ``morris_pi.rules.fen``); ``FenError`` names a bad field."""
-        from .fen import position_from_fen
-
-        return position_from_fen(fen, profile)
+        f = parse_fen(fen, profile)
+        if finished_by_removal(f):
+            return cls(tables_for(profile), f.men, f.hand, f.side ^ 1, 0)
+        if f.pending_removal:
+            raise FenError(
+                "FEN field 4 (action) 'r': a removal is pending, which a Position cannot hold; use Game.from_fen"
+            )
+        return cls(tables_for(profile), f.men, f.hand, f.side, f.counter)
 
     @property
     def profile(self) -> Profile:

@@ -28,6 +28,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import RGB, Buttons, Clock, LedStrip, SensorSource
 from morris_pi.config.model import Config
 from morris_pi.hw import factory
@@ -215,7 +216,7 @@ class ButtonSlot(_Slot[Buttons]):
                 self.backoff.recovered(now)
 
 
-class BoardHardware:
+class BoardHardware(Closeable):
     """Sensors, LEDs and buttons from the config, over injectable low-level objects.
 
     ``pin_factory``, ``bus``, ``spi`` and ``pixels`` go to ``morris_pi.hw.factory``
@@ -245,6 +246,7 @@ class BoardHardware:
 
     def open(self) -> None:
         """Build all three; a part that fails is retried later (the LEDs first, to show faults)."""
+        self._check_open("open the hardware")
         now = self.clock.now()
         self.leds.open(now)
         self.sensors.open(now)
@@ -254,7 +256,16 @@ class BoardHardware:
         """The fault kinds failing now, with their messages (the buttons have no pattern)."""
         return {slot.backoff.kind: slot.backoff.message for slot in (self.sensors, self.leds) if slot.backoff.failing}
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Close all; the LEDs last, so they go dark even after a sensor fault."""
         for slot in (self.sensors, self.buttons, self.leds):
             slot.close()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<BoardHardware closed>"
+        parts = []
+        for slot in (self.sensors, self.leds, self.buttons):
+            state = "failing" if slot.backoff.failing else "open" if slot.inner is not None else "not open"
+            parts.append(f"{slot.backoff.kind}={state}")
+        return f"<BoardHardware {' '.join(parts)}>"

@@ -45,6 +45,7 @@ from morris_pi.config.model import Config
 from morris_pi.hw.errors import HardwareError
 from morris_pi.service.hardware import BoardHardware
 from morris_pi.service.sdnotify import Notifier, watchdog_interval
+from morris_pi.web.server import serve_board
 
 log = logging.getLogger("morris_pi.service")
 
@@ -113,8 +114,6 @@ def run_service(
         if observe is not None:
             observe(session)
         if config.web.enabled:
-            from morris_pi.web.server import serve_board
-
             web = serve_board(config, session, clock)
             if web is not None:
                 seam, server = web
@@ -147,7 +146,7 @@ def run_service(
         notifier.stopping("stopping")
     finally:
         if server is not None:
-            server.stop()
+            server.close()
         session.close()
         hardware.close()
         notifier.close()

@@ -296,3 +296,9 @@ class SimBoard:
     def close(self) -> None:
         for end in (self.sensors, self.leds, self.buttons):
             end.close()
+
+    def __repr__(self) -> str:
+        hand = self.hand
+        men = " ".join(f"{point}={side[0]}" for point, side in sorted(hand.board.items()))
+        held = f" held={hand.held.colour}" if hand.held is not None else ""
+        return f"<SimBoard men=[{men}] in_hand={hand.in_hand}{held}>"

@@ -31,10 +31,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from morris_pi.board.ports import BUTTONS
 from morris_pi.rules import Turn, get_profile
+from morris_pi.web.seam import BoardSeam
+from morris_pi.web.server import WebServer
 
 from .backends import SimBoard
 from .hand import SIDES, HandError
+from .session import GameSession
 
 log = logging.getLogger("morris_pi.sim")
 
@@ -135,10 +139,6 @@ def serve_beside(
     by PIN when the page is the board (there are no buttons to type a code on), else by a code
     typed on the window's keys. ``trust_loopback=False`` makes every page pair (as the tests of
     pairing do)."""
-    from morris_pi.board.ports import BUTTONS
-    from morris_pi.web.seam import BoardSeam
-    from morris_pi.web.server import WebServer
-
     seam = BoardSeam(game.session, hand=BrowserHand(game.board) if board else None)
     server = WebServer(
         seam,
@@ -175,8 +175,6 @@ def play_in_browser(
     ``board_page=False`` serves the page for watching only (the men move some other way:
     scripts and tests move them with ``board.hand``); ``ready(server, game)`` is called once
     the page is served."""
-    from .session import GameSession
-
     board = SimBoard(men=get_profile(settings.profile).men)
     game = GameSession(board, settings, opponent_factory=opponent_factory)
     stop = stop or (lambda: False)
@@ -201,7 +199,7 @@ def play_in_browser(
                 timeout = min(timeout, 0.02)  # the computer's answer is polled, as the window does
             seam.wait(max(0.0, timeout))
     finally:
-        server.stop()
+        server.close()
         game.close()
         if trace_path:
             for path, events in board.recorder.save(trace_path):

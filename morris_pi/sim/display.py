@@ -30,6 +30,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 
+from morris_pi.errors import MorrisPiError
+
 #: SDL's drivers that draw into memory only: nothing appears on any screen.
 HEADLESS_DRIVERS = frozenset({"dummy", "offscreen", "evdev"})
 #: Platforms where SDL always has a screen to open a window on.
@@ -42,7 +44,7 @@ HOW_HEADLESS = (
 )
 
 
-class NoDisplayError(RuntimeError):
+class NoDisplayError(MorrisPiError, RuntimeError):
     """There is no screen for the window, and nobody asked for a headless one.
 
     ``str()`` is the whole line (why, and how to run headless); ``problem`` only the why.

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import POINTS
 
 SIDES = ("white", "black")
@@ -31,7 +32,7 @@ SIDES = ("white", "black")
 SLIDE_PASS_SECONDS = 0.06
 
 
-class HandError(ValueError):
+class HandError(MorrisPiError, ValueError):
     """A hand movement that the physical board cannot do (names the point or tray)."""
 
 

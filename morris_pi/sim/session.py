@@ -23,6 +23,10 @@ what only the simulator has:
 >>> board.buttons.press("new"); game.step()      # start with the choices shown
 >>> game.session.state, board.recorder.header
 ('game', {'profile': 'standard', 'white': 'human', 'black': 'human'})
+>>> game
+<GameSession two-player: <Session game standard record='' white to move>>
+>>> game.close(); game
+<GameSession closed>
 """
 
 from __future__ import annotations
@@ -30,20 +34,21 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from morris_pi.board.assist import Assists, Grader, warning_words
+from morris_pi.board.closing import Closeable
 from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
 from morris_pi.board.opponents import EngineGrader, StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
 from morris_pi.board.position_setup import start_fen
 from morris_pi.board.session import Session
-from morris_pi.board.storage import clock_text
+from morris_pi.board.storage import Storage, clock_text
 from morris_pi.catalogue import LANGUAGES, Words, from_locale
+from morris_pi.config.loader import load_config
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.rules import Game, Geometry, Side, get_profile
 from morris_pi.web.seam import BoardSeam
@@ -121,6 +126,8 @@ def trace_header(settings: GameSettings, seed: int | None, fen: str | None = Non
             head["seed"] = seed
     if fen is not None:
         head["fen"] = fen
+    if not settings.assists.plain:
+        head["assist"] = settings.assists.meta()
     return head
 
 
@@ -134,8 +141,6 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
     base: dict[str, object] = {}
     menu = False
     if getattr(args, "config", None):
-        from morris_pi.config.loader import load_config
-
         config = load_config(Path(args.config))
         game = config.game
         base = {
@@ -176,7 +181,7 @@ class _Session(Session):
         self.menus += 1
 
 
-class GameSession:
+class GameSession(Closeable):
     """The board's ``Session`` over a ``SimBoard``, as the window drives it.
 
     ``opponent_factory(level)`` makes the computer player (default: the seeded
@@ -201,8 +206,6 @@ class GameSession:
         fixed = settings.seed
         seeds = (lambda: fixed) if fixed is not None else (lambda: random.randrange(1, 2**31))
         if storage is None and settings.state_dir is not None:
-            from morris_pi.board.storage import Storage
-
             storage = Storage(settings.state_dir)
         self.session = _Session(
             sensors=board.sensors,
@@ -251,6 +254,7 @@ class GameSession:
         return get_profile(self._profile()).board
 
     def step(self) -> None:
+        self._check_open("scan the board")
         if self.seam is not None:
             self.seam.run_actions()
         self.session.step()
@@ -282,9 +286,16 @@ class GameSession:
         fen = start_fen(controller.game) if controller is not None else None
         return trace_header(self.session.settings, seed if isinstance(seed, int) else self.settings.seed, fen)
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Stop the computer player."""
         self.session.close()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<GameSession closed>"
+        settings = self.session.settings
+        players = settings.mode if settings.computer is None else f"level {settings.level} plays {settings.computer}"
+        return f"<GameSession {players}: {self.session!r}>"
 
     # -- the simulator's own part -----------------------------------------------------------
 
@@ -433,38 +444,3 @@ def outcome_words(outcome: object, w: Words) -> str:
 def fault_words(kind: str, text: str, w: Words) -> str:
     """A fault in words: what the board cannot do, then the reason as its source put it."""
     return w("fault.line", what=w(f"fault.{kind}"), why=text)
-
-
-def play_in_window(
-    settings: SimSettings,
-    *,
-    size: tuple[int, int] = (1100, 760),
-    trace_path: str | Path | None = None,
-    web: tuple[str, int] | None = None,
-    pin: str | None = None,
-) -> int:
-    """Open the window and play until it is closed; ``web`` (host, port) serves the page beside it."""
-    from .app import SimApp
-
-    board = SimBoard(men=get_profile(settings.profile).men)
-    game = GameSession(board, settings)
-    server = None
-    try:
-        if web is not None:  # first: a port in use is refused before a window opens
-            from .browser import serve_beside
-
-            server = serve_beside(game, *web, board=False, pin=pin)
-            print(f"morris-pi sim: the page is at {server.url}", file=sys.stderr)
-        app = SimApp(board, game, size=size, trace_path=trace_path)
-    except BaseException:  # no display: the computer player's thread must not outlive the refusal
-        if server is not None:
-            server.stop()
-        game.close()
-        raise
-    try:
-        return app.run()
-    finally:
-        if server is not None:
-            server.stop()
-        game.close()
-        app.close()

@@ -114,7 +114,8 @@ def create_app(
 
 
 def engine_busy(seam: BoardSeam) -> bool:
-    """Whether the board's computer player is searching (a turn or a hint): reviews give way."""
+    """Whether the board's engine is searching (a turn, a hint, or a grading for a player's
+    assistance): reviews give way."""
     view = seam.view
     snapshot = view.snapshot if view is not None else None
-    return bool(snapshot is not None and snapshot.thinking)
+    return bool(snapshot is not None and (snapshot.thinking or snapshot.grading))

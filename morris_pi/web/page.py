@@ -187,7 +187,7 @@ def warning_json(warning: Mapping[str, Any] | None) -> dict[str, Any] | None:
     from morris_pi.catalogue import LANGUAGES, Words
     from morris_pi.rules import Turn
 
-    better = warning.get("better")
+    better, reply = warning.get("better"), warning.get("reply")
     shown = BlunderWarning(
         warning["side"],
         Turn.parse(warning["turn"]),
@@ -195,6 +195,7 @@ def warning_json(warning: Mapping[str, Any] | None) -> dict[str, Any] | None:
         int(warning["loss"]),
         0,
         warning["point"],
+        Turn.parse(reply) if reply else None,
     )
     return {**warning, "words": {lang: warning_words(shown, Words(lang)) for lang in LANGUAGES}}
 

@@ -31,11 +31,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from morris_pi.errors import MorrisPiError
+
 #: Most levels of nesting a body may have (the API's bodies are flat objects: 1).
 MAX_DEPTH = 4
 
 
-class BadInput(ValueError):
+class BadInput(MorrisPiError, ValueError):
     """A body, query or path value the API refuses: ``status`` (400) and a sentence naming the field."""
 
     def __init__(self, message: str, *, field: str | None = None, status: int = 400) -> None:

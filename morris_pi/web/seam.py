@@ -91,6 +91,7 @@ class View:
                 snap.fault,
                 repr(snap.warning),
                 repr(snap.hints_left),
+                snap.grading,
             )
         )
         return (

@@ -15,9 +15,12 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from morris_pi.board.closing import Closeable
 from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
+from morris_pi.errors import MorrisPiError
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
+from .connections import SocketCounts, guarded_protocol
 from .limits import MAX_HEADER_BYTES
 from .ratelog import QuietFilter, RateLimitedLog
 from .seam import BoardSeam
@@ -29,7 +32,7 @@ log = logging.getLogger("morris_pi.web")
 KEEP_ALIVE_S = 5
 
 
-class WebError(RuntimeError):
+class WebError(MorrisPiError, RuntimeError):
     """The web side cannot start: what and where, in one sentence."""
 
 
@@ -69,8 +72,8 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-class WebServer:
-    """The companion page for one board, served until ``stop``."""
+class WebServer(Closeable):
+    """The companion page for one board, served from ``start()`` until ``close()``."""
 
     def __init__(
         self,
@@ -94,7 +97,6 @@ class WebServer:
             import uvicorn
 
             from .app import create_app
-            from .connections import SocketCounts, guarded_protocol
         except ImportError as exc:
             raise WebError(
                 f"web: the web extra is not installed ({exc.name} is missing); "
@@ -154,6 +156,7 @@ class WebServer:
             log.error("the web server stopped: %s", exc)
 
     def start(self) -> WebServer:
+        self._check_open("start")
         self._thread.start()
         log.info("web page on %s (listening on %s:%d)", self.url, self.host, self.port)
         return self
@@ -167,7 +170,13 @@ class WebServer:
             nap.wait(0.01)
         return bool(self.server.started)
 
-    def stop(self) -> None:
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<WebServer closed>"
+        running = "serving" if self._thread.is_alive() else "not started" if self._thread.ident is None else "stopped"
+        return f"<WebServer {self.url} {running}>"
+
+    def _release(self) -> None:
         self.app.state.hub.close()  # open event streams end first, so the server need not wait for them
         self.server.should_exit = True
         if self._thread.is_alive():

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from morris_pi.board.session import Session
+from morris_pi.errors import MorrisPiError
 from morris_pi.guidance import Look
 
 from .. import schema
@@ -34,7 +35,7 @@ from ..seam import BoardSeam
 ACTION_TIMEOUT_S = 5.0
 
 
-class Refused(Exception):
+class Refused(MorrisPiError):
     """A request the API turns down: a status code, a sentence for the page, and optionally a
     ``code`` the page acts on (``"not-paired"``: it drops its "paired" badge and offers pairing)."""
 

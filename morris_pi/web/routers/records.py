@@ -9,6 +9,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from morris_pi.board.record_format import StorageError
+from morris_pi.board.record_forms import sanmill_text
+
 from .. import schema
 from ..page import picture, position_after
 from ..schema import Text
@@ -25,8 +28,6 @@ def routes(context: Context) -> list[BaseRoute]:
     def record_of(record_id: str) -> Any:
         if storage is None:
             raise Refused(404, "this board keeps no records (the simulator without --state-dir)")
-        from morris_pi.board.record_format import StorageError
-
         schema.RECORD_ID.check("id", record_id)
         try:
             record = storage.get_record(record_id)
@@ -94,8 +95,6 @@ def routes(context: Context) -> list[BaseRoute]:
         context.paired(request)
         await context.body(request, {})
         record = record_of(request.path_params["id"])
-        from morris_pi.board.record_format import StorageError
-
         try:
             storage.delete_unfinished(record.id)
         except StorageError as exc:
@@ -106,8 +105,6 @@ def routes(context: Context) -> list[BaseRoute]:
         record = record_of(request.path_params["id"])
         form = schema.query(request.query_params, "format", Text(choices=("record", "sanmill"))) or "record"
         if form == "sanmill":
-            from morris_pi.board.record_forms import sanmill_text
-
             text, name = sanmill_text(record), f"{record.id}-sanmill.txt"
         elif form == "record":
             text, name = record.path.read_text(encoding="utf-8"), record.path.name

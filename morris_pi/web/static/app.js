@@ -297,6 +297,9 @@ function showActions(view) {
   const can = view.can || {};
   const inGame = view.state === "game";
   $("act-hint").disabled = !inGame || !can.hint;
+  // a player with a limit of hints sees how many are left
+  const left = inGame && view.game && view.hints_left ? view.hints_left[view.game.turn] : null;
+  $("act-hint").textContent = left === null || left === undefined ? t("act.hint") : t("act.hint_left", { n: left });
   $("act-takeback").disabled = !inGame || !can.takeback;
   $("act-draw").disabled = !inGame || !can.draw;
   $("act-resign").disabled = !inGame || !can.resign;
@@ -691,7 +694,9 @@ $("board").addEventListener("click", async (event) => {
     } else hand({ do: "lift", point });
     return;
   }
-  hand({ do: "place", point, colour: (state.game && state.game.turn) || "white" });
+  // while a position is set up, the men put down are the colour whose points are lit
+  const colour = (state.setup && state.setup.next) || (state.game && state.game.turn) || "white";
+  hand({ do: "place", point, colour });
 });
 $("drop").onclick = () => hand({ do: "drop" });
 $("cancel").onclick = () => hand({ do: "cancel" });
@@ -971,7 +976,24 @@ function tagLine(tags) {
   if (tags.Profile) parts.push(t("review.rules", { rules: t(`profile.${tags.Profile}`) }));
   if (tags.TimeControl) parts.push(t("review.clock", { clock: tags.TimeControl }));
   if (tags.TimeForfeit) parts.push(t("review.forfeit", { side: side(tags.TimeForfeit) }));
+  if (tags.FEN) parts.push(t("review.from_fen"));
+  if (tags.Assistance) parts.push(assistTag(tags.Assistance));
   return parts.join(" · ");
+}
+
+// the record's Assistance tag ("white: targets warn; black: plain") in the page's words
+function assistTag(tag) {
+  const sides = tag.split(";").map((part) => part.trim().split(":")).filter((p) => p.length === 2);
+  return sides.map(([who, what]) => {
+    const words = what.trim().split(/\s+/).map((word) => {
+      if (word === "targets") return t("assist.targets");
+      if (word === "warn") return t("assist.warn");
+      if (word === "hints=0") return t("assist.hints.none");
+      if (word.startsWith("hints=")) return tc("count.hints", Number(word.slice(6)));
+      return t("assist.preset.plain");
+    });
+    return t("review.assist", { side: sideIn(who.trim()), what: words.join(", ") });
+  }).join(" · ");
 }
 
 async function openGame(id) {

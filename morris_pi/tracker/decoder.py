@@ -1,0 +1,143 @@
+"""The decision: rank the stories from the last committed position, commit what all good ones share.
+
+``StoryDecoder`` takes the raw readings (as ``Tracker.update`` does) on an injected clock.
+After each change it ranks every story (``stories.read_stories``) against the evidence since
+the committed position. Stories within the model's ``margin`` of the cheapest are *good*; the
+turns at the front of every good story are *agreed*. Agreed turns are committed once every
+switch they changed has been quiet for ``confirm_s``. Nothing is ever rolled back: a turn is
+committed only when no good story disagrees, and the next ranking starts after it.
+
+It is run beside the ``Tracker`` (in shadow, ``bench/shadow_tracker.py``) until it reads at
+least as many games exactly and writes no wrong turn; see docs/tracker.md.
+
+>>> d = StoryDecoder()
+>>> d.feed(0, 0.0)
+>>> d.feed(1 << POINTS.index("d6"), 1.0)
+>>> d.tick(1.5); d.record
+''
+>>> d.tick(2.1); d.record
+'d6'
+"""
+
+from __future__ import annotations
+
+import math
+
+from morris_pi.rules import Game, Turn
+from morris_pi.rules.board import POINTS
+
+from .evidence import SwitchLog
+from .model import DEFAULT_MODEL, Model
+from .stories import Story, flips_of, read_stories
+
+#: Seconds every switch an agreed turn changed must have been quiet before it is committed.
+DEFAULT_CONFIRM_S = 1.0
+
+
+class StoryDecoder:
+    """Raw switch readings in, committed turns out, by ranking stories (see the module)."""
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        *,
+        profile: str = "standard",
+        model: Model = DEFAULT_MODEL,
+        confirm_s: float = DEFAULT_CONFIRM_S,
+    ) -> None:
+        self.game = game if game is not None else Game(profile)
+        self.model = model
+        self.confirm_s = float(confirm_s)
+        self.log: SwitchLog | None = None
+        #: The cheapest story at the latest ranking (``None``: nothing explains the board).
+        self.best: Story | None = None
+        self.stories: list[Story] = []
+        self._dirty = False
+        self._wake = math.inf
+
+    @property
+    def record(self) -> str:
+        return self.game.record
+
+    def _occupancy(self) -> int:
+        return sum(1 << POINTS.index(p) for p in self.game.board)
+
+    def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
+        """A reading of the switches (``full``: every switch read at once)."""
+        if self.log is None:
+            self.log = SwitchLog(occupied, now)
+            return
+        before = self.log.raw
+        self.log.feed(occupied, now, full=full)
+        if occupied != before:
+            self._dirty = True
+            self._wake = min(self._wake, now)
+
+    def next_deadline(self) -> float:
+        return self._wake
+
+    def tick(self, now: float) -> None:
+        """Rank again if anything changed, and commit what is agreed and quiet."""
+        if self.log is None or (not self._dirty and now < self._wake):
+            return
+        self._wake = math.inf
+        for _ in range(4):  # a commit moves the base: rank again from there at once
+            if not self._rank(now):
+                break
+
+    def _rank(self, now: float) -> bool:
+        assert self.log is not None
+        self._dirty = False
+        evidence = self.log.evidence(now)
+        if evidence.mask == self._occupancy() and evidence.last_change == -math.inf:
+            self.best, self.stories = None, []
+            return False
+        self.stories = read_stories(self.game.position, evidence, self.model)
+        if not self.stories:
+            self.best = None
+            return False
+        best = self.stories[0]
+        self.best = best
+        good = [s for s in self.stories if s.cost <= best.cost + self.model.margin]
+        agreed = 0
+        while agreed < len(best.turns) and all(
+            len(s.turns) > agreed and s.turns[agreed] == best.turns[agreed] for s in good
+        ):
+            agreed += 1
+        if not agreed:
+            return False
+        need = flips_of(best.turns[:agreed], None)
+        quiet_since = -math.inf
+        for i, flips in enumerate(need):
+            if flips:
+                seq = evidence.points[i].changes
+                quiet_since = max(quiet_since, seq[-1].t)
+        ready = quiet_since + self.confirm_s
+        if now < ready:
+            self._wake = min(self._wake, ready)
+            return False
+        self._commit(best, agreed, evidence.points, need)
+        return True
+
+    def _commit(self, best: Story, agreed: int, points: tuple, need: list) -> None:  # type: ignore[type-arg]
+        assert self.log is not None
+        cut = -math.inf
+        keep = [0] * len(POINTS)
+        for i, flips in enumerate(need):
+            seq = points[i].changes
+            if flips:
+                last = best.matched[i][len(flips) - 1]
+                cut = max(cut, seq[last].t)
+                keep[i] = len(seq) - last - 1
+        for i, flips in enumerate(need):
+            seq = points[i].changes
+            if flips or not seq:
+                continue
+            first_flip = best.matched[i][0] if best.matched[i] else len(seq)
+            drop = 0
+            while drop + 2 <= first_flip and seq[drop + 1].t < cut:
+                drop += 2
+            keep[i] = len(seq) - drop
+        for raw in best.turns[:agreed]:
+            self.game.play(Turn.from_raw(raw))
+        self.log.rebase(self._occupancy(), keep)

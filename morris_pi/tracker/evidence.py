@@ -1,0 +1,145 @@
+"""What the switches did since a base position: one typed object, no callables.
+
+Per point the evidence is its state at the base and every change since, each change with the
+time it was seen and, for a change only a scan of every switch showed, the earliest time it
+can have happened (``lo``). A change reported as it happened has ``lo == t``.
+
+Contact bounce (under a millisecond, ``BOUNCE_S`` at most) is not evidence: a change undone
+that quickly is dropped with the change it undid.
+
+>>> log = SwitchLog(0)
+>>> log.feed(0b1, 1.0); log.feed(0b0, 1.0004); log.feed(0b1, 1.0009)   # a7 lands, bounces once
+>>> log.evidence(2.0).points[0].changes
+(Change(t=1.0009, lo=1.0009, closed=True),)
+>>> log.feed(0b0, 3.0, full=True)                  # a scan finds a7 open again
+>>> log.evidence(3.0).points[0].changes[-1]
+Change(t=3.0, lo=1.0009, closed=False)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from morris_pi.rules.board import POINTS
+
+#: The longest contact bounce: a change undone within this is not a change.
+BOUNCE_S = 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A switch closed (a magnet came) or opened (it left) at ``t``, or somewhere in ``[lo, t]``."""
+
+    t: float
+    lo: float
+    closed: bool
+
+    @property
+    def seen(self) -> bool:
+        """Whether the change was reported as it happened rather than found by a later scan."""
+        return self.lo == self.t
+
+
+@dataclass(frozen=True, slots=True)
+class PointEvidence:
+    """One point: closed at the base or not, and its changes since, oldest first (they alternate)."""
+
+    closed: bool
+    changes: tuple[Change, ...] = ()
+
+    @property
+    def now_closed(self) -> bool:
+        return self.changes[-1].closed if self.changes else self.closed
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """All 24 points at time ``now``, in ``POINTS`` order."""
+
+    points: tuple[PointEvidence, ...]
+    now: float
+
+    @classmethod
+    def static(cls, base: int, changes: dict[str, list[tuple[float, bool]]], now: float) -> Evidence:
+        """Evidence written out by hand: the base occupancy mask and seen changes per point name.
+
+        >>> Evidence.static(0, {"d6": [(1.0, True)]}, 2.0).points[POINTS.index("d6")].now_closed
+        True
+        """
+        out = []
+        for i, name in enumerate(POINTS):
+            seq = tuple(Change(t, t, closed) for t, closed in changes.get(name, ()))
+            out.append(PointEvidence(bool(base >> i & 1), seq))
+        return cls(tuple(out), now)
+
+    @property
+    def mask(self) -> int:
+        """The occupancy the switches show now."""
+        return sum(1 << i for i, p in enumerate(self.points) if p.now_closed)
+
+    @property
+    def last_change(self) -> float:
+        """The time of the latest change anywhere (``-inf`` when nothing changed)."""
+        return max((p.changes[-1].t for p in self.points if p.changes), default=-math.inf)
+
+
+class SwitchLog:
+    """The raw readings since a base, turned into ``Evidence`` on request.
+
+    ``feed`` takes each reading; ``full`` says it read every switch at once (a scan), so a point
+    found changed without a report changed unseen, after its last known state.
+    """
+
+    __slots__ = ("_base", "_changes", "_known_at", "raw")
+
+    def __init__(self, occupied: int, now: float = -math.inf) -> None:
+        self.raw = occupied
+        self._base = occupied
+        self._changes: list[list[Change]] = [[] for _ in POINTS]
+        #: Per point, since when its state is known to hold (its last change, or a scan).
+        self._known_at = [now] * len(POINTS)
+
+    def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
+        diff = occupied ^ self.raw
+        self.raw = occupied
+        i = 0
+        while diff:
+            if diff & 1:
+                self._add(i, bool(occupied >> i & 1), now, full)
+            diff >>= 1
+            i += 1
+        if full:
+            self._known_at = [now] * len(POINTS)
+
+    def _add(self, i: int, closed: bool, now: float, unseen: bool) -> None:
+        seq = self._changes[i]
+        lo = self._known_at[i] if unseen else now
+        if seq and not unseen and seq[-1].seen and now - seq[-1].t <= BOUNCE_S:
+            seq.pop()
+            self._known_at[i] = seq[-1].t if seq else self._known_at[i]
+            return
+        seq.append(Change(now, min(lo, now), closed))
+        self._known_at[i] = now
+
+    def evidence(self, now: float) -> Evidence:
+        points = tuple(PointEvidence(bool(self._base >> i & 1), tuple(seq)) for i, seq in enumerate(self._changes))
+        return Evidence(points, now)
+
+    def rebase(self, base: int, keep: list[int]) -> None:
+        """Start again from ``base``, keeping only the last ``keep[i]`` changes of point ``i``.
+
+        The caller (who knows which changes the committed turns explained) checks that each point's
+        kept changes start from its state in ``base``.
+        """
+        self._base = base
+        for i, seq in enumerate(self._changes):
+            n = keep[i]
+            self._changes[i] = seq[len(seq) - n :] if n else []
+
+    def reset(self, occupied: int, now: float) -> None:
+        """Forget everything: the board is as ``occupied`` says, as of ``now``."""
+        self.raw = occupied
+        self._base = occupied
+        self._changes = [[] for _ in POINTS]
+        self._known_at = [now] * len(POINTS)

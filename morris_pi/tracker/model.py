@@ -1,0 +1,93 @@
+"""The model of hands and switches: a frozen table of named durations, and what each costs.
+
+A story's cost is ``-log p`` of the switch evidence under the story, up to a constant: each
+duration the story implies costs ``Duration.cost``, each role noise plays costs its ``prior``
+(how rarely it happens, as ``-log`` of its rate per turn), each unseen change ``lost``.
+``bench/fit_tracker_model.py`` measures the numbers from both trace generators' seeds; the
+table holds them rounded, with one meaning each (docs/tracker.md).
+
+>>> m = DEFAULT_MODEL
+>>> m.carry.cost(0.9) < m.carry.cost(9.0)      # a man carried for a second is usual
+True
+>>> m.touch.cost(0.05) < m.drop.cost(0.05)     # a brief closing is a magnet passing over
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+
+
+@dataclass(frozen=True, slots=True)
+class Duration:
+    """A log-normal duration: ``median`` seconds, ``sigma`` the spread of its logarithm.
+
+    ``cost`` is ``-log`` of its density plus ``prior`` (the role's own rarity); it is never
+    negative, so a role never pays a story for being played.
+    """
+
+    median: float
+    sigma: float
+    prior: float = 0.0
+
+    def cost(self, seconds: float) -> float:
+        d = max(seconds, 1e-4)
+        z = (math.log(d) - math.log(self.median)) / self.sigma
+        # the density's log relative to its peak: 0 at the mode-ish centre, grows with distance
+        return self.prior + 0.5 * z * z
+
+    def tail(self, seconds: float) -> float:
+        """The cost of a duration still going on after ``seconds`` (only its lower end is known)."""
+        d = max(seconds, 1e-4)
+        z = (math.log(d) - math.log(self.median)) / self.sigma
+        return self.prior + (0.5 * z * z if z > 0 else 0.0)
+
+    def cost_between(self, lo: float, hi: float) -> float:
+        """The cheapest cost of a duration known only to lie in ``[lo, hi]`` (an unseen end)."""
+        if hi < lo:
+            lo, hi = hi, lo
+        if lo <= self.median <= hi:
+            return self.prior
+        return min(self.cost(lo), self.cost(hi))
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """Every duration and rate the decoder knows, by the role it plays."""
+
+    #: A man moved: from the lift of its point to the closing of its target.
+    carry: Duration = Duration(0.95, 0.6)
+    #: From the step that closed a mill to the lift of the man taken (either order, see ``taken_first``).
+    remove: Duration = Duration(1.1, 0.75)
+    #: A magnet carried over an empty point: a brief closing.
+    touch: Duration = Duration(0.07, 0.6, prior=2.0)
+    #: A man set down on an empty point and taken up again (a change of mind, a slip).
+    drop: Duration = Duration(1.5, 1.1, prior=9.0)
+    #: A standing man pushed off its switch and back: a brief opening.
+    nudge: Duration = Duration(0.08, 0.6, prior=3.0)
+    #: A standing man knocked or lifted and put back on its own point.
+    knock: Duration = Duration(1.2, 0.9, prior=5.0)
+    #: A man just put down flickering on its switch before it rests.
+    flicker: Duration = Duration(0.05, 0.9, prior=1.0)
+    #: How soon after a landing a brief opening counts as flicker rather than a nudge.
+    flicker_window_s: float = 0.6
+    #: Each turn a story claims (so noise that explains as well is not read as turns).
+    turn: float = 1.0
+    #: A change that only a later scan showed: the switch's report was lost.
+    lost: float = 2.0
+    #: The man taken off before the mill's step was made.
+    taken_first: float = 3.0
+    #: The next turn's first change before this turn's last one (two hands at once).
+    early: float = 4.0
+    #: Seconds a turn overlaps the one before it at most (a hand already on its way).
+    overlap_s: float = 1.0
+    #: Stories costing more than this much above the best are not believed.
+    margin: float = 4.0
+    #: A story costing more than this explains too little: the board is shown as a problem.
+    cap: float = 40.0
+
+
+DEFAULT_MODEL = Model()

@@ -1,0 +1,122 @@
+"""The held-out measurement (``bench/heldout.py``, ``soak.py``, ``second_hands.py --measure``).
+
+It counts what a player would notice: a game read exactly, a game where the board waits with a
+true record so far, and a game with a turn nobody played; for any tracker named on the command
+line, on seeds drawn at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from test_second_hands import load
+
+from morris_pi.tracker import Tracker
+
+
+class Blind(Tracker):
+    """A tracker that never reads the switches: every game stops short, none goes wrong."""
+
+    def update(self, occupancy, now, *, full=False):
+        return None
+
+
+@pytest.fixture(scope="module")
+def heldout():
+    return load("heldout")
+
+
+def test_a_game_is_exact_stops_short_or_has_a_wrong_turn(heldout):
+    truth = {"record": "d6 a1 f4", "outcome": {"winner": "white", "reason": "resigned"}}
+    assert heldout.judge([{"record": "d6 a1 f4", "outcome": truth["outcome"]}], truth) == "exact"
+    assert heldout.judge([{"record": "d6 a1", "outcome": None}], truth) == "short"
+    assert heldout.judge([{"record": "d6 a1 f4", "outcome": None}], truth) == "short"  # the result not yet read
+    assert heldout.judge([{"record": "d6 a4", "outcome": None}], truth) == "wrong"
+    assert heldout.judge([{"record": "d6 a1 f4 g7", "outcome": None}], truth) == "wrong"
+    assert heldout.judge([{"record": "d6 a1 f4", "outcome": {"winner": None, "reason": "draw"}}], truth) == "wrong"
+    rows = [{"t": 1.0, "record": "d6 a4"}, {"t": 2.0, "record": "d6 a1"}]
+    assert heldout.shown_wrong(rows, truth) == "t=1.0: d6 a4"
+
+
+def test_a_seed_is_a_number_or_drawn_at_random(heldout):
+    assert heldout.parse_seed("42") == 42
+    drawn = {heldout.parse_seed("random") for _ in range(5)}
+    assert len(drawn) > 1 and all(0 <= s < heldout.SEED_RANGE for s in drawn)
+    with pytest.raises(ValueError, match="whole number or 'random'"):
+        heldout.parse_seed("soon")
+
+
+def test_a_tracker_is_named_module_colon_callable_and_a_bad_name_is_told(heldout):
+    assert heldout.load_tracker("morris_pi.tracker:Tracker") is Tracker
+    for spec, message in [
+        ("morris_pi.tracker", "MODULE:CALLABLE"),
+        ("morris_pi.nowhere:Tracker", "cannot import morris_pi.nowhere"),
+        ("morris_pi.tracker:Nobody", "has no Nobody"),
+        ("morris_pi.tracker:__doc__", "is not callable"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            heldout.load_tracker(spec)
+
+
+def test_the_table_keeps_other_rows_and_replaces_a_run_of_the_same_cell(heldout, tmp_path):
+    path = tmp_path / "heldout.md"
+    old = heldout.Cell("soak", "morris_pi.tracker:Tracker", 7, 0.1, 10, 8, 1, 1, 2)
+    other = heldout.Cell("second_hands", "morris_pi.tracker:Tracker", 7, 0.25, 10, 10, 0, 0, 0)
+    heldout.write_table([old, other], path)
+    new = heldout.Cell("soak", "morris_pi.tracker:Tracker", 7, 0.1, 20, 20, 0, 0, 0)
+    heldout.write_table([new], path)
+    rows = [line for line in path.read_text().splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) == 2
+    assert any("| soak | `morris_pi.tracker:Tracker` | 7 | 10% | 20 | 20 | 0 | 0 | 0 | 100.0 |" in r for r in rows)
+    assert any(r.startswith("| second_hands |") for r in rows)
+
+
+def test_second_hands_measures_a_tracker_given_by_name_on_a_drawn_seed(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "blind_tracker", sys.modules[__name__])
+    second_hands = load("second_hands")
+    table = tmp_path / "heldout.md"
+    argv = ["--measure", "--games", "2", "--seed", "random", "--mess", "0.05", "--table", str(table)]
+    code = second_hands.main([*argv, "--tracker", "blind_tracker:Blind", "--profiles", "standard"])
+    out = capsys.readouterr().out
+    assert code == 1  # not every game exact
+    seed = int(out.split("seed drawn: ")[1].split()[0])
+    assert f"seed {seed}, mess 5 %: 2 games, 0 exact (0.0 %), 2 stop short, 0 wrong" in out
+    assert f"| second_hands | `blind_tracker:Blind` | {seed} | 5% | 2 | 0 | 2 | 0 | 0 | 0.0 |" in table.read_text()
+
+
+def test_soak_measures_each_mess_level_on_the_same_games(tmp_path, capsys):
+    soak = load("soak")
+    table = tmp_path / "heldout.md"
+    out_dir = tmp_path / "failures"
+    argv = ["--games", "2", "--seed", "3", "--noise", "0.05", "0.1", "--jobs", "1"]
+    code = soak.main([*argv, "--table", str(table), "--out", str(out_dir)])
+    out = capsys.readouterr().out
+    assert "soak morris_pi.tracker:Tracker seed 3, mess 5 %: 2 games" in out
+    assert "soak morris_pi.tracker:Tracker seed 3, mess 10 %: 2 games" in out
+    text = table.read_text()
+    assert "| soak | `morris_pi.tracker:Tracker` | 3 | 5% | 2 |" in text and "| 3 | 10% | 2 |" in text
+    assert code in (0, 1)
+
+
+def test_a_failing_game_is_frozen_into_the_corpus_with_where_it_comes_from(tmp_path, capsys):
+    second_hands = load("second_hands")
+    freeze = load("freeze_trace")
+    games = tmp_path / "games"
+    second_hands.main([str(games), "--games", "1", "--seed", "4", "--mess", "0.05", "--turns", "6"])
+    trace = next(games.glob("*.jsonl"))
+    corpus = tmp_path / "corpus"
+    argv = [str(trace), "--corpus", str(corpus), "--generator", "bench/second_hands.py", "--mess", "5 %"]
+    assert freeze.main([*argv, "--seed", "4", "--game", "0", "--why", "six turns of a quiet game"]) == 0
+    assert "exact with morris_pi.tracker:Tracker" in capsys.readouterr().out
+    frozen = corpus / trace.name
+    sidecar = json.loads(frozen.with_name(frozen.name.removesuffix(".jsonl") + ".expected.json").read_text())
+    assert sidecar["exact"] is True and sidecar["seed"] == 4 and sidecar["profile"] == "standard"
+    assert sidecar["mode"] == "two-player" and sidecar["why"] == "six turns of a quiet game"
+    assert len(sidecar["record"].split()) == 6
+    # Once there, it stays unless replaced on purpose; and a trace says where it comes from.
+    assert freeze.main([*argv, "--why", "again"]) == 1
+    assert "already in the corpus" in capsys.readouterr().err
+    assert freeze.main([str(trace), "--corpus", str(tmp_path / "other"), "--why", "no source"]) == 1
+    assert "--generator --mess" in capsys.readouterr().err

@@ -1,0 +1,235 @@
+"""The import contract: the floors of the README's architecture section, enforced.
+
+Each module of ``morris_pi`` sits on the floor the README's architecture diagram gives its
+package (or file). It may import what is on a lower floor, and on its own floor only the
+pairs in ``PEERS``; nothing upward, at the top of a module, under ``TYPE_CHECKING`` or inside
+a function. The floors are read from the README itself, so the diagram and this contract
+cannot drift apart.
+
+An import inside a function is allowed only where it is a deliberate lazy import, each
+named in ``LAZY`` with its reason; an import put in a function to dodge a cycle fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "morris_pi"
+
+#: Imports allowed between two parts on the same floor (importer, imported).
+PEERS = {
+    ("config", "board"),  # the port names (BUTTONS, STATUS_LEDS); board/ never imports config/
+    ("sim", "hwtest"),  # the simulator runs the self-test on its own board
+    ("sim", "web"),  # the simulator serves the companion page beside its window, or as the board
+    ("service", "hw"),  # the service builds the board's hardware
+    ("service", "web"),  # and serves the companion page
+    ("physical", "replay.py"),  # the trace generator checks its traces by replaying them
+    ("cli.py", "commands"),  # the console script and its subcommands
+}
+
+#: Parts whose functions may import lazily: a subcommand's work (the simulator, the service,
+#: the web server, the engine) is imported when that subcommand runs, so ``morris-pi --help``
+#: and every other subcommand start without it (half the start-up time of ``--help``), and a
+#: subcommand whose optional extra is not installed still shows in ``--help`` (cli.py's design).
+LAZY_PARTS = {"cli.py", "commands"}
+
+#: Every other import inside a function, by (importing module, imported module), with why.
+LAZY = {
+    # optional heavy dependencies: an extra that may not be installed, or a hardware library
+    ("morris_pi.hw.buttons", "gpiozero"): "the pi extra; only a board with buttons opens a pin",
+    ("morris_pi.hw.sensors_gpio", "gpiozero"): "the pi extra; only when a GPIO sensor board is built",
+    ("morris_pi.hw.sensors_matrix", "gpiozero"): "the pi extra; only when a matrix sensor board is built",
+    ("morris_pi.hw.sensors_mcp23017", "gpiozero"): "the pi extra; only for the expander's interrupt pin",
+    ("morris_pi.hw.sensors_mcp23017", "smbus2"): "the pi extra; only when the I2C bus is opened",
+    ("morris_pi.render.png", "cairosvg"): "the png extra, and the system's libcairo2",
+    ("morris_pi.sim.script", "morris_pi.sim.app"): "pygame (the sim extra), only when a window opens",
+    ("morris_pi.web.server", "uvicorn"): "the web extra, only when the page is served",
+    ("morris_pi.web.server", "morris_pi.web.app"): "Starlette (the web extra), only when the page is served",
+    ("morris_pi.web.connections", "h11"): "the web extra (uvicorn's HTTP parser), only when serving",
+    ("morris_pi.web.connections", "uvicorn.protocols.http.h11_impl"): "the web extra, only when serving",
+    # the board plays on without its engine: a broken install still lets two people play,
+    # and the computer plays its first legal turn, said loudly (tests/test_opponents.py)
+    ("morris_pi.board.opponents", "morris_pi.engine.player"): "the board plays on without its engine",
+    ("morris_pi.board.analysis", "morris_pi.engine.search"): "the board plays on without its engine",
+    # egtb imports only rules (the tables themselves load on first use either way), so this
+    # import can move to the top; it is left to the rework of the engine's search
+    ("morris_pi.engine.search", "morris_pi.engine.egtb"): "left to the rework of the engine's search",
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str  # the importing module, e.g. morris_pi.board.storage
+    target: str  # what it imports, absolute, e.g. morris_pi.rules.game or gpiozero
+    line: int
+    in_function: bool
+
+    @property
+    def where(self) -> str:
+        return f"{self.module.replace('.', '/')}.py:{self.line}"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def submodule_exists(name: str) -> bool:
+    relative = Path(*name.split("."))
+    return (ROOT / relative).with_suffix(".py").exists() or (ROOT / relative / "__init__.py").exists()
+
+
+def imports_of(path: Path) -> list[Import]:
+    """Every import in one file of the package."""
+    return imports_in(path.read_text(encoding="utf-8"), module_name(path), is_package(path))
+
+
+def imports_in(source: str, module: str, package: bool) -> list[Import]:
+    """Every import in ``module``'s source, resolved to absolute names (``from pkg import mod`` names the module)."""
+    tree = ast.parse(source)
+    found: list[Import] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            if isinstance(child, ast.Import):
+                found.extend(Import(module, alias.name, child.lineno, in_function) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = module.split(".") if package else module.split(".")[:-1]
+                    base = base[: len(base) - (child.level - 1)]
+                    source = ".".join([*base, *([child.module] if child.module else [])])
+                else:
+                    source = child.module or ""
+                for alias in child.names:
+                    target = f"{source}.{alias.name}"
+                    if not (source.startswith("morris_pi") and submodule_exists(target)):
+                        target = source
+                    found.append(Import(module, target, child.lineno, in_function))
+            visit(child, inner)
+
+    visit(tree, False)
+    return found
+
+
+def all_imports() -> list[Import]:
+    return [found for path in sorted(PACKAGE.rglob("*.py")) for found in imports_of(path)]
+
+
+def part_of(name: str) -> str:
+    """The part of the architecture a module belongs to: its package under morris_pi, or its file."""
+    parts = name.split(".")
+    if len(parts) == 1:
+        return "__init__.py"
+    return parts[1] if (PACKAGE / parts[1]).is_dir() else f"{parts[1]}.py"
+
+
+def floors_of_readme() -> dict[str, int]:
+    """The floors of the README's architecture diagram: {"rules": 1, "cli.py": 5, ...}."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Architecture\n", 1)[1]
+    diagram = section.split("```", 2)[1]
+    floors: dict[str, int] = {}
+    floor = None
+    for line in diagram.splitlines():
+        heading = re.match(r"floor (\d+)\s+", line)
+        if heading:
+            floor = int(heading.group(1))
+            line = " " * heading.end() + line[heading.end() :]
+        names = line[:31].strip()
+        if not names or floor is None:
+            continue
+        for name in names.split(","):
+            floors[name.strip().rstrip("/") if name.strip().endswith("/") else name.strip()] = floor
+    return floors
+
+
+FLOORS = floors_of_readme()
+
+
+def floor_of(name: str) -> int:
+    return FLOORS[part_of(name)]
+
+
+def test_the_readme_places_every_part_of_the_package_on_a_floor():
+    parts = {part_of(module_name(path)) for path in PACKAGE.rglob("*.py")}
+    assert parts - FLOORS.keys() == set(), "parts missing from the README's architecture diagram"
+    assert FLOORS.keys() - parts == set(), "the README's architecture diagram names parts that do not exist"
+    assert sorted(set(FLOORS.values())) == list(range(min(FLOORS.values()), max(FLOORS.values()) + 1))
+
+
+def test_the_diagram_is_read_as_written():
+    assert FLOORS["rules"] == 1 and FLOORS["cli.py"] == FLOORS["commands"] == 5
+    assert FLOORS["errors.py"] == 0
+
+
+def test_no_module_imports_upward_or_sideways():
+    wrong = []
+    for found in all_imports():
+        if not found.target.startswith("morris_pi"):
+            continue
+        source, target = part_of(found.module), part_of(found.target)
+        if source == target:
+            continue
+        upward = floor_of(found.target) > floor_of(found.module)
+        sideways = floor_of(found.target) == floor_of(found.module) and (source, target) not in PEERS
+        if upward or sideways:
+            direction = "up" if upward else "sideways"
+            wrong.append(
+                f"{found.where}: {source} (floor {floor_of(found.module)}) imports {found.target} "
+                f"(floor {floor_of(found.target)}, {direction})"
+            )
+    assert wrong == []
+
+
+def test_imports_inside_functions_are_only_the_named_lazy_ones():
+    wrong = [
+        f"{found.where}: imports {found.target} inside a function"
+        for found in all_imports()
+        if found.in_function and part_of(found.module) not in LAZY_PARTS and (found.module, found.target) not in LAZY
+    ]
+    assert wrong == [], "import at the top of the module, or name the lazy import in LAZY with its reason"
+
+
+def test_every_named_lazy_import_still_exists():
+    used = {(found.module, found.target) for found in all_imports() if found.in_function}
+    assert LAZY.keys() - used == set()
+
+
+def test_the_peer_pairs_are_on_one_floor():
+    assert all(FLOORS[a] == FLOORS[b] for a, b in PEERS)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("from morris_pi import guidance", "morris_pi.guidance"),
+        ("from morris_pi import __version__", "morris_pi"),
+        ("from ..rules import Game", "morris_pi.rules"),
+        ("from .fen import to_fen", "morris_pi.board.fen"),
+        ("from . import keeper", "morris_pi.board.keeper"),
+    ],
+)
+def test_imports_are_resolved_to_what_they_load(line, expected):
+    [found] = imports_in(f"def f():\n    {line}\n", "morris_pi.board.storage", package=False)
+    assert found.target == expected and found.in_function
+
+
+def test_a_package_resolves_relative_imports_from_itself():
+    [found] = imports_in("from .palette import RGB\n", "morris_pi.guidance", package=True)
+    assert found.target == "morris_pi.guidance.palette" and not found.in_function
+
+
+def test_the_readme_names_every_pair_allowed_within_a_floor():
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert [pair for pair in sorted(PEERS) if f"`{pair[0]}` → `{pair[1]}`" not in text] == []
