@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import Game, Turn
 
 from .safe_files import atomic_write_text
@@ -42,7 +43,7 @@ MAX_PLAYERS = 50
 MAX_NAME = 40
 
 
-class PracticeDataError(ValueError):
+class PracticeDataError(MorrisPiError, ValueError):
     """The shipped practice positions are missing, damaged or do not match their checksum."""
 
 

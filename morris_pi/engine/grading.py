@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.position import Position, RawTurn
 
@@ -67,7 +68,7 @@ __all__ = [
 ]
 
 
-class GradingStopped(Exception):
+class GradingStopped(MorrisPiError, RuntimeError):
     """A grading search was stopped by its flag before the budget was spent (nothing is graded)."""
 
 

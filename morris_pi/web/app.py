@@ -26,6 +26,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
+from morris_pi.board.reviews import BackgroundReviewer
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
 from .connections import quiet_loop_errors
@@ -67,8 +68,6 @@ def create_app(
     gives way whenever the board's engine is thinking."""
     clock = clock or MonotonicClock()
     if reviewer is None and storage is not None:
-        from morris_pi.board.reviews import BackgroundReviewer
-
         reviewer = BackgroundReviewer(storage, busy=lambda: engine_busy(seam))
     quiet = quiet or RateLimitedLog(log, clock)
     context = Context(
