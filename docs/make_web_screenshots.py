@@ -14,7 +14,11 @@ shot as the first screen shows it, at 390 x 844 (``web-STATE-phone.png``, a phon
 - ``board``: the page as the board (``--no-window``): a man held, the trays, the board's helpers;
 - ``pairing``: a browser from the LAN asking to pair: the code to press on the board;
 - ``over``: the end of a game on the page as the board;
-- ``review``: a finished game stepped back to a turn, with its FEN and downloads.
+- ``review``: a finished game stepped back to a turn, with its FEN and downloads;
+- ``review-grades``: the same game's review: the turn's grade and the better turn drawn on the
+  board, the evaluation chart under it (the chart tapped at a mistake);
+- ``practice``: the practice positions of one theme with a player's record, and
+  ``practice-solved``: a flying endgame set up from its FEN and solved on the page as the board.
 
 And ``web-dark-phone.png``: the live game in dark colours (the system's choice).
 """
@@ -36,6 +40,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from test_web_browser import PIN, Board, choose, click_point, make_turn, open_page, tap, until, view
 
+from morris_pi.board.reviews import BackgroundReviewer
 from morris_pi.board.storage import Storage
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game, Turn
@@ -235,6 +240,8 @@ def review(driver, out: Path) -> None:
             finished, {"id": "20260412-190000", "mode": "computer", "human": "white", "level": 4, "seed": 77}
         )
         storage.finish(Game.from_record("d6 a1 f6"), {"id": "20260413-081500", "mode": "two-player"})
+        # as the board does after a game, on the quick budget for speed
+        BackgroundReviewer(storage, budget="quick").run_pending()
         board = Board(SimSettings(mode="two-player", seed=1, state_dir=Path(state)), board_page=True)
         try:
             open_page(driver, board)
@@ -245,7 +252,47 @@ def review(driver, out: Path) -> None:
             driver.find_element(By.CSS_SELECTOR, "#review-record button[data-ply='13']").click()
             until(driver, lambda d: d.find_element(By.ID, "review-ply").text.startswith("13/"))
             until(driver, lambda d: d.find_element(By.ID, "fen").get_attribute("value"))
+            until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart svg .hit"))
             both(driver, out, "review")
+            mistakes = "return [...document.querySelectorAll('#review-chart .pt')].map(p => p.classList[1])"
+            grades = driver.execute_script(mistakes)
+            worst = next((g for g in ("mistake", "blunder", "inaccuracy") if g in grades), grades[0])
+            tap(driver, f"#chart-ply-{grades.index(worst) + 1}")
+            until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-board svg"))
+            both(driver, out, "review-grades")
+        finally:
+            board.stop()
+
+
+def practice(driver, out: Path) -> None:
+    from morris_pi.board.practice import load_practice
+
+    position = next(p for p in load_practice() if p.theme == "flying-win")
+    with tempfile.TemporaryDirectory() as state:
+        board = Board(SimSettings(mode="two-player", seed=1, state_dir=Path(state)), board_page=True)
+        try:
+            open_page(driver, board)
+            driver.find_element(By.ID, "tab-review").click()
+            driver.find_element(By.CSS_SELECTOR, "#practice summary").click()
+            until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#practice-list .practice-item"))
+            driver.find_element(By.ID, "practice-player").send_keys("Ann\t")
+            tap(driver, f"#practice-list .practice-item[data-id='{position.id}']")
+            until(driver, lambda d: (view(d).get("setup") or {}).get("white"))
+            setup = view(driver)["setup"]
+            for colour in ("white", "black"):
+                until(driver, lambda d, colour=colour: (view(d).get("setup") or {}).get("next") == colour)
+                for point in setup[colour]:
+                    board.move(lambda hand, point=point, colour=colour: hand.place(point, colour))
+            until(driver, lambda d: view(d).get("setup") is None)
+            make_turn(driver, Turn.parse(position.solution[0]), position.side)
+            until(driver, lambda d: "solved!" in d.find_element(By.ID, "message").text)
+            shoot(driver, out, "practice-solved", "phone")
+            driver.find_element(By.ID, "tab-review").click()
+            until(driver, lambda d: "solved 1 of" in d.find_element(By.ID, "practice-record").text)
+            resize(driver, "phone")
+            driver.execute_script("document.getElementById('practice').scrollIntoView()")
+            driver.save_screenshot(str(out / "web-practice-phone.png"))
+            print(f"wrote {out / 'web-practice-phone.png'}")
         finally:
             board.stop()
 
@@ -255,7 +302,7 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     driver = driver_for()
     try:
-        for make in (live, hint, menu, board_page, pairing, over, review):
+        for make in (live, hint, menu, board_page, pairing, over, review, practice):
             resize(driver, "phone")
             driver.delete_all_cookies()
             make(driver, out)

@@ -24,6 +24,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.template",
     "morris_pi.commands.render",
     "morris_pi.commands.analyze",
+    "morris_pi.commands.review",
     "morris_pi.commands.replay",
     "morris_pi.commands.sim",
     "morris_pi.commands.run",

@@ -4,6 +4,16 @@ Input is JSON Lines. An optional first line is a header::
 
     {"profile": "standard", "white": "human", "black": "computer", "level": 3, "seed": 1}
 
+``"assist"`` (``{"white": "targets warn", "black": "hints=0"}``, each player's
+``Assistance``) replays the board's assistance: the targets by quality and the
+blunder warnings, graded by the engine in step with the trace's clock.
+
+``"fen"`` in the header (a Sanmill FEN) starts with that position set up on the
+board: the board starts empty, the white men are put on, then the black, and
+the game follows from there (``morris_pi.board.position_setup``). Each line
+while the position is set up carries a ``setup`` object: the FEN, where the
+white and the black men go, which stand, and whose men come next.
+
 then events, each with its time ``t`` in seconds::
 
     {"t": 1.25, "on": "d6"}              a switch closed
@@ -34,17 +44,18 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import IO, BinaryIO
+from dataclasses import dataclass, field
+from typing import IO, Any, BinaryIO
 
+from morris_pi.board.assist import Assists
 from morris_pi.board.controller import Controller, Snapshot, TrackerFactory
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.errors import MorrisPiError
-from morris_pi.rules import POINTS, SIDES, Side, get_profile
+from morris_pi.rules import POINTS, SIDES, Game, Side, get_profile
 
-HEADER_KEYS = ("profile", "white", "black", "level", "seed")
+HEADER_KEYS = ("profile", "white", "black", "level", "seed", "fen", "assist")
 EVENT_KEYS = ("on", "off", "snapshot", "button")
 BUTTONS = ("undo", "new", "hint", "menu", "draw", "resign")
 #: Real seconds to wait for a computer player's answer before giving up.
@@ -95,6 +106,10 @@ class Header:
     computer: Side | None = None
     level: int | None = None
     seed: int | None = None
+    #: The position set up on the board before the game (a Sanmill FEN), or ``None``: the empty board.
+    fen: str | None = None
+    #: Each player's assistance (``{"white": "targets warn", "black": "plain"}`` in the header).
+    assist: Assists = field(default_factory=Assists)
 
 
 @dataclass(frozen=True)
@@ -125,7 +140,21 @@ def parse_header(data: dict[str, object], line: int = 1) -> Header:
             computer = side
     level = _whole_number(data.get("level"), line, "level must be a whole number 1-10", 1, 10)
     seed = _whole_number(data.get("seed"), line, "seed must be a whole number")
-    return Header(profile, computer, level, seed)
+    fen = data.get("fen")
+    if fen is not None:
+        if not isinstance(fen, str):
+            raise TraceError(line, f"fen must be a Sanmill FEN text, got {quote(fen)}")
+        try:
+            Game.from_fen(fen, profile)
+        except ValueError as exc:  # FenError names the bad field
+            raise TraceError(line, f"fen: {quote(str(exc), 120)}") from None
+    assist = Assists()
+    if "assist" in data:
+        try:
+            assist = Assists.parse(data["assist"])  # type: ignore[arg-type]  # it checks the value
+        except ValueError as exc:
+            raise TraceError(line, f"assist: {quote(str(exc), 120)}") from None
+    return Header(profile, computer, level, seed, fen, assist)
 
 
 def _whole_number(value: object, line: int, wanted: str, lo: float = -math.inf, hi: float = math.inf) -> int | None:
@@ -201,6 +230,16 @@ def make_opponent(header: Header) -> Opponent:
     return FirstLegalOpponent()
 
 
+def make_grader(header: Header) -> Any:
+    """The engine's grading in step with the trace's clock, uncapped (the same grades on any machine),
+    when the header assists a player; else ``None``."""
+    if header.assist.plain:
+        return None
+    from morris_pi.board.opponents import EngineGrader
+
+    return EngineGrader(threaded=False, max_time_s=None)
+
+
 class Replay:
     """A controller over virtual sensors, buttons and clock, fed one event at a time.
 
@@ -231,8 +270,12 @@ class Replay:
             profile=self.header.profile,
             computer=self.header.computer,
             opponent=opponent,
+            grader=make_grader(self.header),
+            assists=self.header.assist,
             tracker=tracker,
         )
+        if self.header.fen is not None:
+            self.controller.set_up(Game.from_fen(self.header.fen, self.header.profile))
         self.emit = emit
         self.started = False
         self.last: Snapshot | None = None
@@ -352,6 +395,14 @@ class TextReport:
         old = prev.record.split() if prev else []
         new = snap.record.split()
         at = f"{snap.t:9.3f}"
+        setup, before = snap.setup, prev.setup if prev is not None else None
+        if setup is not None and (before is None or before.get("next") != setup.get("next")):
+            side = setup.get("next")
+            if side is not None:
+                points = ", ".join(str(p) for p in setup.get(str(side), ()))
+                self._say(at, f"set up the position: the {side} men go on {points or 'no point'}")
+        elif setup is None and before is not None:
+            self._say(at, f"position set up: {before.get('fen')}")
         if new[: len(old)] != old:
             self._say(at, f"takeback: the record is now '{snap.record}'")
         else:

@@ -57,7 +57,7 @@ def test_defaults_are_lit_as_choices_and_can_simply_be_started():
     assert shown[START_POINT] == "confirm"
     # every other answer is offered
     offered = {p for p, r in shown.items() if r == "menu-option"}
-    assert len(offered) == 2 - 1 + 2 - 1 + 10 - 1 + len(PROFILES) - 1
+    assert len(offered) == 2 - 1 + 2 - 1 + 10 - 1 + len(PROFILES) - 1 + 1  # and the human's assistance
     Player(menu).tap(START_POINT)
     assert menu.done and menu.settings == defaults
     assert roles(menu) == {}

@@ -676,3 +676,73 @@ def test_a_record_carrying_script_shows_as_text_and_runs_nothing(page, tmp_path)
         assert styled == []
     finally:
         board.stop()
+
+
+# -- reviews ----------------------------------------------------------------------------------
+
+
+def test_a_reviewed_game_marks_its_grades_charts_them_and_a_tap_on_the_chart_steps_there(page, tmp_path):
+    from morris_pi.board.reviews import BackgroundReviewer
+    from morris_pi.board.storage import Storage
+
+    storage = Storage(tmp_path)
+    game = Game.from_record("d6 a1 f6 a4 b6xa1 d7 b4 g7")
+    game.resign("black")
+    storage.finish(game, {"id": "20260412-190000", "mode": "two-player"})
+    # as the board does after a game (quick budget: the test is about the page)
+    BackgroundReviewer(storage, budget="quick").run_pending()
+    board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=True)
+    try:
+        open_page(page, board)
+        page.find_element(By.ID, "tab-review").click()
+        until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-chart svg .hit"), what="the chart")
+        marks = "return [...document.querySelectorAll('#review-record button')].map(b => b.textContent)"
+        until(page, lambda d: len(d.execute_script(marks)) == 8, what="the turns")
+        until(page, lambda d: d.execute_script(marks)[3] == "a4?", what="the ignored mill marked a mistake")
+        tap(page, "#chart-ply-4")
+        until(page, lambda d: d.find_element(By.ID, "review-ply").text.startswith("4/"), what="the turn tapped")
+        until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-board #better"), what="the better turn")
+        assert "a4? a mistake" in text(page, "review-grade")
+        assert "better:" in text(page, "review-grade")
+        assert in_first_viewport(page, "#review-board")
+        out = os.environ.get("MORRIS_SCREENSHOTS")
+        if out:
+            page.save_screenshot(os.path.join(out, "web-review-grades-phone.png"))
+    finally:
+        board.stop()
+
+
+def test_a_practice_position_is_chosen_by_theme_set_up_and_its_solution_judged_on_the_phone(page, tmp_path):
+    from morris_pi.board.practice import load_practice
+
+    position = next(p for p in load_practice() if p.theme == "flying-win")
+    board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=True)
+    try:
+        open_page(page, board)
+        page.find_element(By.ID, "tab-review").click()
+        page.find_element(By.CSS_SELECTOR, "#practice summary").click()
+        until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#practice-list .practice-item"), what="the positions")
+        page.find_element(By.ID, "practice-player").send_keys("Ann" + Keys.TAB)
+        Select(page.find_element(By.ID, "practice-theme")).select_by_value("flying-win")
+        shown = "return [...document.querySelectorAll('#practice-list .practice-item')].map(b => b.dataset.id)"
+        until(page, lambda d: all(i.startswith("flying-win") for i in d.execute_script(shown)), what="the flying wins")
+        tap(page, f"#practice-list .practice-item[data-id='{position.id}']")
+        until(page, lambda d: (view(d).get("setup") or {}).get("white"), what="the position to set up")
+        setup = view(page)["setup"]
+        for colour in ("white", "black"):  # the white men first: the switches cannot tell colour
+            until(page, lambda d, colour=colour: (view(d).get("setup") or {}).get("next") == colour, what=colour)
+            for point in setup[colour]:
+                board.move(lambda hand, point=point, colour=colour: hand.place(point, colour))
+        until(page, lambda d: view(d).get("setup") is None, what="the position standing")
+        make_turn(page, Turn.parse(position.solution[0]), position.side)
+        until(page, lambda d: "solved!" in text(d, "message"), what="the solution judged")
+        out = os.environ.get("MORRIS_SCREENSHOTS")
+        if out:
+            page.save_screenshot(os.path.join(out, "web-practice-solved-phone.png"))
+        page.find_element(By.ID, "tab-review").click()
+        until(page, lambda d: "solved 1 of" in text(d, "practice-record"), what="Ann's record")
+        if out:
+            page.execute_script("document.getElementById('practice').scrollIntoView()")
+            page.save_screenshot(os.path.join(out, "web-practice-phone.png"))
+    finally:
+        board.stop()

@@ -13,7 +13,7 @@ with a dot are never lit)::
           |       |       |               |       |       |
      4   P1 ---- P2 ---- P3              P4 ---- P5 ---- P6
           |       |       |               |       |       |
-     3    |       |       . ---- L10 ---- .       |       |
+     3    |       |      AW ---- L10 ---- AB      |       |
           |       |               |               |       |
      2    |      TWO ------------ . ------------ CMP      |
           |                       |                       |
@@ -26,6 +26,11 @@ with a dot are never lit)::
 - Mode: b2 (TWO) two players, f2 (CMP) against the computer.
 - The human's colour: a1 (WHT) white, g1 (BLK) black. Shown only against the
   computer.
+- Assistance (``morris_pi.board.assist``): c3 (AW) for white, e3 (AB) for
+  black; each choice moves on to the next of ``PRESETS`` (plain, coached,
+  limited, none). The point shows ``menu-choice`` while that player has any
+  assistance beyond the plain board, else ``menu-option``. Against the computer
+  only the human's point is lit.
 - d1 (GO) starts the game with the choices shown (so does the ``new`` or the
   ``menu`` button).
 
@@ -51,13 +56,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from morris_pi.catalogue import Words
 from morris_pi.guidance import Frame
 from morris_pi.rules import PROFILES, SIDES, Side, other_side
 
+from .assist import Assistance, Assists, next_preset, preset_of
 from .gameclock import TimeControl
 
 MODES: tuple[str, ...] = ("two-player", "computer")
@@ -68,6 +74,8 @@ LEVEL_POINTS: tuple[str, ...] = ("a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5",
 PROFILE_POINTS: tuple[str, ...] = ("a4", "b4", "c4", "e4", "f4", "g4")
 MODE_POINTS: dict[str, str] = {"two-player": "b2", "computer": "f2"}
 COLOUR_POINTS: dict[Side, str] = {"white": "a1", "black": "g1"}
+#: Each player's assistance: a choice there moves on to the next preset.
+ASSIST_POINTS: dict[Side, str] = {"white": "c3", "black": "e3"}
 START_POINT = "d1"
 
 #: Seconds a man must stand on a point before taking it off chooses (the
@@ -92,6 +100,9 @@ class GameSettings:
     #: The two-player clock (``TimeControl`` text such as ``"5+3"``), or ``None``: no clock.
     #: Against the computer the clock is kept but not used (``timed``).
     clock: str | None = None
+    #: How much the board helps each player (``morris_pi.board.assist``); against the computer
+    #: only the human's counts.
+    assist: Assists = field(default_factory=Assists)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -104,6 +115,20 @@ class GameSettings:
             raise ValueError(f"unknown rule profile {self.profile!r}: choose one of {', '.join(PROFILES)}")
         if self.clock is not None:
             TimeControl.parse(self.clock)  # a clear error for a bad clock
+        if not isinstance(self.assist, Assists):
+            raise ValueError(f"assist must be an Assists, got {self.assist!r}")
+
+    @property
+    def assists(self) -> Assists:
+        """The assistance the game gives: both players', or against the computer the human's only.
+
+        >>> s = GameSettings(mode="computer", human="white", assist=Assists(black=Assistance(targets=True)))
+        >>> s.assists.black.targets
+        False
+        """
+        if self.computer is None:
+            return self.assist
+        return self.assist.with_side(self.computer, Assistance())
 
     @property
     def timed(self) -> TimeControl | None:
@@ -128,6 +153,8 @@ class GameSettings:
         out: dict[str, Any] = {"mode": self.mode, "human": self.human, "level": self.level, "profile": self.profile}
         if self.clock is not None:
             out["clock"] = self.clock
+        if not self.assist.plain:
+            out["assist"] = self.assists.meta()
         return out
 
     @classmethod
@@ -138,12 +165,15 @@ class GameSettings:
             if key in meta:
                 with contextlib.suppress(ValueError, TypeError):
                     out = replace(out, **{key: meta[key]})
+        if "assist" in meta:
+            with contextlib.suppress(ValueError, TypeError):
+                out = replace(out, assist=Assists.parse(meta["assist"]))
         return out
 
     @classmethod
-    def from_config(cls, game: Any) -> GameSettings:
-        """From a validated ``[game]`` table (``morris_pi.config.model.GameConfig``)."""
-        return cls(mode=game.mode, human=game.human, level=game.level, profile=game.profile)
+    def from_config(cls, game: Any, assist: Assists | None = None) -> GameSettings:
+        """From a validated ``[game]`` table (``morris_pi.config.model.GameConfig``) and ``[assist]``."""
+        return cls(mode=game.mode, human=game.human, level=game.level, profile=game.profile, assist=assist or Assists())
 
 
 class Menu:
@@ -203,6 +233,9 @@ class Menu:
                 new = replace(s, level=LEVEL_POINTS.index(point) + 1)
         if point in PROFILE_POINTS:
             new = replace(s, profile=tuple(PROFILES)[PROFILE_POINTS.index(point)])
+        for side, p in ASSIST_POINTS.items():
+            if point == p and (s.mode == "two-player" or side == s.human):
+                new = replace(s, assist=s.assist.with_side(side, next_preset(s.assist.of(side))))
         if new == s:
             return False
         self.settings = new
@@ -229,6 +262,9 @@ class Menu:
             out.update({p: ("level", n) for n, p in enumerate(LEVEL_POINTS, 1)})
         # six points offer profiles: one added to the rules beyond them is not offered here
         out.update({p: ("rules", name) for p, name in zip(PROFILE_POINTS, PROFILES, strict=False)})
+        for side, p in ASSIST_POINTS.items():
+            if s.mode == "two-player" or side == s.human:
+                out[p] = ("assist", side)
         out[START_POINT] = ("start", None)
         return out
 
@@ -237,9 +273,19 @@ class Menu:
 
         >>> Menu(GameSettings(mode="computer")).options()["g1"], Menu().options("de")["d1"]
         ('you play black', 'Spiel beginnen')
+        >>> Menu(GameSettings(mode="two-player")).options()["c3"]
+        'help for white: hints without limit'
+        >>> Menu(GameSettings(mode="two-player", assist=Assists(black=Assistance(hints=0)))).options()["e3"]
+        'help for black: none: no hints'
+
         """
         w = Words(lang)
-        return {point: choice_words(question, answer, w) for point, (question, answer) in self.choices().items()}
+        out = {}
+        for point, (question, answer) in self.choices().items():
+            out[point] = choice_words(question, answer, w)
+            if question == "assist":
+                out[point] += ": " + assist_words(self.settings.assist.of(str(answer)), w)
+        return out
 
     def chosen(self) -> tuple[str, ...]:
         """The points of the current choices."""
@@ -247,6 +293,9 @@ class Menu:
         points = [MODE_POINTS[s.mode], PROFILE_POINTS[tuple(PROFILES).index(s.profile)]]
         if s.mode == "computer":
             points += [COLOUR_POINTS[s.human], LEVEL_POINTS[s.level - 1]]
+        for side, p in ASSIST_POINTS.items():
+            if (s.mode == "two-player" or side == s.human) and s.assist.of(side) != Assistance():
+                points.append(p)
         return tuple(points)
 
     def frame(self) -> Frame:
@@ -275,7 +324,7 @@ class Menu:
 
 
 #: The set-up menu's questions, in the order the panel and the page list them.
-QUESTIONS: tuple[str, ...] = ("mode", "colour", "level", "rules", "start")
+QUESTIONS: tuple[str, ...] = ("mode", "colour", "level", "rules", "assist", "start")
 
 
 def choice_words(question: str, answer: str | int | None, w: Words, *, short: bool = False) -> str:
@@ -294,4 +343,31 @@ def choice_words(question: str, answer: str | int | None, w: Words, *, short: bo
         return w(f"{form}.level", n=answer)
     if question == "rules":
         return w(f"{form}.rules", rules=w(f"profile.{answer}"))
+    if question == "assist":
+        return w(f"{form}.assist", side=w.side(str(answer), inside=True))
     return w(f"{form}.start")
+
+
+def assist_words(assistance: Assistance, w: Words) -> str:
+    """One player's assistance in words: the preset's name, or what it gives.
+
+    >>> w = Words("en")
+    >>> assist_words(Assistance(targets=True, warn=True, hints=3), w), assist_words(Assistance(warn=True), w)
+    ('limited: coloured targets, blunder warnings, 3 hints a game', 'blunder warnings, hints without limit')
+    """
+    parts = []
+    if assistance.targets:
+        parts.append(w("assist.targets"))
+    if assistance.warn:
+        parts.append(w("assist.warn"))
+    if assistance.hints is None:
+        parts.append(w("assist.hints.any"))
+    elif assistance.hints == 0:
+        parts.append(w("assist.hints.none"))
+    else:
+        parts.append(w.count("count.hints", assistance.hints))
+    text = ", ".join(parts)
+    name = preset_of(assistance)
+    if name is not None and name != "plain":
+        return w("assist.preset", name=w(f"assist.preset.{name}"), what=text)
+    return text

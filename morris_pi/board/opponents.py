@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from morris_pi.board.ports import FirstLegalOpponent, Opponent
 from morris_pi.rules import Game, Turn
@@ -178,3 +178,127 @@ def engine_opponents(
         return WatchedEngine(player, logger)
 
     return make
+
+
+#: The grading budget of the board's assistance: the review's "quick" budget, so a grading
+#: takes well under a second on a desktop and stays within the wall-time cap on a Pi.
+BOARD_GRADING_BUDGET = "quick"
+
+
+class EngineGrader:
+    """A ``Grader`` over the engine's ``score_turns``, in a thread of its own (``threaded=False``: at once).
+
+    Every search stops at ``max_time_s`` of wall time from ``start`` (``None``: no cap):
+    a grading the cap cut short keeps the depths it completed, and ``cut`` says so. The
+    board never runs it beside the computer's own search (the controller takes turns).
+    """
+
+    def __init__(
+        self,
+        *,
+        budget: str = BOARD_GRADING_BUDGET,
+        max_time_s: float | None = DEFAULT_MAX_TIME_S,
+        threaded: bool = True,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        import threading
+        import time
+
+        self.budget = budget
+        self.max_time_s = max_time_s
+        self.threaded = threaded
+        self.clock = clock or time.monotonic
+        self._threading = threading
+        self._lock = threading.Lock()
+        self._job = 0
+        self._ready: object = None
+        self._stop: Any = None
+        self._thread: Any = None
+        #: ``max_time_s`` when the cap cut the last grading short, else ``None``.
+        self.cut: float | None = None
+
+    def start(self, game: Game) -> None:
+        from morris_pi.board.assist import Graded, Grading
+
+        self.cancel()
+        with self._lock:
+            self._job += 1
+            job = self._job
+            stop = _WallStop(self.clock() + self.max_time_s if self.max_time_s is not None else None, self.clock)
+            self._stop = stop
+        copy = game.copy()
+        plies = len(copy.history)
+
+        def work() -> None:
+            from morris_pi.engine import grading
+            from morris_pi.engine.search import Searcher
+
+            class Stoppable(Searcher):
+                """The engine's searcher, stopped by the board's flag (a cancel or the cap)."""
+
+                def search(self, *args: Any, **kwargs: Any) -> Any:
+                    kwargs["stop_flag"] = stop
+                    return super().search(*args, **kwargs)
+
+            try:
+                scores = grading.score_turns(copy, budget=self.budget, searcher=Stoppable(copy.profile))
+                turns = tuple(
+                    Graded(turn, g.grade.value, g.loss if g.loss is not None else grading.KNOWN_RESULT)
+                    for turn in scores.values
+                    for g in (scores.grade(turn),)
+                )
+                out: object = Grading(plies, turns, scores.best)
+            except Exception:  # a grading that fails only leaves the board without assistance
+                log.exception("grading the turns failed")
+                out = None
+            with self._lock:
+                if job == self._job and not stop.cancelled:
+                    self._ready = out
+                    self.cut = self.max_time_s if stop.fired else None
+
+        if self.threaded:
+            self._thread = self._threading.Thread(target=work, daemon=True, name="engine-grading")
+            self._thread.start()
+        else:
+            work()
+
+    def result(self) -> Any:
+        with self._lock:
+            out, self._ready = self._ready, None
+            return out
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._job += 1
+            self._ready = None
+            if self._stop is not None:
+                self._stop.cancelled = True
+
+    @property
+    def thinking(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> bool:
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+            return not thread.is_alive()
+        return True
+
+
+class _WallStop:
+    """A search's stop flag: cancelled, or past its deadline (``fired``)."""
+
+    def __init__(self, deadline: float | None, clock: Callable[[], float]) -> None:
+        self.deadline = deadline
+        self.clock = clock
+        self.cancelled = False
+        self.fired = False
+
+    def is_set(self) -> bool:
+        if self.cancelled:
+            return True
+        if self.deadline is not None and self.clock() >= self.deadline:
+            self.fired = True
+        return self.fired

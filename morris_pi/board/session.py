@@ -68,6 +68,7 @@ from morris_pi.rules.board import RINGS
 from morris_pi.tracker.settle import DEFAULT_HOLD_S, DEFAULT_SETTLE_S
 from morris_pi.tracker.tracker import DEFAULT_CONFIRM_S
 
+from .assist import Grader
 from .closing import Closeable
 from .controller import Controller, Snapshot
 from .gameclock import LOW_TIME_POINTS, LOW_TIME_ROLE, GameClock
@@ -180,8 +181,11 @@ class Session(Closeable):
         hold_s: float = DEFAULT_HOLD_S,
         confirm_s: float = DEFAULT_CONFIRM_S,
         seeds: Callable[[], int | None] | None = None,
+        grader: Grader | None = None,
     ) -> None:
         self.sensors = sensors
+        #: Grades the turns for the players' assistance (``EngineGrader``); ``None``: no grading.
+        self.grader = grader
         self.leds = leds
         self.clock = clock
         self.buttons = buttons
@@ -411,6 +415,27 @@ class Session(Closeable):
         self._start_game(settings or self.settings)
         self._dirty = True
 
+    def set_up(self, fen: str, settings: GameSettings | None = None) -> None:
+        """Start a game from the Sanmill FEN ``fen``, set up on the board first: the LEDs light
+        where the white men go, then the black, and the game starts once the board shows the
+        position (``Controller.set_up``). A bad FEN raises ``ValueError`` naming its bad field,
+        and nothing changes. The FEN is kept in the game's meta (``fen``) and its record."""
+        settings = settings or self.settings
+        game = Game.from_fen(fen, settings.profile)
+        self.menu = None
+        self._start_game(settings, fen=game.fen)
+        controller = self.controller
+        assert controller is not None
+        controller.set_up(game)
+        self._extra_for = controller.game
+        self._dirty = True
+        log.info("setting up the position %s on the board", game.fen)
+
+    @property
+    def setting_up(self) -> bool:
+        """Whether a position is being set up on the board before its game."""
+        return self.menu is None and self.controller is not None and self.controller.setup is not None
+
     def ask_pairing(self, ticket: str, code: tuple[str, ...], seconds: float) -> None:
         """Blink ``PAIRING_PATTERN`` until ``code`` is typed on the buttons (``ticket`` then joins
         ``granted``) or ``seconds`` pass. Other requests keep waiting beside it."""
@@ -571,6 +596,11 @@ class Session(Closeable):
         opponent = self.controller.opponent if self.controller is not None else None
         if opponent is not None:
             _retire(opponent)
+        if self.grader is not None:
+            try:
+                self.grader.cancel()  # its thread stops at the next check of the stop flag
+            except Exception:  # closing down: a broken grader must not stop that
+                log.exception("the grader failed to stop")
 
     # -- inside -----------------------------------------------------------------------
 
@@ -597,10 +627,12 @@ class Session(Closeable):
             self._opponent_level = settings.level
         return self._opponent
 
-    def _start_game(self, settings: GameSettings, game: Game | None = None) -> None:
+    def _start_game(self, settings: GameSettings, game: Game | None = None, *, fen: str | None = None) -> None:
         self.settings = settings
         opponent = self._opponent_for(settings)
         self._extra = self._game_meta(settings, opponent, resumed=game is not None)
+        if fen is not None:
+            self._extra["fen"] = fen
         if self.controller is None:
             self.controller = Controller(
                 sensors=self._reading,
@@ -616,12 +648,15 @@ class Session(Closeable):
                 confirm_s=self.confirm_s,
                 game=game,
                 on_turn=self._on_turn,
+                grader=self.grader,
+                assists=settings.assists,
             )
             if game is None:
                 self.keeper.adopt(self.controller.game, settings, self._extra)
         else:
             # the controller's on_turn sees the new game at its next step and adopts it
             self.controller.new_game(profile=settings.profile, computer=settings.computer)
+            self.controller.assists = settings.assists
             if opponent is not None:
                 self.controller.opponent = opponent
         self._extra_for = self.controller.game
@@ -657,6 +692,9 @@ class Session(Closeable):
             self._extra_for = game
         self._follow_clock(self.clock.now())
         extra = dict(self._extra)
+        used = self.controller.hints_used if self.controller is not None else {}
+        if any(used.values()):
+            extra["hints_used"] = dict(used)
         if self.game_clock is not None:
             extra["timing"] = self.game_clock.to_meta(self.clock.now())
         self.keeper.on_turn(game, self.settings, extra)

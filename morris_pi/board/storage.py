@@ -43,6 +43,7 @@ import logging
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -178,6 +179,7 @@ class Storage:
         #: The records index: file name -> (its stat, the parsed record); each file is parsed
         #: once, again only when it changes. ``finish`` updates it as it writes.
         self._index: dict[str, tuple[tuple[int, int, int], Record]] = {}
+        self._index_lock = threading.RLock()
         #: The sorted listing and the records directory's mtime it was made at, and when.
         self._listing: tuple[int, float, list[Record]] | None = None
 
@@ -468,8 +470,14 @@ class Storage:
         Served from the index: the directory is listed again only when it changed (or
         ``RESCAN_S`` after the last look, for a file edited in place), and a file is parsed
         only when it is new or changed. With thousands of records a call costs a
-        ``stat`` of the directory. Do not modify the returned records.
+        ``stat`` of the directory. Do not modify the returned records. Safe from several
+        threads at once (the board loop, the web page, the background reviews): one of them
+        reads the files, the others wait for its listing.
         """
+        with self._index_lock:
+            return self._list_records()
+
+    def _list_records(self) -> list[Record]:
         try:
             directory_mtime = self.records_dir.stat().st_mtime_ns
         except OSError:
@@ -640,7 +648,8 @@ def _check_save(data: Any) -> str | None:
 
 
 def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
-    """The record's tags for what a game keeps beside its settings: its engine seed and its clock.
+    """The record's tags for what a game keeps beside its settings: its engine seed, its clock, the
+    position it was set up from (``FEN``, with PGN's ``SetUp``) and how each player was assisted.
 
     >>> game_tags({"seed": 7, "timing": {"control": "5+3", "left": {"white": 61.5, "black": 4.0},
     ...                                 "turns": [2.5, 11.0], "flagged": None}})
@@ -650,6 +659,16 @@ def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
     seed = meta.get("seed")
     if isinstance(seed, int) and not isinstance(seed, bool):
         tags["Seed"] = str(seed)
+    fen = meta.get("fen")
+    if isinstance(fen, str) and fen:
+        tags["SetUp"] = "1"
+        tags["FEN"] = fen
+    assist = meta.get("assist")
+    if isinstance(assist, Mapping):
+        tags["Assistance"] = "; ".join(f"{side}: {assist[side]}" for side in ("white", "black") if side in assist)
+    used = meta.get("hints_used")
+    if isinstance(used, Mapping):
+        tags["HintsUsed"] = " ".join(f"{side} {used[side]}" for side in ("white", "black") if side in used)
     clock = meta.get("timing")
     if isinstance(clock, Mapping) and isinstance(clock.get("control"), str):
         tags["TimeControl"] = clock["control"]

@@ -66,6 +66,12 @@ def register(subparsers: Subparsers) -> None:
         choices=LANGUAGES,
         help="the language of the window's panel (default: the desktop's, from LANGUAGE/LC_ALL/LANG, else English)",
     )
+    parser.add_argument(
+        "--fen",
+        metavar="FEN",
+        help="start from this position (Sanmill's FEN, in quotes), set up on the board first: the lights show "
+        "where the white men go, then the black, and the game starts once the board shows it",
+    )
     parser.add_argument("--config", metavar="PATH", help="read [game] and [palette] from this TOML config")
     parser.add_argument(
         "--menu",

@@ -29,6 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from morris_pi.board.assist import MAX_HINTS, Assistance, Assists
 from morris_pi.board.ports import BUTTONS, STATUS_LEDS
 from morris_pi.config import wiring
 from morris_pi.config.check import check_pins
@@ -69,7 +70,10 @@ PIXEL_ORDERS: tuple[str, ...] = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
 #: Every table and the keys it allows. Tables whose keys are data (points,
 #: roles, status LED names) list those names.
 SCHEMA: dict[str, tuple[str, ...]] = {
-    "": ("game", "sensors", "leds", "palette", "buttons", "gpio", "storage", "engine", "service", "web"),
+    "": ("game", "sensors", "leds", "palette", "buttons", "gpio", "storage", "engine", "service", "web", "assist"),
+    "assist": ("white", "black"),
+    "assist.white": ("targets", "warn", "hints"),
+    "assist.black": ("targets", "warn", "hints"),
     "game": ("mode", "human", "level", "profile", "menu"),
     "sensors": ("backend", "scan_hz", "settle_ms", "confirm_ms", "resync_ms", "mcp23017", "gpio", "matrix"),
     "sensors.mcp23017": ("i2c_bus", "addresses", "interrupt_pins", "map"),
@@ -176,6 +180,7 @@ def _parse(text: str, source: str) -> Config:
         engine=section(_engine, "engine", d.engine),
         service=section(_service, "service", d.service),
         web=section(_web, "web", d.web),
+        assist=section(_assist, "assist", d.assist),
         source=source,
     )
     check_pins(r, config)
@@ -430,3 +435,35 @@ def _web(r: Reader, t: Any) -> WebConfig:
         port=r.integer(p, t, "port", d.port, 1, 65535),
         pin=pin,
     )
+
+
+def _assist(r: Reader, t: Any) -> Assists:
+    p = ("assist",)
+    r.table(p, t, SCHEMA["assist"])
+    out = Assists()
+    for side in ("white", "black"):
+        if side not in t:
+            continue
+        sp = (*p, side)
+        table = t[side]
+        if r.guard(partial(r.table, sp, table, SCHEMA[f"assist.{side}"]), None) is None:
+            continue
+        hints: int | None = None
+        if "hints" in table:
+            value = table["hints"]
+            if value == "unlimited":
+                hints = None
+            elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_HINTS:
+                hints = value
+            else:
+                r.report(
+                    (*sp, "hints"),
+                    f'must be a whole number 0-{MAX_HINTS} (hints a game; 0: none) or "unlimited", got {value!r}',
+                )
+        assistance = Assistance(
+            targets=r.boolean(sp, table, "targets", False),
+            warn=r.boolean(sp, table, "warn", False),
+            hints=hints,
+        )
+        out = out.with_side(side, assistance)
+    return out

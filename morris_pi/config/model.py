@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
+from morris_pi.board.assist import Assists
 from morris_pi.board.opponents import DEFAULT_MAX_TIME_S
 from morris_pi.config import wiring
 from morris_pi.guidance import DEFAULT_PALETTE, Look
@@ -158,5 +159,7 @@ class Config:
     engine: EngineConfig = field(default_factory=EngineConfig)
     service: ServiceConfig = field(default_factory=ServiceConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    #: each player's assistance (``[assist.white]``, ``[assist.black]``)
+    assist: Assists = field(default_factory=Assists)
     #: the file this came from; None for built-in defaults
     source: str | None = field(default=None, compare=False)

@@ -31,6 +31,10 @@ ROLES: tuple[str, ...] = (
     "computer-to",  # computer's turn: put a computer man here
     "hint",  # the engine's suggestion for the human
     "removable",  # after a mill: the men that may be taken
+    "blunder",  # blunder warning: the man just played loses; move it back (or play on)
+    "target-losing",  # assisted targets: this target loses (a blunder)
+    "target-doubtful",  # assisted targets: this target is an inaccuracy or a mistake
+    "target-good",  # assisted targets: this target is the best turn or a good one
     "legal-target",  # where the lifted (or to-be-placed) man may go
     "mill",  # the mill just closed
     "winner",  # the winning side's men at game end
@@ -40,6 +44,8 @@ ROLES: tuple[str, ...] = (
     "confirm",  # press menu again to resign: that side's men
     "low-time",  # two-player clock: this side's time runs low (its status LED, its edge's middle point)
     "to-move",  # status LED: this side is to move
+    "setup-white",  # setting up a position: a white man goes here
+    "setup-black",  # setting up a position: a black man goes here (once the white men stand)
 )
 
 #: Blink patterns: name -> period in seconds and the fraction of it spent on.
@@ -84,6 +90,10 @@ DEFAULT_PALETTE: dict[str, Look] = {
     "computer-to": Look((0, 90, 255), "steady"),
     "removable": Look((255, 140, 0), "pulse"),
     "legal-target": Look((0, 200, 200), "steady"),
+    "target-good": Look((0, 255, 0), "steady"),
+    "target-doubtful": Look((255, 200, 0), "pulse"),
+    "target-losing": Look((255, 0, 0), "slow"),
+    "blunder": Look((255, 0, 255), "flash"),
     "hint": Look((255, 220, 0), "slow"),
     "mill": Look((255, 220, 0), "steady"),
     "winner": Look((255, 255, 255), "pulse"),
@@ -93,6 +103,8 @@ DEFAULT_PALETTE: dict[str, Look] = {
     "confirm": Look((255, 255, 255), "fast"),
     "low-time": Look((255, 0, 0), "flash"),
     "to-move": Look((255, 255, 255), "steady"),
+    "setup-white": Look((255, 255, 255), "steady"),
+    "setup-black": Look((0, 90, 255), "steady"),
 }
 
 
@@ -157,6 +169,23 @@ TOGETHER: tuple[tuple[str, ...], ...] = (
         "last-move",
         "confirm",
     ),
+    # a man lifted with assisted targets, and the blunder warning (the quality roles
+    # replace legal-target, and removable and mill cannot show while a man is lifted)
+    (
+        "error",
+        "missing",
+        "extra",
+        "protected",
+        "lifted",
+        "blunder",
+        "target-good",
+        "target-doubtful",
+        "target-losing",
+        "hint",
+        "last-move",
+        "low-time",
+    ),
+    ("error", "missing", "extra", "setup-white", "setup-black"),
     ("error", "winner"),
     ("error", "menu-option", "menu-choice"),
     ("error", "to-move", "winner", "confirm", "low-time"),

@@ -232,8 +232,9 @@ def board_svg(
     Traceback (most recent call last):
     ...
     ValueError: board picture: unknown LED role 'sparkle' at d6; roles are error, missing, extra, protected, lifted, \
-computer-remove, computer-from, computer-to, removable, legal-target, hint, mill, winner, last-move, \
-menu-option, menu-choice, confirm, low-time, to-move
+computer-remove, computer-from, computer-to, removable, legal-target, target-good, target-doubtful, \
+target-losing, blunder, hint, mill, winner, last-move, menu-option, menu-choice, confirm, low-time, to-move, \
+setup-white, setup-black
     """
     board, own_profile = _board_of(position)
     rules = get_profile(profile) if profile is not None else own_profile or get_profile("standard")

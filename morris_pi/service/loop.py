@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from morris_pi.board.menu import GameSettings
-from morris_pi.board.opponents import engine_opponents
+from morris_pi.board.opponents import EngineGrader, engine_opponents
 from morris_pi.board.ports import Clock, MonotonicClock, Opponent
 from morris_pi.board.session import Session, timings
 from morris_pi.board.storage import Storage
@@ -93,13 +93,14 @@ def run_service(
         buttons=hardware.buttons,
         clock=clock,
         storage=storage or Storage(config.storage.state_dir, config.storage.records_dir),
-        defaults=GameSettings.from_config(config.game),
+        defaults=GameSettings.from_config(config.game, config.assist),
         menu=config.game.menu,
         opponent_factory=opponent_factory or engine_factory(config),
         palette=config.palette,
         settle_s=settle_s,
         hold_s=hold_s,
         confirm_s=config.sensors.confirm_ms / 1000,
+        grader=EngineGrader(max_time_s=config.engine.max_time_s),
     )
     try:
         how = session.start()

@@ -38,17 +38,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from morris_pi.board.assist import Assists, Grader, warning_words
 from morris_pi.board.closing import Closeable
 from morris_pi.board.controller import Snapshot
 from morris_pi.board.menu import GameSettings
-from morris_pi.board.opponents import StandInOpponent, engine_opponents
+from morris_pi.board.opponents import EngineGrader, StandInOpponent, engine_opponents
 from morris_pi.board.ports import Clock, GameStore, Opponent
+from morris_pi.board.position_setup import start_fen
 from morris_pi.board.session import Session
 from morris_pi.board.storage import Storage, clock_text
 from morris_pi.catalogue import LANGUAGES, Words, from_locale
 from morris_pi.config.loader import load_config
 from morris_pi.guidance import DEFAULT_PALETTE, Look
-from morris_pi.rules import Geometry, Side, get_profile
+from morris_pi.rules import Game, Geometry, Side, get_profile
 from morris_pi.web.seam import BoardSeam
 
 from . import panel as words
@@ -75,16 +77,29 @@ class SimSettings:
     lang: str = "en"
     #: The two-player clock (``"5+3"``: five minutes and three seconds a turn), or ``None``.
     clock: str | None = None
+    #: A Sanmill FEN: the first game starts from it, set up on the board (white men first).
+    fen: str | None = None
+    #: How much the board helps each player (the config's ``[assist]``).
+    assist: Assists = field(default_factory=Assists)
 
     def __post_init__(self) -> None:
         _ = self.game  # the board's own checks, with the board's messages
+        if self.fen is not None:
+            Game.from_fen(self.fen, self.profile)  # FenError names the bad field
         if self.lang not in LANGUAGES:
             raise ValueError(f"unknown language {self.lang!r}: choose one of {', '.join(LANGUAGES)}")
 
     @property
     def game(self) -> GameSettings:
         """The game settings, as the set-up menu starts from them."""
-        return GameSettings(mode=self.mode, human=self.human, level=self.level, profile=self.profile, clock=self.clock)
+        return GameSettings(
+            mode=self.mode,
+            human=self.human,
+            level=self.level,
+            profile=self.profile,
+            clock=self.clock,
+            assist=self.assist,
+        )
 
     @property
     def computer(self) -> str | None:
@@ -93,11 +108,12 @@ class SimSettings:
 
     def header(self) -> dict[str, object]:
         """The replay trace header for a game played with these settings."""
-        return trace_header(self.game, self.seed)
+        return trace_header(self.game, self.seed, self.fen)
 
 
-def trace_header(settings: GameSettings, seed: int | None) -> dict[str, object]:
-    """The ``morris-pi replay`` header of a game: profile, sides, and the engine's level and seed.
+def trace_header(settings: GameSettings, seed: int | None, fen: str | None = None) -> dict[str, object]:
+    """The ``morris-pi replay`` header of a game: profile, sides, the engine's level and seed, and
+    the FEN of a position set up on the board first.
 
     >>> trace_header(GameSettings(mode="computer", human="black", level=4), 7)
     {'profile': 'standard', 'white': 'computer', 'black': 'human', 'level': 4, 'seed': 7}
@@ -108,6 +124,10 @@ def trace_header(settings: GameSettings, seed: int | None) -> dict[str, object]:
         head["level"] = settings.level
         if seed is not None:
             head["seed"] = seed
+    if fen is not None:
+        head["fen"] = fen
+    if not settings.assists.plain:
+        head["assist"] = settings.assists.meta()
     return head
 
 
@@ -129,13 +149,14 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
             "level": game.level,
             "profile": game.profile,
             "palette": dict(config.palette),
+            "assist": config.assist,
         }
         menu = bool(game.menu)
         seed = getattr(getattr(config, "engine", None), "seed", None)
         if seed is not None:
             base["seed"] = seed
     given = False
-    for key in (*GAME_OPTIONS, "seed", "clock", "lang"):
+    for key in (*GAME_OPTIONS, "seed", "clock", "lang", "fen"):
         value = getattr(args, key, None)
         if value is not None:
             base[key] = value
@@ -143,7 +164,7 @@ def settings_from(args: argparse.Namespace) -> SimSettings:
     if "lang" not in base:
         base["lang"] = from_locale(os.environ)
     chosen = getattr(args, "menu", None)
-    base["menu"] = chosen if chosen is not None else (menu and not given)
+    base["menu"] = chosen if chosen is not None else (menu and not given and base.get("fen") is None)
     state_dir = getattr(args, "state_dir", None)
     if state_dir is not None:
         base["state_dir"] = Path(state_dir)
@@ -174,6 +195,7 @@ class GameSession(Closeable):
         *,
         opponent_factory: Callable[[int], Opponent] | None = None,
         storage: GameStore | None = None,
+        grader: Grader | None = None,
     ) -> None:
         self.board = board
         settings = settings or SimSettings()
@@ -196,9 +218,13 @@ class GameSession(Closeable):
             opponent_factory=opponent_factory or engine_opponents(settings.seed),
             palette=settings.palette,
             seeds=seeds,
+            # the engine grades for the players' assistance, unless a test brings its own players
+            grader=grader if grader is not None or opponent_factory is not None else EngineGrader(),
         )
         #: How the board started: ``"new"``, ``"menu"`` or ``"resumed"`` (a saved game).
         self.started = self.session.start()
+        if settings.fen is not None and self.started == "new":
+            self.session.set_up(settings.fen)  # a saved game resumed comes first: nothing is lost
         recorder = board.recorder
         self._game = self.session.controller.game if self.session.controller is not None else None
         if self.started == "new":
@@ -256,7 +282,9 @@ class GameSession(Closeable):
     def header(self) -> dict[str, object]:
         """The trace header of the game being played (or about to be)."""
         seed = self.session.meta.get("seed")
-        return trace_header(self.session.settings, seed if isinstance(seed, int) else self.settings.seed)
+        controller = self.session.controller
+        fen = start_fen(controller.game) if controller is not None else None
+        return trace_header(self.session.settings, seed if isinstance(seed, int) else self.settings.seed, fen)
 
     def _release(self) -> None:
         """Stop the computer player."""
@@ -283,7 +311,7 @@ class GameSession(Closeable):
             game = session.controller.game  # type: ignore[union-attr]
             if game is not self._game:
                 self._game = game
-                if not recorder.recording:
+                if not recorder.recording or session.setting_up:
                     # a game replay can follow from its start: from the menu, or the next after a resumed game
                     snap = session.controller.snapshot()  # type: ignore[union-attr]
                     recorder.restart(self.header(), self.board.sensors.last, when=snap.t)
@@ -338,7 +366,17 @@ class GameSession(Closeable):
     def _game_lines(self, snap: Snapshot, w: Words) -> list[tuple[str, str]]:
         s = self.session.settings
         lines: list[tuple[str, str]] = [("dim", words.mode_line(s.mode, s.human, s.level, snap.profile, w)), ("", "")]
-        if snap.outcome:
+        if snap.setup is not None:
+            setup = snap.setup
+            lines.append(("head", w("sim.setup.title")))
+            lines.append(
+                ("text", w("setup.where", white=" ".join(setup["white"]) or "-", black=" ".join(setup["black"]) or "-"))
+            )
+            side = setup.get("next")
+            if side is not None:
+                waiting = [p for p in setup[str(side)] if p not in setup["standing"]]
+                lines.append(("text", w("lights.setup", side=w.side(str(side), inside=True), points=" ".join(waiting))))
+        elif snap.outcome:
             lines.append(("good", w("status.game_over", outcome=outcome_words(snap.outcome, w))))
             lines.append(("text", w("sim.over.next")))
         else:
@@ -358,6 +396,10 @@ class GameSession(Closeable):
             lines.append(("text", self._engine_line(snap, w)))
         if snap.hint:
             lines.append(("text", w("status.hint", turn=snap.hint)))
+        controller = self.session.controller
+        if controller is not None and controller.warning is not None:
+            lines.append(("warn", warning_words(controller.warning, w)))
+            lines.append(("warn", w("sim.warning.choice")))
         if "confirm" in snap.leds.values() or "confirm" in snap.status.values():
             lines.append(("warn", w("status.confirm_resign")))
         problems = words.problem_words(snap.problems, snap.leds, w)

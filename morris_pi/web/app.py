@@ -26,6 +26,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
+from morris_pi.board.reviews import BackgroundReviewer
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
 from .connections import quiet_loop_errors
@@ -33,7 +34,7 @@ from .hub import Hub
 from .limits import Guard, RequestRates
 from .pairing import Pairing
 from .ratelog import RateLimitedLog
-from .routers import control, live, pages, pair, records
+from .routers import control, live, pages, pair, practice, records
 from .routers.common import Context
 from .routers.pages import STATIC
 from .seam import BoardSeam
@@ -55,14 +56,19 @@ def create_app(
     quiet: RateLimitedLog | None = None,
     rates: RequestRates | None = None,
     trust_loopback: bool = False,
+    reviewer: Any = None,
 ) -> Starlette:
     """The app for one board. ``storage`` lists the finished games; ``board`` says the page is the
     board itself (the simulator's ``--no-window``, whose hand the seam carries); ``buttons`` are
     the board's buttons, which type the pairing codes (fewer than two: pairing by PIN only);
     ``rates`` the request rates allowed (``limits.RequestRates``); ``trust_loopback`` lets a page on
     this machine change things without pairing (the simulator: whoever reaches its loopback address
-    sits at it; a request from the LAN still needs pairing)."""
+    sits at it; a request from the LAN still needs pairing). ``reviewer`` makes the finished games'
+    reviews (``board.reviews.BackgroundReviewer``); by default one is made over ``storage``, which
+    gives way whenever the board's engine is thinking."""
     clock = clock or MonotonicClock()
+    if reviewer is None and storage is not None:
+        reviewer = BackgroundReviewer(storage, busy=lambda: engine_busy(seam))
     quiet = quiet or RateLimitedLog(log, clock)
     context = Context(
         seam=seam,
@@ -74,21 +80,27 @@ def create_app(
         board=board,
         buttons=tuple(b for b in BUTTONS if b in buttons),
         trust_loopback=trust_loopback,
+        reviewer=reviewer,
     )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         quiet_loop_errors(asyncio.get_running_loop(), quiet)
         context.hub.start(asyncio.get_running_loop())
+        if reviewer is not None:
+            reviewer.start()
         try:
             yield
         finally:
             context.hub.stop()
+            if reviewer is not None:
+                reviewer.close()
 
     routes = [
         *pages.routes(context),
         *live.routes(context),
         *records.routes(context),
+        *practice.routes(context),
         *pair.routes(context),
         *control.routes(context),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -96,4 +108,13 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard, rates=rates)])
     app.state.hub = context.hub
     app.state.pairing = context.pairing
+    app.state.reviewer = reviewer
     return app
+
+
+def engine_busy(seam: BoardSeam) -> bool:
+    """Whether the board's engine is searching (a turn, a hint, or a grading for a player's
+    assistance): reviews give way."""
+    view = seam.view
+    snapshot = view.snapshot if view is not None else None
+    return bool(snapshot is not None and (snapshot.thinking or snapshot.grading))

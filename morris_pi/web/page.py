@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from morris_pi.board.position_setup import game_from
 from morris_pi.board.session import ERROR_PATTERNS, PAIRING_PATTERN, PAIRING_ROLE
 from morris_pi.catalogue import say
 from morris_pi.guidance import DEFAULT_PALETTE, ROLES, Frame, Look
@@ -62,15 +63,16 @@ def picture(
     )
 
 
-def position_after(record: str | list[str], plies: int | None, profile: str) -> Game:
-    """The game after its first ``plies`` turns (all of them with ``None``); ``ValueError`` names a bad record."""
+def position_after(record: str | list[str], plies: int | None, profile: str, fen: str | None = None) -> Game:
+    """The game after its first ``plies`` turns (all of them with ``None``), played from the FEN ``fen``
+    when the game was set up from one; ``ValueError`` names a bad record."""
     turns = record.split() if isinstance(record, str) else list(record)
     if plies is not None:
         if not 0 <= plies <= len(turns):
             raise ValueError(f"turn {plies} is not in this game: it has {len(turns)} turns")
         turns = turns[:plies]
     get_profile(profile)  # a clear error for an unknown profile
-    return Game.from_record(turns, profile)
+    return game_from(fen, turns, profile)
 
 
 def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flipped: bool = False) -> dict[str, Any]:
@@ -114,7 +116,7 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flip
         roles = dict(snap.leds)
         status = dict(snap.status)
         profile = snap.profile
-        game = Game.from_record(snap.record, profile) if snap.record else Game(profile)
+        game = game_from(snap.start, snap.record, profile)
         men = game
         out.update(
             {
@@ -129,8 +131,17 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flip
                 "outcome_text": str(snap.outcome) if snap.outcome is not None else None,
                 "in_hand": game.in_hand,
                 "trays": trays(game),
+                "setup": dict(snap.setup) if snap.setup is not None else None,
+                "warning": warning_json(snap.warning),
+                "hints_left": dict(snap.hints_left),
+                "assist": s.assists.meta(),
             }
         )
+        if snap.setup is not None:
+            # the men standing, in the colour the order makes them: the page shows which colour goes where
+            setup = snap.setup
+            wanted = {p: side for side in ("white", "black") for p in setup.get(side, ())}
+            men = {p: wanted[p] for p in setup.get("standing", ()) if p in wanted}
     # what the session lays over the game's frame on the LEDs: the clock's warning under the
     # guidance, the fault patterns and the pairing blink over it
     low_points, low_status = view.overlay
@@ -162,6 +173,31 @@ def view_json(view: View, palette: Mapping[str, Look] = DEFAULT_PALETTE, *, flip
     }
     out["svg"] = picture(men, frame, profile=profile, palette=palette, flipped=flipped, title="")
     return out
+
+
+def warning_json(warning: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A blunder warning for the page: the snapshot's, with its sentence in each language.
+
+    >>> warning_json({"side": "black", "turn": "g7", "better": "d7", "loss": 354, "point": "g7"})["words"]["en"]
+    'g7 is a blunder: it gives away about 3.5 men, and d7 was better.'
+    """
+    if warning is None:
+        return None
+    from morris_pi.board.assist import BlunderWarning, warning_words
+    from morris_pi.catalogue import LANGUAGES, Words
+    from morris_pi.rules import Turn
+
+    better, reply = warning.get("better"), warning.get("reply")
+    shown = BlunderWarning(
+        warning["side"],
+        Turn.parse(warning["turn"]),
+        Turn.parse(better) if better else None,
+        int(warning["loss"]),
+        0,
+        warning["point"],
+        Turn.parse(reply) if reply else None,
+    )
+    return {**warning, "words": {lang: warning_words(shown, Words(lang)) for lang in LANGUAGES}}
 
 
 def trays(game: Game) -> dict[str, dict[str, int]]:

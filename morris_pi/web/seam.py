@@ -89,6 +89,9 @@ class View:
                 snap.pending,
                 snap.lifted,
                 snap.fault,
+                repr(snap.warning),
+                repr(snap.hints_left),
+                snap.grading,
             )
         )
         return (
@@ -183,7 +186,12 @@ def actions(session: Session) -> dict[str, bool]:
     over = game.outcome is not None
     clock = session.game_clock
     return {
-        "hint": not over and game.turn != tracker.computer and not tracker.resync and not controller.waiting,
+        "hint": not over
+        and game.turn != tracker.computer
+        and not tracker.resync
+        and not controller.waiting
+        and controller.hints_left()[game.turn] != 0,
+        "playon": controller.warning is not None,
         "takeback": bool(game.history) or game.pending is not None,
         "draw": game.claimable_draw() is not None,
         "resign": not over,

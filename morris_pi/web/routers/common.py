@@ -81,6 +81,7 @@ class Context:
     board: bool = False  # the page is the board (the simulator's --no-window)
     buttons: tuple[str, ...] = ()  # the board's buttons, which type pairing codes
     trust_loopback: bool = False  # a page on this machine needs no pairing (the simulator)
+    reviewer: Any = None  # the background reviews of finished games (``board.reviews``)
 
     def trusted(self, request: Request) -> bool:
         """Whether the request comes from this machine, to a loopback name, where that is enough."""

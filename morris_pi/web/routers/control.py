@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from morris_pi.board.assist import Assistance
 from morris_pi.board.menu import MODES, GameSettings
 from morris_pi.board.session import Session
 from morris_pi.rules import PROFILES, SIDES
@@ -21,13 +22,17 @@ from .common import Context, Refused, guarded
 #: The buttons a page may press, by the API's name (the board's own names).
 BUTTON_ACTIONS: dict[str, str] = {"hint": "hint", "takeback": "undo", "resign": "resign", "draw": "draw"}
 
-DO = Text(choices=(*BUTTON_ACTIONS, "new", "menu", "start", "choose", "flag", "brightness"))
+DO = Text(choices=(*BUTTON_ACTIONS, "new", "menu", "start", "choose", "flag", "brightness", "playon"))
+#: One player's assistance as the page sends it: ``Assistance``'s text form ("targets warn hints=3", "plain").
+ASSIST = Text(pattern=r"[a-z0-9= ]{1,40}", max_len=40, says="assistance such as 'targets warn hints=3' or 'plain'")
+#: A Sanmill FEN: 24 points, side, phase, action and counts.
+FEN = Text(pattern=r"[O@*X/ a-z0-9-]{20,100}", max_len=100, says="a Sanmill FEN")
 POINT = Text(pattern=r"[a-g][1-7]", max_len=2, says="a point like d6")
 #: A two-player clock as the page sends it ("" for none): ``TimeControl.parse`` checks the rest.
 CLOCK_PATTERN = r"|[0-9]{1,3}(\.[0-9]{1,2})?(\+[0-9]{1,3})?"
 #: The body of ``/api/action`` for each ``do``.
 ACTION_BODIES: dict[str, dict[str, schema.Field]] = {
-    **{name: {"do": DO} for name in (*BUTTON_ACTIONS, "menu", "start", "flag")},
+    **{name: {"do": DO} for name in (*BUTTON_ACTIONS, "menu", "start", "flag", "playon")},
     "new": {
         "do": DO,
         "mode": Text(choices=MODES),
@@ -35,6 +40,9 @@ ACTION_BODIES: dict[str, dict[str, schema.Field]] = {
         "level": Integer(1, 10),
         "profile": Text(pattern=r"[a-z0-9-]{1,24}", says="a rules profile name"),
         "clock": Text(pattern=CLOCK_PATTERN, max_len=12, says="minutes, or minutes+seconds a turn, like 5+3"),
+        "assist_white": ASSIST,
+        "assist_black": ASSIST,
+        "fen": Text(pattern=r"|[O@*X/ a-z0-9-]{20,100}", max_len=100, says="a Sanmill FEN, or nothing"),
     },
     "choose": {"do": DO, "point": POINT},
     "brightness": {"do": DO, "value": Number()},
@@ -66,11 +74,25 @@ def routes(context: Context) -> list[BaseRoute]:
             chosen: dict[str, Any] = {k: data[k] for k in ("mode", "human", "level", "profile") if k in data}
             if "clock" in data:
                 chosen["clock"] = data["clock"] or None  # "" : no clock
+            assist = base.assist
+            for side in SIDES:
+                if f"assist_{side}" in data:
+                    try:
+                        assist = assist.with_side(side, Assistance.parse(data[f"assist_{side}"]))
+                    except ValueError as exc:
+                        raise BadInput(str(exc), field=f"assist_{side}") from None
+            chosen["assist"] = assist
             try:
                 settings = replace(base, **chosen)
             except (TypeError, ValueError) as exc:
                 raise Refused(400, f"new game: {exc}") from None
-            await context.run(lambda s: s.new_game(settings))
+            fen = data.get("fen") or None
+            if fen is not None:
+                await context.run(lambda s: s.set_up(fen, settings))  # a bad FEN: 400, naming its field
+            else:
+                await context.run(lambda s: s.new_game(settings))
+        elif what == "playon":
+            await context.run(play_on)
         elif what == "menu":
             await context.run(lambda s: s.open_menu())
         elif what == "start":
@@ -119,7 +141,21 @@ def press_in_game(session: Session, what: str, button: str) -> None:
             raise ValueError("hint: it is the computer's turn")
         if tracker.resync:
             raise ValueError("hint: put the board right first, as the lights show")
+        if session.controller.hints_left()[game.turn] == 0:
+            limit = session.controller.assists.of(game.turn).hints
+            raise ValueError(
+                f"hint: {game.turn} has no hints this game"
+                if limit == 0
+                else f"hint: {game.turn} has used all {limit} hints"
+            )
     session.command(button)
+
+
+def play_on(session: Session) -> None:
+    """The player saw the blunder warning and plays on."""
+    controller = session.controller
+    if session.menu is not None or controller is None or not controller.play_on():
+        raise ValueError("play on: no blunder warning is showing")
 
 
 def start_menu(session: Session) -> None:

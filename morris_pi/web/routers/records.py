@@ -65,7 +65,7 @@ def routes(context: Context) -> list[BaseRoute]:
         profile = record.tags.get("Profile", "standard")
         plies = ply(request)
         try:
-            game = position_after(record.turns, plies, profile)
+            game = position_after(record.turns, plies, profile, record.tags.get("FEN"))
         except ValueError as exc:
             raise Refused(422, f"record {record.id}: {exc}") from None
         return record, game, len(record.turns) if plies is None else plies
@@ -84,6 +84,12 @@ def routes(context: Context) -> list[BaseRoute]:
         if download(request):
             return attachment(game.fen + "\n", f"{record.id}-{plies:03d}.fen", "text/plain; charset=utf-8")
         return JSONResponse({"id": record.id, "ply": plies, "fen": game.fen})
+
+    async def api_record_review(request: Request) -> Response:
+        record = record_of(request.path_params["id"])
+        if context.reviewer is None:
+            return JSONResponse({"status": "unavailable"})
+        return JSONResponse(context.reviewer.status(record))
 
     async def api_record_delete(request: Request) -> Response:
         context.paired(request)
@@ -111,6 +117,7 @@ def routes(context: Context) -> list[BaseRoute]:
         Route("/api/records/{id}", guarded(api_record)),
         Route("/api/records/{id}/picture", guarded(api_record_picture)),
         Route("/api/records/{id}/fen", guarded(api_record_fen)),
+        Route("/api/records/{id}/review", guarded(api_record_review)),
         Route("/api/records/{id}/download", guarded(api_record_download)),
         Route("/api/records/{id}/delete", guarded(api_record_delete), methods=["POST"]),
     ]

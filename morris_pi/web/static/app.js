@@ -161,6 +161,7 @@ function show(view) {
   if (!view) return;
   previous = state;
   state = view;
+  judgePractice(view);
   document.body.dataset.version = view.version;
   const inMenu = view.state === "menu";
   if (browsing === null || inMenu) {
@@ -213,6 +214,12 @@ function lightsLine(view) {
   if (view.state === "menu") return t(view.hand || paired ? "lights.menu_tap" : "lights.menu");
   const g = view.game;
   const clock = view.clock;
+  if (view.setup && view.setup.next) {
+    // the switches cannot tell colour: the order (white men first) and the page say which goes where
+    const next = view.setup.next;
+    const left = view.setup[next].filter((p) => !view.setup.standing.includes(p));
+    return t("lights.setup", { side: sideIn(next), points: left.join(" ") });
+  }
   if (g.problems && g.problems.length) return t("lights.problems");
   if (clock && clock.flagged && !g.outcome) return t("clock.flagged", { side: side(clock.flagged) }) + " " + t("clock.flag_hint");
   if (g.computer) {
@@ -247,6 +254,15 @@ function showStatus(view) {
     $("turn").textContent = `${turnLine(view)}: ${menuWords(view.menu.settings)}`;
   }
   const g = view.game;
+  const warning = view.state === "game" && view.warning;
+  $("warning").hidden = !warning;
+  $("warning").textContent = warning ? (warning.words[LANG] || warning.words.en) : "";
+  $("act-playon").hidden = !warning;
+  const setup = view.state === "game" && view.setup;
+  $("setup-words").hidden = !setup;
+  $("setup-words").textContent = setup
+    ? t("setup.where", { white: setup.white.join(" ") || "-", black: setup.black.join(" ") || "-" })
+    : "";
   list($("problems"), (g && g.problems || []).map((p) => t(`problem.${p.kind}`, { point: p.point })));
   list($("faults"), Object.entries(view.faults || {}).map(([kind, text]) => t("fault.line", { what: t(`fault.${kind}`), why: text })));
   if (view.pairing && !paired && !$("pair-message").textContent) {
@@ -281,6 +297,9 @@ function showActions(view) {
   const can = view.can || {};
   const inGame = view.state === "game";
   $("act-hint").disabled = !inGame || !can.hint;
+  // a player with a limit of hints sees how many are left
+  const left = inGame && view.game && view.hints_left ? view.hints_left[view.game.turn] : null;
+  $("act-hint").textContent = left === null || left === undefined ? t("act.hint") : t("act.hint_left", { n: left });
   $("act-takeback").disabled = !inGame || !can.takeback;
   $("act-draw").disabled = !inGame || !can.draw;
   $("act-resign").disabled = !inGame || !can.resign;
@@ -324,6 +343,9 @@ function settingsFrom(f) {
   const data = { do: "new", mode: f.get("mode"), profile: f.get("profile") };
   if (data.mode === "computer") { data.human = f.get("human"); data.level = Number(f.get("level")); }
   else data.clock = f.get("clock") || "";
+  for (const s of ["white", "black"]) if (f.get(`assist_${s}`)) data[`assist_${s}`] = f.get(`assist_${s}`);
+  const fen = (f.get("fen") || "").trim();
+  if (fen) data.fen = fen;
   return data;
 }
 
@@ -672,7 +694,9 @@ $("board").addEventListener("click", async (event) => {
     } else hand({ do: "lift", point });
     return;
   }
-  hand({ do: "place", point, colour: (state.game && state.game.turn) || "white" });
+  // while a position is set up, the men put down are the colour whose points are lit
+  const colour = (state.setup && state.setup.next) || (state.game && state.game.turn) || "white";
+  hand({ do: "place", point, colour });
 });
 $("drop").onclick = () => hand({ do: "drop" });
 $("cancel").onclick = () => hand({ do: "cancel" });
@@ -836,7 +860,7 @@ function showPane(name) {
     tab.setAttribute("aria-selected", on ? "true" : "false");
   });
   document.querySelectorAll(".pane").forEach((p) => p.classList.toggle("on", p.id === name));
-  if (name === "review") loadGames();
+  if (name === "review") { loadGames(); if ($("practice").open) loadPractice(); }
 }
 document.querySelectorAll(".tab").forEach((tab) => { tab.onclick = () => showPane(tab.dataset.tab); });
 
@@ -952,7 +976,24 @@ function tagLine(tags) {
   if (tags.Profile) parts.push(t("review.rules", { rules: t(`profile.${tags.Profile}`) }));
   if (tags.TimeControl) parts.push(t("review.clock", { clock: tags.TimeControl }));
   if (tags.TimeForfeit) parts.push(t("review.forfeit", { side: side(tags.TimeForfeit) }));
+  if (tags.FEN) parts.push(t("review.from_fen"));
+  if (tags.Assistance) parts.push(assistTag(tags.Assistance));
   return parts.join(" · ");
+}
+
+// the record's Assistance tag ("white: targets warn; black: plain") in the page's words
+function assistTag(tag) {
+  const sides = tag.split(";").map((part) => part.trim().split(":")).filter((p) => p.length === 2);
+  return sides.map(([who, what]) => {
+    const words = what.trim().split(/\s+/).map((word) => {
+      if (word === "targets") return t("assist.targets");
+      if (word === "warn") return t("assist.warn");
+      if (word === "hints=0") return t("assist.hints.none");
+      if (word.startsWith("hints=")) return tc("count.hints", Number(word.slice(6)));
+      return t("assist.preset.plain");
+    });
+    return t("review.assist", { side: sideIn(who.trim()), what: words.join(", ") });
+  }).join(" · ");
 }
 
 async function openGame(id) {
@@ -966,7 +1007,9 @@ async function openGame(id) {
   $("dl-record").href = `/api/records/${encodeURIComponent(id)}/download?format=record`;
   $("dl-sanmill").href = `/api/records/${encodeURIComponent(id)}/download?format=sanmill`;
   document.querySelectorAll("#games .game").forEach((b) => b.classList.toggle("on", b.dataset.id === id));
+  graded = null;
   step(review.ply);
+  loadReview(id);
 }
 
 async function step(ply) {
@@ -977,6 +1020,7 @@ async function step(ply) {
   const flip = prefs.flip ? "&flip=1" : "";
   try {
     showSvg($("review-board"), await getSvg(`${base}/picture?ply=${ply}${flip}`));
+    drawBetter(ply);
     const fen = await getJson(`${base}/fen?ply=${ply}`);
     $("fen").value = fen.fen;
     $("review-tags").textContent = tagLine(review.tags);
@@ -988,11 +1032,20 @@ async function step(ply) {
   $("dl-svg").href = `${base}/picture?ply=${ply}&download=1${flip}`;
   $("dl-fen").href = `${base}/fen?ply=${ply}&download=1`;
   $("review-ply").textContent = ply ? `${ply}/${review.turns.length}: ${review.turns[ply - 1]}` : `${t("review.start")}/${review.turns.length}`;
+  showGrade(ply);
   const ol = $("review-record");
   ol.replaceChildren(...review.turns.map((turn, i) => {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.textContent = `${i % 2 ? "" : (i / 2 + 1) + ". "}${turn}`;
+    const g = gradeOf(i + 1);
+    if (g && SYMBOLS[g.grade]) {
+      const mark = document.createElement("span");
+      mark.className = `g ${g.grade}`;
+      mark.textContent = SYMBOLS[g.grade];
+      mark.title = t(`grade.${g.grade}`);
+      b.append(mark);
+    }
     b.dataset.ply = i + 1;
     if (i + 1 === ply) b.classList.add("on");
     b.onclick = () => step(i + 1);
@@ -1000,6 +1053,206 @@ async function step(ply) {
     return li;
   }));
 }
+
+// -- the review of a game: grades, the better turn, the evaluation chart ---------------------------
+
+const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const SVGNS = "http://www.w3.org/2000/svg";
+const CHART_CAP = 600; // centi-men at the chart's edge: six men ahead, or a known result
+let graded = null; // the review of the game open in review: { status, turns: [...] }
+let gradedTimer = null;
+
+function gradeOf(ply) {
+  return graded && graded.status === "done" && ply > 0 ? graded.turns[ply - 1] || null : null;
+}
+
+async function loadReview(id) {
+  clearTimeout(gradedTimer);
+  let r;
+  try { r = await getJson(`/api/records/${encodeURIComponent(id)}/review`); } catch (e) { r = { status: "failed", error: e.message }; }
+  if (review.id !== id) return;
+  graded = r;
+  showGrade(review.ply);
+  if (r.status === "done") step(review.ply);
+  if (r.status === "queued" || r.status === "running") gradedTimer = setTimeout(() => loadReview(id), 2000);
+}
+
+function showGrade(ply) {
+  const line = $("review-grade");
+  line.replaceChildren();
+  drawChart(ply);
+  if (!graded || graded.status !== "done") {
+    if (graded && (graded.status === "queued" || graded.status === "running")) {
+      line.textContent = t("review.grading", { done: graded.done || 0, of: graded.of || review.turns.length });
+    } else if (graded && graded.status === "failed") {
+      line.textContent = t("review.grading_failed", { error: graded.error || "" });
+    }
+    return;
+  }
+  const g = gradeOf(ply);
+  if (!g) { line.textContent = ply ? "" : t("review.pick_turn"); return; }
+  const word = document.createElement("span");
+  word.className = `g ${g.grade}`;
+  word.textContent = `${g.turn}${SYMBOLS[g.grade] || ""} ${t(`grade.${g.grade}`)}`;
+  line.append(word);
+  if (g.better) line.append(` · ${t("review.better", { turn: g.better })}`);
+  if (g.loss && typeof g.loss === "object") line.append(` · ${t("review.threw", { from: t(`value.${g.loss.from}`), to: t(`value.${g.loss.to}`) })}`);
+  else if (g.loss > 0) line.append(` · ${t("review.loss", { men: (g.loss / 100).toFixed(1) })}`);
+}
+
+function pointAt(svg, name) {
+  const hole = svg.querySelector(`#point-${name} .hole`);
+  return hole ? [Number(hole.getAttribute("cx")), Number(hole.getAttribute("cy"))] : null;
+}
+
+function drawBetter(ply) {
+  const g = gradeOf(ply);
+  const svg = $("review-board").querySelector("svg");
+  if (!g || !g.better || !svg) return;
+  const m = /^(?:([a-g][1-7])-)?([a-g][1-7])(?:x([a-g][1-7]))?$/.exec(g.better);
+  if (!m) return;
+  const to = pointAt(svg, m[2]);
+  if (!to) return;
+  const group = document.createElementNS(SVGNS, "g");
+  group.setAttribute("id", "better");
+  group.setAttribute("class", "better");
+  const from = m[1] ? pointAt(svg, m[1]) : null;
+  if (from) {
+    const line = document.createElementNS(SVGNS, "line");
+    line.setAttribute("class", "better-arrow");
+    [["x1", from[0]], ["y1", from[1]], ["x2", to[0]], ["y2", to[1]]].forEach(([k, v]) => line.setAttribute(k, v));
+    group.append(line);
+    const head = document.createElementNS(SVGNS, "polygon");
+    const angle = Math.atan2(to[1] - from[1], to[0] - from[0]);
+    const tip = (a, r) => `${to[0] - r * Math.cos(angle + a)},${to[1] - r * Math.sin(angle + a)}`;
+    head.setAttribute("points", `${to[0]},${to[1]} ${tip(0.45, 30)} ${tip(-0.45, 30)}`);
+    head.setAttribute("fill", "#1a9e4a");
+    group.append(head);
+  }
+  const ring = document.createElementNS(SVGNS, "circle");
+  ring.setAttribute("class", "better-ring");
+  ring.setAttribute("cx", to[0]);
+  ring.setAttribute("cy", to[1]);
+  ring.setAttribute("r", 27);
+  group.append(ring);
+  svg.append(group);
+}
+
+function drawChart(ply) {
+  const box = $("review-chart");
+  const turns = graded && graded.status === "done" ? graded.turns : null;
+  if (!turns || !turns.length) { box.replaceChildren(); return; }
+  const w = 320, h = 110, pad = 6, n = turns.length;
+  const x = (i) => pad + (i * (w - 2 * pad)) / n;
+  const y = (v) => h / 2 - (Math.max(-CHART_CAP, Math.min(CHART_CAP, v)) * (h / 2 - pad)) / CHART_CAP;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("review.chart"));
+  const zero = document.createElementNS(SVGNS, "line");
+  zero.setAttribute("class", "zero");
+  [["x1", pad], ["y1", h / 2], ["x2", w - pad], ["y2", h / 2]].forEach(([k, v]) => zero.setAttribute(k, v));
+  svg.append(zero);
+  const values = [0, ...turns.map((r) => r.white_eval)];
+  const line = document.createElementNS(SVGNS, "polyline");
+  line.setAttribute("class", "line");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  svg.append(line);
+  const now = document.createElementNS(SVGNS, "line");
+  now.setAttribute("class", "now");
+  [["x1", x(ply)], ["y1", pad / 2], ["x2", x(ply)], ["y2", h - pad / 2]].forEach(([k, v]) => now.setAttribute(k, v));
+  svg.append(now);
+  turns.forEach((r, i) => {
+    const dot = document.createElementNS(SVGNS, "circle");
+    dot.setAttribute("class", `pt ${r.grade}`);
+    dot.setAttribute("cx", x(i + 1).toFixed(1));
+    dot.setAttribute("cy", y(r.white_eval).toFixed(1));
+    dot.setAttribute("r", SYMBOLS[r.grade] ? 3.6 : 2);
+    svg.append(dot);
+    // a tall, thin target per turn, so that a finger finds it on a phone
+    const hit = document.createElementNS(SVGNS, "rect");
+    hit.setAttribute("class", "hit");
+    hit.setAttribute("id", `chart-ply-${i + 1}`);
+    hit.setAttribute("data-ply", i + 1);
+    hit.setAttribute("x", (x(i + 1) - (w - 2 * pad) / n / 2).toFixed(1));
+    hit.setAttribute("y", 0);
+    hit.setAttribute("width", ((w - 2 * pad) / n).toFixed(1));
+    hit.setAttribute("height", h);
+    const title = document.createElementNS(SVGNS, "title");
+    title.textContent = `${i + 1}. ${r.turn}${SYMBOLS[r.grade] || ""}`;
+    hit.append(title);
+    hit.addEventListener("click", () => step(i + 1));
+    svg.append(hit);
+  });
+  box.replaceChildren(svg);
+}
+
+// -- practice positions: chosen by theme and difficulty, set up on the board, the first turn judged --
+
+let practiceAll = null; // { themes, positions }
+let practice = null; // the position being practised: { id, fen, gameId, judged }
+
+function practicePlayer() {
+  return ($("practice-player").value || "").trim() || "Player";
+}
+
+async function loadPractice() {
+  if (!practiceAll) {
+    try { practiceAll = await getJson("/api/practice"); } catch (e) { $("practice-record").textContent = e.message; return; }
+    const sel = $("practice-theme");
+    sel.replaceChildren(new Option(t("practice.any"), ""), ...Object.keys(practiceAll.themes).map((k) => new Option(t(`theme.${k}`), k)));
+  }
+  let record = { solved: {}, levels: {} };
+  try { record = await getJson(`/api/practice/player?name=${encodeURIComponent(practicePlayer())}`); } catch (e) { /* no record kept */ }
+  const theme = $("practice-theme").value, level = $("practice-level").value;
+  const shown = practiceAll.positions.filter((p) => (!theme || p.theme === theme) && (!level || String(p.difficulty) === level));
+  $("practice-list").replaceChildren(...shown.map((p) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.className = "game practice-item";
+    b.dataset.id = p.id;
+    const what = document.createElement("span");
+    what.className = "when";
+    what.textContent = `${t(`theme.${p.theme}`)} · ${t(`practice.d${p.difficulty}`)}${record.solved[p.id] ? " ✓" : ""}`;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = t("practice.to_move", { side: side(p.side) });
+    b.append(what, who);
+    b.onclick = () => startPractice(p);
+    li.append(b);
+    return li;
+  }));
+  const levels = Object.entries(record.levels || {}).map(([lv, r]) => t("practice.level_line", { level: lv, won: r.won, drawn: r.drawn, lost: r.lost }));
+  $("practice-record").textContent = [t("practice.solved", { n: Object.keys(record.solved || {}).length, of: practiceAll.positions.length }), ...levels].join(" · ");
+}
+
+async function startPractice(p) {
+  const ok = await act({ do: "new", mode: "computer", human: p.side, level: 10, profile: p.profile, fen: p.fen }, t("practice.started", { side: side(p.side) }));
+  if (!ok) return;
+  practice = { id: p.id, fen: p.fen, side: p.side, gameId: null, judged: false };
+  showPane("live");
+  window.scrollTo(0, 0); // the board, where the position is set up, at the top
+}
+
+// called with every view: the practice game's first turn is sent to be judged, once
+async function judgePractice(view) {
+  if (!practice || practice.judged || view.state !== "game") return;
+  if (practice.gameId === null) { practice.gameId = view.game_id; return; }
+  if (view.game_id !== practice.gameId) { practice = null; return; }
+  if (view.setup || !(view.turns || []).length) return;
+  practice.judged = true;
+  try {
+    const r = await post("/api/practice/check", { id: practice.id, turn: view.turns[0], player: practicePlayer() });
+    say(r.solved ? t("practice.right", { turn: r.turn }) : t("practice.wrong", { turn: r.turn, best: r.best }), r.solved ? "ok" : "error");
+    if ($("practice").open) loadPractice();
+  } catch (e) { refused(e); }
+}
+
+$("practice-theme").onchange = () => loadPractice();
+$("practice-level").onchange = () => loadPractice();
+$("practice-player").onchange = () => { try { localStorage.setItem("morris-player", practicePlayer()); } catch (e) { /* private mode */ } loadPractice(); };
+try { $("practice-player").value = localStorage.getItem("morris-player") || ""; } catch (e) { /* private mode */ }
+$("practice").addEventListener("toggle", () => { if ($("practice").open) loadPractice(); });
 
 $("first").onclick = () => step(0);
 $("prev").onclick = () => step(review.ply - 1);

@@ -1,0 +1,62 @@
+"""The page's API of reviews and practice: a review asked for and made, positions listed, a turn judged."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from web_kit import WebBoard
+
+from morris_pi.board.practice import PlayerRecords, load_practice
+from morris_pi.board.reviews import BackgroundReviewer
+from morris_pi.board.storage import Storage
+from morris_pi.rules import Game
+
+PIN = "471108"
+
+
+def stored_game(tmp_path) -> tuple[Storage, str]:
+    storage = Storage(tmp_path, clock=lambda: datetime(2026, 4, 12, 19, 0, tzinfo=UTC))
+    game = Game.from_record("d6 a1 f6 a4 b6xa1")
+    game.resign("black")
+    return storage, storage.finish(game, {"mode": "two-player"}).id
+
+
+def test_a_review_is_queued_when_asked_for_and_served_once_made(tmp_path) -> None:
+    storage, record_id = stored_game(tmp_path)
+    with WebBoard(storage=storage) as board:
+        assert isinstance(board.app.state.reviewer, BackgroundReviewer)  # the board's own, in its thread
+        asked = board.client.get(f"/api/records/{record_id}/review").json()
+        assert asked["status"] in ("queued", "running", "done")
+    BackgroundReviewer(storage, budget="quick").run_pending()  # here, whatever the board's thread did
+    with WebBoard(storage=storage) as board:
+        answer = board.client.get(f"/api/records/{record_id}/review").json()
+        assert answer["status"] == "done"
+        assert [t["turn"] for t in answer["turns"]] == "d6 a1 f6 a4 b6xa1".split()
+        assert answer["turns"][3]["grade"] == "mistake"
+        assert board.client.get("/api/records/nosuch/review").status_code == 404
+
+
+def test_practice_positions_are_listed_without_their_solutions_and_a_turn_is_judged(tmp_path) -> None:
+    storage, _ = stored_game(tmp_path)
+    position = next(p for p in load_practice() if p.theme == "flying-win")
+    with WebBoard(storage=storage, pin=PIN) as board:
+        listed = board.client.get("/api/practice").json()
+        assert "flying-win" in listed["themes"]
+        assert all("solution" not in p for p in listed["positions"])
+        body = {"id": position.id, "turn": position.solution[0], "player": "Ann"}
+        assert board.post("/api/practice/check", body).status_code == 403  # behind pairing
+        board.pair_with_pin(PIN)
+        judged = board.post("/api/practice/check", body).json()
+        assert judged["solved"] and position.id in judged["record"]
+        wrong = next(str(t) for t in position.game().legal_turns() if str(t) not in position.solution)
+        assert board.post("/api/practice/check", {**body, "turn": wrong}).json()["solved"] is False
+        bad = board.post("/api/practice/check", {**body, "turn": "zz"})
+        assert bad.status_code == 400 and "turn" in bad.text
+        assert board.post("/api/practice/check", {**body, "id": "no-such"}).status_code == 404
+        player = board.client.get("/api/practice/player?name=Ann").json()
+        assert list(player["solved"]) == [position.id]
+    assert list(PlayerRecords(tmp_path).solved("Ann")) == [position.id]
