@@ -49,6 +49,7 @@ from typing import IO, Any, BinaryIO
 
 from morris_pi.board.assist import Assists
 from morris_pi.board.controller import Controller, Snapshot, TrackerFactory
+from morris_pi.board.opponents import EngineGrader
 from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
 from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.engine.player import EnginePlayer
@@ -235,8 +236,6 @@ def make_grader(header: Header) -> Any:
     when the header assists a player; else ``None``."""
     if header.assist.plain:
         return None
-    from morris_pi.board.opponents import EngineGrader
-
     return EngineGrader(threaded=False, max_time_s=None)
 
 

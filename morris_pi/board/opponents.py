@@ -23,9 +23,12 @@ shows the user (the simulator's panel does).
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from morris_pi.board.assist import Graded, Grading
 from morris_pi.board.ports import FirstLegalOpponent, Opponent
 from morris_pi.rules import Game, Turn
 
@@ -201,9 +204,6 @@ class EngineGrader:
         threaded: bool = True,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        import threading
-        import time
-
         self.budget = budget
         self.max_time_s = max_time_s
         self.threaded = threaded
@@ -218,8 +218,6 @@ class EngineGrader:
         self.cut: float | None = None
 
     def start(self, game: Game) -> None:
-        from morris_pi.board.assist import Graded, Grading
-
         self.cancel()
         with self._lock:
             self._job += 1
