@@ -270,7 +270,7 @@ def _table_draws(searcher: Searcher, position: Position, turns: list[RawTurn]) -
         me, op = after.men[after.side], after.men[after.side ^ 1]
         if after.hand != (0, 0) or me.bit_count() < 3 or op.bit_count() < 3 or me.bit_count() + op.bit_count() > 7:
             continue
-        if searcher._probe(egtb, me, op, after.quiet, 1) == 0:
+        if egtb.probe(me, op) == 0:  # a draw in the tables is a draw whatever the N-move count
             draws.add(raw)
     return draws
 
