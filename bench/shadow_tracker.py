@@ -1,13 +1,14 @@
 """The story decoder in shadow: both generators' games read by ``StoryDecoder``, counted.
 
     python bench/shadow_tracker.py [--gen second|physical] [--seed N|random] [--games 100]
-                                   [--mess 0.25] [--jobs 2] [--show-wrong]
+                                   [--mess 0.25] [--jobs 2] [--limit 120] [--show-wrong]
 
 Each game's switch events go to ``morris_pi.tracker.decoder.StoryDecoder`` on the trace's
 own clock (woken at every event and at every deadline it names). A game is *exact* when the
 committed record is the game's record, *short* when it is a proper prefix of it (the board
 waits), *wrong* when it holds a turn nobody played. Only games between two people are read:
-the computer's prompts, takebacks and the set-up of a position are not stories yet.
+the computer's prompts, takebacks and the set-up of a position are not stories yet. A game
+that takes longer than ``--limit`` seconds of wall time counts as *slow*.
 Fit and debug on seeds 0 to 9 only; ``--seed random`` draws a fresh one and prints it.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 import time
 from collections import Counter
@@ -84,14 +86,28 @@ def verdict(got: str, truth: str) -> str:
     return "short" if g == t[: len(g)] else "wrong"
 
 
-def run_one(job: tuple[str, int, int, float]) -> dict:
-    gen, seed, n, mess = job
+class _TooSlow(Exception):
+    pass
+
+
+def _too_slow(signum: int, frame: object) -> None:
+    raise _TooSlow
+
+
+def run_one(job: tuple[str, int, int, float, float]) -> dict:
+    gen, seed, n, mess, limit = job
     events, truth, profile = trace_of(gen, seed, n, mess)
+    signal.signal(signal.SIGALRM, _too_slow)
+    signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         got, cpu = read(events, profile)
         kind = verdict(got, truth)
+    except _TooSlow:
+        got, cpu, kind = "", limit, "slow"
     except Exception as exc:  # a crash is a finding, reported with the game
         got, cpu, kind = f"{type(exc).__name__}: {exc}", 0.0, "crash"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     return {"game": n, "profile": profile, "kind": kind, "got": got, "truth": truth, "cpu": cpu}
 
 
@@ -103,10 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mess", type=float, default=0.25)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--show-wrong", action="store_true")
+    parser.add_argument("--limit", type=float, default=120.0, help="seconds per game before it counts as slow")
     args = parser.parse_args(argv)
     seed = random.SystemRandom().randrange(10, 1_000_000) if args.seed == "random" else int(args.seed)
     print(f"seed {seed}, generator {args.gen}, mess {args.mess}, {args.games} games", flush=True)
-    jobs = [(args.gen, seed, n, args.mess) for n in range(args.games)]
+    jobs = [(args.gen, seed, n, args.mess, args.limit) for n in range(args.games)]
     with Pool(args.jobs) as pool:
         results = pool.map(run_one, jobs, chunksize=1)
     counts = Counter(r["kind"] for r in results)
@@ -116,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {r['kind']:6} game {r['game']} {r['profile']}: got {r['got'][-90:]!r}")
             print(f"         truth ...{r['truth'][len(r['got']) - 40 if r['kind'] != 'crash' else 0 :][:120]!r}")
     print(
-        f"exact {counts['exact']}, short {counts['short']}, wrong {counts['wrong']}, crash {counts['crash']}"
+        f"exact {counts['exact']}, short {counts['short']}, wrong {counts['wrong']}, crash {counts['crash']},"
+        f" slow {counts['slow']}"
         f" of {len(results)}; cpu per game median {cpu[len(cpu) // 2]:.2f} s, max {cpu[-1]:.2f} s"
     )
     return 1 if counts["wrong"] or counts["crash"] else 0
