@@ -31,7 +31,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from morris_pi.board.ports import ManualClock
+from morris_pi.core.ports import ManualClock
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game, Turn
 from morris_pi.sim.app import SimApp

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from test_session import Rig
 
-from morris_pi.board.opponents import engine_opponents
-from morris_pi.board.ports import ManualClock
-from morris_pi.board.storage import Storage
+from morris_pi.core.opponents import engine_opponents
+from morris_pi.core.ports import ManualClock
+from morris_pi.core.storage import Storage
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game
 from morris_pi.sim.backends import SimBoard

@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("pygame")
 
-from morris_pi.board.ports import ManualClock
 from morris_pi.cli import main
+from morris_pi.core.ports import ManualClock
 from morris_pi.sim.app import SimApp
 from morris_pi.sim.backends import SimBoard
 from morris_pi.sim.render import LINE

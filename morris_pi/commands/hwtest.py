@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.sim:
         return _run_sim(args)
-    from morris_pi.board.ports import MonotonicClock
     from morris_pi.config.loader import DEFAULT_PATH, ConfigError, load_config
+    from morris_pi.core.ports import MonotonicClock
     from morris_pi.hw import platform
     from morris_pi.hw.errors import HardwareError
     from morris_pi.hw.factory import build_hardware

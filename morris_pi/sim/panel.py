@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from morris_pi.board.menu import QUESTIONS
 from morris_pi.catalogue import Words
+from morris_pi.core.menu import QUESTIONS
 
 Lines = list[tuple[str, str]]
 
