@@ -30,7 +30,7 @@ from morris_pi.hw.sensors_matrix import MatrixSensors
 from morris_pi.hw.sensors_mcp23017 import Mcp23017Sensors
 from morris_pi.service.hardware import BoardHardware
 from morris_pi.sim.backends import SimBoard
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 from morris_pi.web.seam import BoardSeam
 from morris_pi.web.server import WebServer
 

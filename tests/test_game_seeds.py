@@ -11,7 +11,7 @@ from morris_pi.core.storage import Storage
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game
 from morris_pi.sim.backends import SimBoard
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 
 
 def test_the_seed_of_each_game_goes_into_its_save_and_its_record(tmp_path):

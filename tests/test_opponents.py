@@ -14,7 +14,7 @@ from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game
 from morris_pi.service.loop import engine_factory
 from morris_pi.sim.backends import SimBoard
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from morris_pi.guidance import DEFAULT_PALETTE  # noqa: E402
 from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.app import SimApp  # noqa: E402
 from morris_pi.sim.backends import SimBoard  # noqa: E402
-from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
+from morris_pi.sim.play import GameSession, SimSettings  # noqa: E402
 
 
 @pytest.fixture

@@ -302,7 +302,7 @@ def test_the_qualities_reach_the_led_chain_of_a_real_driver():
 def test_the_simulated_board_warns_against_the_computer_and_replays_its_set_up(tmp_path):
     """The window's session on virtual time: a FEN set up by hand, then a blunder warned of before the reply."""
     from morris_pi.sim.backends import SimBoard
-    from morris_pi.sim.session import GameSession, SimSettings
+    from morris_pi.sim.play import GameSession, SimSettings
 
     clock = ManualClock()
     board = SimBoard(clock=clock)

@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from test_web_browser import PHONE, Board, click_point, open_page, size, start_chromium, until, view
 
-from morris_pi.sim.session import SimSettings
+from morris_pi.sim.play import SimSettings
 
 FEN = "********/OO******/*****@@* w p p 2 7 2 7 0 0 0 0 0 0 0 0 3"
 

@@ -28,7 +28,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.browser import run_in_thread  # noqa: E402
-from morris_pi.sim.session import SimSettings  # noqa: E402
+from morris_pi.sim.play import SimSettings  # noqa: E402
 from morris_pi.web.pairing import COOKIE  # noqa: E402
 
 PIN = "471108"

@@ -17,7 +17,7 @@ from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 from morris_pi.sim.backends import SimBoard
 from morris_pi.sim.browser import BrowserHand
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 from morris_pi.web.app import create_app
 from morris_pi.web.seam import BoardSeam
 

@@ -83,7 +83,7 @@ def test_the_window_and_the_page_share_one_session(tmp_path):
     from morris_pi.sim.app import SimApp
     from morris_pi.sim.backends import SimBoard
     from morris_pi.sim.browser import serve_beside
-    from morris_pi.sim.session import GameSession, SimSettings
+    from morris_pi.sim.play import GameSession, SimSettings
 
     board = SimBoard(clock=ManualClock())
     game = GameSession(

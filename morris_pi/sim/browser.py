@@ -38,7 +38,7 @@ from morris_pi.web.server import WebServer
 
 from .backends import SimBoard
 from .hand import SIDES, HandError
-from .session import GameSession
+from .play import GameSession
 
 log = logging.getLogger("morris_pi.sim")
 
