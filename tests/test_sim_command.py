@@ -16,8 +16,8 @@ from morris_pi.cli import main
 from morris_pi.core.ports import ManualClock
 from morris_pi.sim.app import SimApp
 from morris_pi.sim.backends import SimBoard
+from morris_pi.sim.drawing import LINE
 from morris_pi.sim.play import GameSession, SimSettings, settings_from
-from morris_pi.sim.render import LINE
 
 
 def args(**given) -> argparse.Namespace:
