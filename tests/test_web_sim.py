@@ -79,11 +79,11 @@ def test_the_window_and_the_page_share_one_session(tmp_path):
     in the window's own step (the same ``GameSession``, on the window's manual clock here)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pytest.importorskip("pygame")
-    from morris_pi.board.ports import FirstLegalOpponent, ManualClock
+    from morris_pi.core.ports import FirstLegalOpponent, ManualClock
     from morris_pi.sim.app import SimApp
     from morris_pi.sim.backends import SimBoard
     from morris_pi.sim.browser import serve_beside
-    from morris_pi.sim.session import GameSession, SimSettings
+    from morris_pi.sim.play import GameSession, SimSettings
 
     board = SimBoard(clock=ManualClock())
     game = GameSession(
