@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = Counter(r["kind"] for r in results)
     cpu = sorted(r["cpu"] for r in results)
     for r in results:
-        if r["kind"] in ("wrong", "crash") or (args.show_wrong and r["kind"] != "exact"):
+        if r["kind"] in ("wrong", "crash", "slow") or (args.show_wrong and r["kind"] != "exact"):
             print(f"  {r['kind']:6} game {r['game']} {r['profile']}: got {r['got'][-90:]!r}")
             print(f"         truth ...{r['truth'][len(r['got']) - 40 if r['kind'] != 'crash' else 0 :][:120]!r}")
     print(

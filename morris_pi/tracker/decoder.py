@@ -130,9 +130,14 @@ class StoryDecoder:
             self._recheck(now, evidence.last_change)
             return False
         # the longest agreed prefix whose switches have all been quiet for confirm_s
+        every = flips_of(best.turns, best.pending)
         while agreed:
             need = flips_of(best.turns[:agreed], None)
-            quiet_since = max(past.points[i].changes[-1].t for i, flips in enumerate(need) if flips)
+            quiet_since = max(
+                self._quiet_since(past.points[i].changes, best.matched[i], len(flips), len(every[i]))
+                for i, flips in enumerate(need)
+                if flips
+            )
             ready = quiet_since + self.confirm_s + FIRM_S
             if now >= ready:
                 break
@@ -142,6 +147,13 @@ class StoryDecoder:
             return False
         self._commit(best, agreed, past.points, need, [len(p.changes) for p in evidence.points])
         return True
+
+    @staticmethod
+    def _quiet_since(seq: tuple, matched: tuple[int, ...], done: int, flips: int) -> float:  # type: ignore[type-arg]
+        """When a point last changed before the story's next flip there (a later turn's)."""
+        if done < flips:
+            return float(seq[matched[done] - 1].t)
+        return float(seq[-1].t)
 
     def _recheck(self, now: float, last_change: float) -> None:
         """Rank again soon: what a wait costs grows with time, so a tie now may be decided later."""
