@@ -189,6 +189,14 @@ def test_a_flying_draw_is_solved_once_held_for_the_bound() -> None:
     position = practice_by_id("flying-draw-01")
     line = table_line(position, FLYING_TURNS)
     judged = judge_line(position, line)
-    assert judged.solved and len(judged.verdicts) <= FLYING_TURNS
-    if len(judged.verdicts) == FLYING_TURNS:
-        assert judged.reason == f"held for {FLYING_TURNS} turns"
+    assert judged.solved and judged.reason == "the game is drawn"
+    assert len(judged.verdicts) > 1 and all(v.kept for v in judged.verdicts)
+
+
+def test_a_man_not_taken_within_three_turns_is_not_solved_though_no_turn_was_bad() -> None:
+    position = practice_by_id("win-a-man-02")  # f2-d2xe4 takes the man on the second turn
+    played = ["f4-f2", "f6-f4", "d6-d7", "f4-g4", "d7-a7"]
+    assert judge_line(position, played[:3]).status == "playing"  # the man can still fall on the third
+    judged = judge_line(position, played)
+    assert [v.kept for v in judged.verdicts] == [True, True, True]
+    assert judged.status == "not-solved" and judged.reason == "not won within 3 turns"

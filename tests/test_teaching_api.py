@@ -10,7 +10,7 @@ pytest.importorskip("starlette")
 
 from web_kit import WebBoard
 
-from morris_pi.board.practice import PlayerRecords, load_practice
+from morris_pi.board.practice import PlayerRecords, load_practice, practice_by_id
 from morris_pi.board.reviews import BackgroundReviewer
 from morris_pi.board.storage import Storage
 from morris_pi.rules import Game
@@ -60,3 +60,27 @@ def test_practice_positions_are_listed_without_their_solutions_and_a_turn_is_jud
         player = board.client.get("/api/practice/player?name=Ann").json()
         assert list(player["solved"]) == [position.id]
     assert list(PlayerRecords(tmp_path).solved("Ann")) == [position.id]
+
+
+def test_a_practice_game_is_judged_turn_by_turn_and_kept_once_solved(tmp_path) -> None:
+    storage, _ = stored_game(tmp_path)
+    position = practice_by_id("win-a-man-08")
+    line = list(position.line)
+    with WebBoard(storage=storage, pin=PIN) as board:
+        board.pair_with_pin(PIN)
+        body = {"id": position.id, "player": "Bo"}
+        first = board.post("/api/practice/check", {**body, "turns": line[0]}).json()
+        assert first["status"] == "playing" and first["bound"] == 3 and "record" not in first
+        assert first["turns"] == [
+            {"number": 1, "turn": "e4-f4", "grade": "best", "loss": 0, "better": None, "kept": True}
+        ]
+        mistake = board.post("/api/practice/check", {**body, "turns": " ".join([*line[:2], "d2-d3"])}).json()
+        assert mistake["status"] == "not-solved" and mistake["turns"][1]["better"] == "a7-a4"
+        assert board.client.get("/api/practice/player?name=Bo").json()["solved"] == {}
+        solved = board.post("/api/practice/check", {**body, "turns": " ".join(line)}).json()
+        assert solved["status"] == "solved" and [t["number"] for t in solved["turns"]] == [1, 2, 3]
+        assert position.id in solved["record"]
+        illegal = board.post("/api/practice/check", {**body, "turns": "e4-f4 e4-f4"})
+        assert illegal.status_code == 422 and "turn 2" in illegal.text
+        assert board.post("/api/practice/check", {**body, "turns": "e4-f4  x"}).status_code == 400
+    assert list(PlayerRecords(tmp_path).solved("Bo")) == [position.id]
