@@ -128,8 +128,12 @@ def table_line(position, player_turns: int, *, throw_at: int | None = None) -> l
             result = table_result(game, turn)
             code = 0
             if after.outcome is None:
-                code = tables_for_profile(game.profile).probe(after.position.men[after.position.side],
-                                                              after.position.men[after.position.side ^ 1]) or 0
+                code = (
+                    tables_for_profile(game.profile).probe(
+                        after.position.men[after.position.side], after.position.men[after.position.side ^ 1]
+                    )
+                    or 0
+                )
             ranked.append((result, code, str(turn)))
         if mine and len(turns) // 2 + 1 == throw_at:
             choice = next(t for r, _, t in sorted(ranked, key=lambda x: x[2]) if r != position.goal)
@@ -151,7 +155,12 @@ def test_a_man_won_along_the_known_line_is_solved_at_the_turn_it_falls() -> None
     assert [v.turn for v in judged.verdicts] == line[::2]
     assert all(v.kept and v.graded.grade.value in ("best", "good") for v in judged.verdicts)
     assert judged.to_json()["turns"][2] == {
-        "number": 3, "turn": "a4-a7xa1", "grade": "best", "loss": 0, "better": None, "kept": True,
+        "number": 3,
+        "turn": "a4-a7xa1",
+        "grade": "best",
+        "loss": 0,
+        "better": None,
+        "kept": True,
     }
 
 

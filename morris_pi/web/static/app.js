@@ -1190,7 +1190,7 @@ function drawChart(ply) {
 // -- practice positions: chosen by theme and difficulty, set up on the board, each of the player's turns judged --
 
 let practiceAll = null; // { themes, positions }
-let practice = null; // the position being practised: { id, fen, side, gameId, sent (turns judged), busy, done }
+let practice = null; // the position being practised: { id, fen, side, gameId, sent (the turns last judged), busy, done }
 
 function practicePlayer() {
   return ($("practice-player").value || "").trim() || "Player";
@@ -1229,7 +1229,7 @@ async function loadPractice() {
 async function startPractice(p) {
   const ok = await act({ do: "new", mode: "computer", human: p.side, level: 10, profile: p.profile, fen: p.fen }, t("practice.started", { side: side(p.side) }));
   if (!ok) return;
-  practice = { id: p.id, fen: p.fen, side: p.side, gameId: null, sent: 0, busy: false, done: false };
+  practice = { id: p.id, fen: p.fen, side: p.side, gameId: null, sent: "", busy: false, done: false };
   showPane("live");
   window.scrollTo(0, 0); // the board, where the position is set up, at the top
 }
@@ -1242,12 +1242,13 @@ async function judgePractice(view) {
   if (view.game_id !== practice.gameId) { practice = null; return; }
   const turns = view.turns || [];
   const over = !!(view.game && view.game.outcome);
+  const sent = turns.join(" "); // by text, so a turn taken back and played otherwise is judged again
   // the player moves first, so an odd count means the player's turn was the last
-  if (view.setup || !turns.length || turns.length === practice.sent || (turns.length % 2 === 0 && !over)) return;
+  if (view.setup || !turns.length || sent === practice.sent || (turns.length % 2 === 0 && !over)) return;
   practice.busy = true;
-  practice.sent = turns.length;
+  practice.sent = sent;
   try {
-    const r = await post("/api/practice/check", { id: practice.id, turns: turns.join(" "), player: practicePlayer() });
+    const r = await post("/api/practice/check", { id: practice.id, turns: sent, player: practicePlayer() });
     const last = r.turns[r.turns.length - 1];
     if (r.status === "playing") {
       say(t("practice.going", { turn: last.turn, grade: t(`grade.${last.grade}`), n: last.number, of: r.bound }), "info");
