@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.board.opponents import DEFAULT_MAX_TIME_S
+from morris_pi.core.opponents import DEFAULT_MAX_TIME_S
 from morris_pi.engine.grading import score_turns
 from morris_pi.rules import Game
 from morris_pi.tracing import random_game

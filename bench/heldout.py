@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from morris_pi import replay  # noqa: E402
-from morris_pi.board.controller import TrackerFactory  # noqa: E402
+from morris_pi.core.controller import TrackerFactory  # noqa: E402
 
 #: Today's tracker, the default of ``--tracker``.
 DEFAULT_TRACKER = "morris_pi.tracker:Tracker"

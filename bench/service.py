@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpiozero.pins.mock import MockFactory
 
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.storage import Storage
 from morris_pi.config.loader import parse_config
+from morris_pi.core.menu import GameSettings
+from morris_pi.core.storage import Storage
 from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
 from morris_pi.hw.fakes.pins import connect_interrupts
 from morris_pi.hw.fakes.spi import FakeSpi

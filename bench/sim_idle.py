@@ -34,7 +34,7 @@ def make_app(mode: str) -> SimApp:
     board = SimBoard()
     session = None
     try:
-        from morris_pi.sim.session import GameSession, SimSettings
+        from morris_pi.sim.play import GameSession, SimSettings
 
         session = GameSession(board, SimSettings(mode=mode))
     except ImportError as exc:  # the controller is not there: measure the bare window

@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import heldout
 
 from morris_pi import replay
-from morris_pi.board.controller import Controller, TrackerFactory
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.core.controller import Controller, TrackerFactory
+from morris_pi.core.ports import FirstLegalOpponent, ManualClock
+from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.tracing import game_trace, random_game
 
 

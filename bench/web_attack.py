@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service import Bench
 
-from morris_pi.board.record_format import format_record
-from morris_pi.board.storage import Storage
 from morris_pi.config.model import ButtonsConfig, WebConfig
+from morris_pi.core.record_format import format_record
+from morris_pi.core.storage import Storage
 from morris_pi.web import server as web_server
 
 PIN = "471108"

@@ -31,12 +31,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from morris_pi.board.ports import ManualClock
+from morris_pi.core.ports import ManualClock
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game, Turn
 from morris_pi.sim.app import SimApp
 from morris_pi.sim.backends import SimBoard
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 
 LEVEL, SEED = 1, 7
 

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from morris_pi.board.assist import Assistance, Assists
-from morris_pi.board.controller import Controller
-from morris_pi.board.opponents import EngineGrader
-from morris_pi.board.ports import ManualClock
-from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+from morris_pi.core.assist import Assistance, Assists
+from morris_pi.core.controller import Controller
+from morris_pi.core.opponents import EngineGrader
+from morris_pi.core.ports import ManualClock
+from morris_pi.core.virtual import RecordingStrip, VirtualSensors
 from morris_pi.render import board_svg
 from morris_pi.rules import Game
 

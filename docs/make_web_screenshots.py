@@ -40,11 +40,11 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from test_web_browser import PIN, Board, choose, click_point, make_turn, open_page, tap, until, view
 
-from morris_pi.board.reviews import BackgroundReviewer
-from morris_pi.board.storage import Storage
+from morris_pi.core.reviews import BackgroundReviewer
+from morris_pi.core.storage import Storage
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game, Turn
-from morris_pi.sim.session import SimSettings
+from morris_pi.sim.play import SimSettings
 from morris_pi.tracing import random_game
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
@@ -265,7 +265,7 @@ def review(driver, out: Path) -> None:
 
 
 def practice(driver, out: Path) -> None:
-    from morris_pi.board.practice import load_practice
+    from morris_pi.core.practice import load_practice
 
     position = next(p for p in load_practice() if p.theme == "flying-win")
     with tempfile.TemporaryDirectory() as state:

@@ -10,7 +10,7 @@ blunder warnings, graded by the engine in step with the trace's clock.
 
 ``"fen"`` in the header (a Sanmill FEN) starts with that position set up on the
 board: the board starts empty, the white men are put on, then the black, and
-the game follows from there (``morris_pi.board.position_setup``). Each line
+the game follows from there (``morris_pi.core.position_setup``). Each line
 while the position is set up carries a ``setup`` object: the FEN, where the
 white and the black men go, which stand, and whose men come next.
 
@@ -47,11 +47,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
-from morris_pi.board.assist import Assists
-from morris_pi.board.controller import Controller, Snapshot, TrackerFactory
-from morris_pi.board.opponents import EngineGrader
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock, Opponent
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.core.assist import Assists
+from morris_pi.core.controller import Controller, Snapshot, TrackerFactory
+from morris_pi.core.opponents import EngineGrader
+from morris_pi.core.ports import FirstLegalOpponent, ManualClock, Opponent
+from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.errors import MorrisPiError
 from morris_pi.rules import POINTS, SIDES, Game, Side, get_profile

@@ -36,8 +36,8 @@ class NoGpiod(importlib.abc.MetaPathFinder):
 
 
 def main(config_path: str, seconds: float, fake_leds: bool = False) -> dict:
-    from morris_pi.board.ports import ManualClock
     from morris_pi.config.loader import load_config
+    from morris_pi.core.ports import ManualClock
     from morris_pi.guidance import DEFAULT_PALETTE
     from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
     from morris_pi.hw.fakes.pixels import FakePixels

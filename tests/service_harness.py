@@ -28,8 +28,8 @@ if __name__ == "__main__":  # run as a script from anywhere: import the package 
 
 from gpiozero.pins.mock import MockFactory
 
-from morris_pi.board.ports import ManualClock
 from morris_pi.config.loader import parse_config
+from morris_pi.core.ports import ManualClock
 from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
 from morris_pi.hw.fakes.pins import connect_interrupts
 from morris_pi.hw.fakes.spi import FakeSpi, Ws2812Chain

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from morris_pi.board.gameclock import LOW_TIME_ROLE
-from morris_pi.board.menu import QUESTIONS, GameSettings, Menu
-from morris_pi.board.ports import BUTTONS, STATUS_LEDS
-from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.catalogue import LANGUAGES, NAMES, Words, choose, placeholders, say, words
+from morris_pi.core.gameclock import LOW_TIME_ROLE
+from morris_pi.core.menu import QUESTIONS, GameSettings, Menu
+from morris_pi.core.ports import BUTTONS, STATUS_LEDS
+from morris_pi.core.session import ERROR_PATTERNS
 from morris_pi.guidance import ROLES
 from morris_pi.rules import PROFILES, REASONS
 from morris_pi.tracker import Problem

@@ -12,12 +12,12 @@ import urllib.request
 
 import pytest
 
-from morris_pi.board.closing import ClosedError
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock
-from morris_pi.board.session import Session
-from morris_pi.board.virtual import RecordingStrip, VirtualSensors
 from morris_pi.config.loader import parse_config
+from morris_pi.core.closing import ClosedError
+from morris_pi.core.menu import GameSettings
+from morris_pi.core.ports import FirstLegalOpponent, ManualClock
+from morris_pi.core.session import Session
+from morris_pi.core.virtual import RecordingStrip, VirtualSensors
 from morris_pi.errors import MorrisPiError
 from morris_pi.hw.buttons import GpioButtons, NoButtons
 from morris_pi.hw.factory import build_hardware
@@ -30,7 +30,7 @@ from morris_pi.hw.sensors_matrix import MatrixSensors
 from morris_pi.hw.sensors_mcp23017 import Mcp23017Sensors
 from morris_pi.service.hardware import BoardHardware
 from morris_pi.sim.backends import SimBoard
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 from morris_pi.web.seam import BoardSeam
 from morris_pi.web.server import WebServer
 

@@ -8,9 +8,9 @@ import math
 import pytest
 from tracker_kit import MOVING, QUIET, REPEATED, ScriptedOpponent, Table
 
-from morris_pi.board.controller import Controller, Snapshot
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock, MonotonicClock
-from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+from morris_pi.core.controller import Controller, Snapshot
+from morris_pi.core.ports import FirstLegalOpponent, ManualClock, MonotonicClock
+from morris_pi.core.virtual import RecordingStrip, VirtualSensors
 from morris_pi.rules import Game
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from morris_pi.board.ports import Opponent
+from morris_pi.core.ports import Opponent
 from morris_pi.engine.levels import LEVELS, NOISE_MARGIN, Level, think
 from morris_pi.engine.movegen import TurnGenerator
 from morris_pi.engine.nodes import NodeSearch

@@ -17,7 +17,7 @@ from morris_pi.rules import Game, IllegalTurnError
 #: concern, and so mixed with no builtin category (adding one could change which existing
 #: ``except`` catches them).
 SIGNALS = {
-    "morris_pi.board.safe_files.UnreadableFile",  # turned into a Record's error or a log line
+    "morris_pi.core.safe_files.UnreadableFile",  # turned into a Record's error or a log line
     "morris_pi.config.values.Invalid",  # its ConfigError is already recorded by the Reader
     "morris_pi.web.routers.common.Refused",  # turned into the HTTP answer
     "morris_pi.commands.replay.ReadFailed",  # turned into the command's message and exit code

@@ -24,7 +24,7 @@ PACKAGE = ROOT / "morris_pi"
 
 #: Imports allowed between two parts on the same floor (importer, imported).
 PEERS = {
-    ("config", "board"),  # the port names (BUTTONS, STATUS_LEDS); board/ never imports config/
+    ("config", "core"),  # the port names (BUTTONS, STATUS_LEDS); core/ never imports config/
     ("sim", "hwtest"),  # the simulator runs the self-test on its own board
     ("sim", "web"),  # the simulator serves the companion page beside its window, or as the board
     ("service", "hw"),  # the service builds the board's hardware
@@ -55,10 +55,10 @@ LAZY = {
     ("morris_pi.web.connections", "uvicorn.protocols.http.h11_impl"): "the web extra, only when serving",
     # the board plays on without its engine: a broken install still lets two people play,
     # and the computer plays its first legal turn, said loudly (tests/test_opponents.py)
-    ("morris_pi.board.opponents", "morris_pi.engine.player"): "the board plays on without its engine",
-    ("morris_pi.board.analysis", "morris_pi.engine.search"): "the board plays on without its engine",
-    ("morris_pi.board.opponents", "morris_pi.engine.grading"): "the board plays on without its engine",
-    ("morris_pi.board.opponents", "morris_pi.engine.search"): "the board plays on without its engine",
+    ("morris_pi.core.opponents", "morris_pi.engine.player"): "the board plays on without its engine",
+    ("morris_pi.core.analysis", "morris_pi.engine.search"): "the board plays on without its engine",
+    ("morris_pi.core.opponents", "morris_pi.engine.grading"): "the board plays on without its engine",
+    ("morris_pi.core.opponents", "morris_pi.engine.search"): "the board plays on without its engine",
     # egtb imports only rules (the tables themselves load on first use either way), so this
     # import can move to the top; it is left to the rework of the engine's search
     ("morris_pi.engine.search", "morris_pi.engine.egtb"): "left to the rework of the engine's search",
@@ -67,7 +67,7 @@ LAZY = {
 
 @dataclass(frozen=True)
 class Import:
-    module: str  # the importing module, e.g. morris_pi.board.storage
+    module: str  # the importing module, e.g. morris_pi.core.storage
     target: str  # what it imports, absolute, e.g. morris_pi.rules.game or gpiozero
     line: int
     in_function: bool
@@ -218,12 +218,12 @@ def test_the_peer_pairs_are_on_one_floor():
         ("from morris_pi import guidance", "morris_pi.guidance"),
         ("from morris_pi import __version__", "morris_pi"),
         ("from ..rules import Game", "morris_pi.rules"),
-        ("from .fen import to_fen", "morris_pi.board.fen"),
-        ("from . import keeper", "morris_pi.board.keeper"),
+        ("from .fen import to_fen", "morris_pi.core.fen"),
+        ("from . import keeper", "morris_pi.core.keeper"),
     ],
 )
 def test_imports_are_resolved_to_what_they_load(line, expected):
-    [found] = imports_in(f"def f():\n    {line}\n", "morris_pi.board.storage", package=False)
+    [found] = imports_in(f"def f():\n    {line}\n", "morris_pi.core.storage", package=False)
     assert found.target == expected and found.in_function
 
 

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from morris_pi import replay
-from morris_pi.board.safe_files import UnreadableFile
-from morris_pi.board.storage import Storage, parse_save
+from morris_pi.core.safe_files import UnreadableFile
+from morris_pi.core.storage import Storage, parse_save
 from morris_pi.rules import Game
 
 FUZZ = settings(

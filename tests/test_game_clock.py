@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from test_session import Rig
 
-from morris_pi.board.gameclock import LOW_TIME_POINTS, LOW_TIME_ROLE, GameClock, TimeControl
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.storage import Storage
+from morris_pi.core.gameclock import LOW_TIME_POINTS, LOW_TIME_ROLE, GameClock, TimeControl
+from morris_pi.core.menu import GameSettings
+from morris_pi.core.storage import Storage
 from morris_pi.guidance import DEFAULT_PALETTE
 
 LOW = DEFAULT_PALETTE[LOW_TIME_ROLE].colour

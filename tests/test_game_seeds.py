@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from test_session import Rig
 
-from morris_pi.board.opponents import engine_opponents
-from morris_pi.board.ports import ManualClock
-from morris_pi.board.storage import Storage
+from morris_pi.core.opponents import engine_opponents
+from morris_pi.core.ports import ManualClock
+from morris_pi.core.storage import Storage
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game
 from morris_pi.sim.backends import SimBoard
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 
 
 def test_the_seed_of_each_game_goes_into_its_save_and_its_record(tmp_path):

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from morris_pi.board.record_format import format_record
 from morris_pi.commands import install_service
 from morris_pi.config.loader import MAX_CONFIG_BYTES, ConfigError, load_config
+from morris_pi.core.record_format import format_record
 
 MORRIS_PI = [sys.executable, "-m", "morris_pi.cli"]
 

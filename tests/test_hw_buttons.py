@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from morris_pi.board.ports import ManualClock
+from morris_pi.core.ports import ManualClock
 from morris_pi.hw.buttons import GpioButtons, NoButtons
 from morris_pi.hw.errors import ButtonError
 from morris_pi.hw.fakes.pins import WiredPin

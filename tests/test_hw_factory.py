@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from morris_pi.board.ports import Buttons, LedStrip, ManualClock, SensorSource
 from morris_pi.config.loader import load_config, parse_config
 from morris_pi.config.wiring import DEFAULT_MATRIX_MAP, DEFAULT_MCP23017_MAP
+from morris_pi.core.ports import Buttons, LedStrip, ManualClock, SensorSource
 from morris_pi.hw.buttons import NoButtons
 from morris_pi.hw.errors import HardwareError, LedError, SensorError
 from morris_pi.hw.factory import build_hardware, build_leds, build_sensors, make_pin_factory

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-from morris_pi.board.controller import Controller, Snapshot
-from morris_pi.board.ports import LedStrip, ManualClock
-from morris_pi.board.virtual import VirtualSensors
 from morris_pi.config.model import LedsConfig
 from morris_pi.config.wiring import POINTS
+from morris_pi.core.controller import Controller, Snapshot
+from morris_pi.core.ports import LedStrip, ManualClock
+from morris_pi.core.virtual import VirtualSensors
 from morris_pi.hw.errors import LedError
 from morris_pi.hw.fakes.pixels import FakePixels
 from morris_pi.hw.fakes.spi import FakeSpi, Ws2812Chain

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from morris_pi.board.ports import ManualClock
 from morris_pi.config.wiring import DEFAULT_MCP23017_MAP, POINTS
+from morris_pi.core.ports import ManualClock
 from morris_pi.hw import mcp23017 as reg
 from morris_pi.hw.errors import SensorError
 from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from morris_pi.board.ports import ManualClock
 from morris_pi.config.wiring import (
     DEFAULT_GPIO_MAP,
     DEFAULT_MATRIX_COLUMNS,
@@ -12,6 +11,7 @@ from morris_pi.config.wiring import (
     DEFAULT_MATRIX_ROWS,
     POINTS,
 )
+from morris_pi.core.ports import ManualClock
 from morris_pi.hw.errors import SensorError
 from morris_pi.hw.fakes.pins import DiodeMatrix
 from morris_pi.hw.sensors_gpio import GpioSensors

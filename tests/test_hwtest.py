@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from morris_pi import cli
-from morris_pi.board.ports import ManualClock
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons
 from morris_pi.config.loader import parse_config
+from morris_pi.core.ports import ManualClock
+from morris_pi.core.virtual import RecordingStrip, VirtualButtons
 from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.hwtest.learn import LearnError, learn, learned_map, rewrite_map
 from morris_pi.hwtest.selftest import SWEEP_COLOURS, HwTest, run_selftest

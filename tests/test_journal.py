@@ -43,11 +43,11 @@ def test_repeats_are_dropped_and_counted():
     for _ in range(5):
         handler.handle(record("computer player failed: boom"))
     handler.handle(record("computer player works"))
-    handler.handle(record("other logger", name="morris_pi.board"))
+    handler.handle(record("other logger", name="morris_pi.core"))
     assert stream.getvalue().splitlines() == [
         "ERROR morris_pi.service: computer player failed: boom",
         "ERROR morris_pi.service: [the previous message repeated 4 more times] computer player works",
-        "ERROR morris_pi.board: other logger",
+        "ERROR morris_pi.core: other logger",
     ]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from morris_pi.board.menu import (
+from morris_pi.core.menu import (
     COLOUR_POINTS,
     LEVEL_POINTS,
     MODE_POINTS,

@@ -7,14 +7,14 @@ import sys
 
 import pytest
 
-from morris_pi.board.opponents import StandInOpponent, WatchedEngine
-from morris_pi.board.ports import ManualClock
 from morris_pi.config.loader import parse_config
+from morris_pi.core.opponents import StandInOpponent, WatchedEngine
+from morris_pi.core.ports import ManualClock
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game
 from morris_pi.service.loop import engine_factory
 from morris_pi.sim.backends import SimBoard
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 
 
 @pytest.fixture
@@ -80,7 +80,7 @@ def capped_engine(cap, clock, level=10):
 def test_the_time_cap_cuts_a_turn_short_on_a_slow_board_and_the_log_says_so(caplog):
     game = Game.from_record(MOVING)
     opponent = capped_engine(3.0, SlowBoard())
-    with caplog.at_level(logging.INFO, logger="morris_pi.board.opponents"):
+    with caplog.at_level(logging.INFO, logger="morris_pi.core.opponents"):
         opponent.start(game)
         turn = opponent.result()
     assert str(turn) in [str(t) for t in game.legal_turns()]
@@ -92,7 +92,7 @@ def test_the_time_cap_cuts_a_turn_short_on_a_slow_board_and_the_log_says_so(capl
 
 def test_the_time_cap_applies_to_hints_too(caplog):
     opponent = capped_engine(2.0, SlowBoard(), level=1)  # hints search at level 10 whatever the level
-    with caplog.at_level(logging.INFO, logger="morris_pi.board.opponents"):
+    with caplog.at_level(logging.INFO, logger="morris_pi.core.opponents"):
         opponent.start(Game.from_record(MOVING), hint=True)
         hint = opponent.result()
     assert opponent.cut == 2.0
@@ -115,9 +115,9 @@ def test_a_search_the_cap_does_not_reach_plays_the_level_as_everywhere(caplog):
 
 
 def test_the_page_says_when_the_cap_cut_the_computers_search():
-    from morris_pi.board.menu import GameSettings
-    from morris_pi.board.session import Session
-    from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+    from morris_pi.core.menu import GameSettings
+    from morris_pi.core.session import Session
+    from morris_pi.core.virtual import RecordingStrip, VirtualSensors
     from morris_pi.web.seam import take_view
 
     clock = ManualClock(10.0)

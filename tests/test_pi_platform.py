@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from morris_pi import cli
-from morris_pi.board.ports import ManualClock
-from morris_pi.board.session import ERROR_PATTERNS
 from morris_pi.config.loader import ConfigError, parse_config
+from morris_pi.core.ports import ManualClock
+from morris_pi.core.session import ERROR_PATTERNS
 from morris_pi.hw import factory, platform
 from morris_pi.hw.errors import HardwareError, LedError
 from morris_pi.service.hardware import LedSlot, SensorSlot

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from morris_pi.board.practice import (
+from morris_pi.core.practice import (
     FLYING_TURNS,
     PlayerRecords,
     PracticeDataError,
@@ -19,7 +19,7 @@ from morris_pi.board.practice import (
     load_practice,
     practice_by_id,
 )
-from morris_pi.board.storage import Storage
+from morris_pi.core.storage import Storage
 from morris_pi.engine.egtb import tables_for_profile
 from morris_pi.engine.grading import score_turns
 from morris_pi.rules import Game
@@ -85,7 +85,7 @@ def test_a_solution_is_solved_and_another_turn_is_not() -> None:
 
 
 def test_a_changed_file_is_refused_by_its_checksum(tmp_path) -> None:
-    from morris_pi.board import practice
+    from morris_pi.core import practice
 
     shutil.copy(practice.PRACTICE_FILE, tmp_path / "practice.json")
     shutil.copy(practice.MANIFEST, tmp_path / "practice-manifest.json")

@@ -14,8 +14,8 @@ from render_kit import NS, by_id, classes, men, parse, real_games
 from usage_kit import refused
 
 import morris_pi.commands.render as render_cmd
-from morris_pi.board.storage import Storage
 from morris_pi.cli import main
+from morris_pi.core.storage import Storage
 from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.render import led_paint
 from morris_pi.rules import Game

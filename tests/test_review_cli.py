@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from morris_pi.board.storage import Storage
 from morris_pi.commands import review as review_cmd
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 
 FIELDS = {"ply", "turn", "side", "grade", "loss", "better"}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from morris_pi.board.reviews import BackgroundReviewer, load_review, review_path
-from morris_pi.board.storage import Storage
 from morris_pi.commands import review as review_cmd
+from morris_pi.core.reviews import BackgroundReviewer, load_review, review_path
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 
 RECORD = "d6 a1 f6 a4 b6xa1 d7"

@@ -8,10 +8,10 @@ import pytest
 from service_harness import FakeBoard
 from service_person import Person
 
-from morris_pi.board.menu import LEVEL_POINTS, MODE_POINTS, START_POINT
-from morris_pi.board.session import ERROR_PATTERNS
-from morris_pi.board.storage import Storage
 from morris_pi.config.loader import parse_config
+from morris_pi.core.menu import LEVEL_POINTS, MODE_POINTS, START_POINT
+from morris_pi.core.session import ERROR_PATTERNS
+from morris_pi.core.storage import Storage
 from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.hw.fakes.i2c import FakeMcp23017
 from morris_pi.rules import Game

@@ -11,8 +11,8 @@ import logging
 import pytest
 from test_service import config, error_points
 
-from morris_pi.board.session import ERROR_PATTERNS
-from morris_pi.board.storage import Storage, parse_save
+from morris_pi.core.session import ERROR_PATTERNS
+from morris_pi.core.storage import Storage, parse_save
 from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.hw.fakes.disk import SmallDisk
 from morris_pi.rules import Game
@@ -41,7 +41,7 @@ def test_a_game_finished_on_a_full_disk_is_archived_once_space_comes_back(tmp_pa
     board.put("d6")
     board.put("a1")
     disk.full()
-    with caplog.at_level(logging.INFO, logger="morris_pi.board.session"):
+    with caplog.at_level(logging.INFO, logger="morris_pi.core.session"):
         board.put("f6")  # this save fails
         resign(board)  # and so does the record
         assert board.state()["outcome"] is not None

@@ -6,11 +6,11 @@ import logging
 
 import pytest
 
-from morris_pi.board.menu import LEVEL_POINTS, MODE_POINTS, PROFILE_POINTS, START_POINT, GameSettings
-from morris_pi.board.ports import ManualClock
-from morris_pi.board.session import ERROR_PATTERNS, Session, timings
-from morris_pi.board.storage import Storage
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.core.menu import LEVEL_POINTS, MODE_POINTS, PROFILE_POINTS, START_POINT, GameSettings
+from morris_pi.core.ports import ManualClock
+from morris_pi.core.session import ERROR_PATTERNS, Session, timings
+from morris_pi.core.storage import Storage
+from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.rules import Game, Turn
 
@@ -200,7 +200,7 @@ def test_computer_game_with_an_opponent_factory_per_level(tmp_path):
     made = []
 
     def factory(level):
-        from morris_pi.board.ports import FirstLegalOpponent
+        from morris_pi.core.ports import FirstLegalOpponent
 
         made.append(level)
         return FirstLegalOpponent()
@@ -270,13 +270,13 @@ def test_a_failing_computer_player_shows_the_engine_pattern(tmp_path):
 def test_a_storage_failure_is_logged_once_and_shown_and_play_goes_on(tmp_path, caplog):
     blocker = tmp_path / "state"
     blocker.write_text("a file where the state directory should be")
-    with caplog.at_level(logging.ERROR, logger="morris_pi.board.session"):
+    with caplog.at_level(logging.ERROR, logger="morris_pi.core.session"):
         rig = Rig(tmp_path, menu=False)
         rig.play("d6")
         rig.play("a1")
     assert rig.record == "d6 a1"
     assert "storage" in rig.session.all_faults()
-    mine = [r for r in caplog.records if r.name == "morris_pi.board.session"]
+    mine = [r for r in caplog.records if r.name == "morris_pi.core.session"]
     assert len(mine) == 1 and "the game goes on unsaved" in mine[0].getMessage()
 
 

@@ -16,14 +16,14 @@ pygame = pytest.importorskip("pygame")
 
 from sim_kit import SEED, choose, engine, hue, make_turn, pixel, replayed, settle, tap  # noqa: E402
 
-from morris_pi.board.menu import GameSettings  # noqa: E402
-from morris_pi.board.ports import ManualClock  # noqa: E402
-from morris_pi.board.storage import Storage  # noqa: E402
+from morris_pi.core.menu import GameSettings  # noqa: E402
+from morris_pi.core.ports import ManualClock  # noqa: E402
+from morris_pi.core.storage import Storage  # noqa: E402
 from morris_pi.guidance import DEFAULT_PALETTE  # noqa: E402
 from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.app import SimApp  # noqa: E402
 from morris_pi.sim.backends import SimBoard  # noqa: E402
-from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
+from morris_pi.sim.play import GameSession, SimSettings  # noqa: E402
 
 
 class Window:
@@ -244,7 +244,7 @@ def test_a_fault_shows_in_the_panel_and_on_the_board(windows, tmp_path):
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_an_engine_whose_search_thread_dies_shows_the_fault_as_on_the_board(monkeypatch):
-    from morris_pi.board.opponents import engine_opponents
+    from morris_pi.core.opponents import engine_opponents
     from morris_pi.engine import player
 
     def think(*args, **kw):

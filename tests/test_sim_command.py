@@ -12,12 +12,12 @@ import pytest
 
 pytest.importorskip("pygame")
 
-from morris_pi.board.ports import ManualClock
 from morris_pi.cli import main
+from morris_pi.core.ports import ManualClock
 from morris_pi.sim.app import SimApp
 from morris_pi.sim.backends import SimBoard
-from morris_pi.sim.render import LINE
-from morris_pi.sim.session import GameSession, SimSettings, settings_from
+from morris_pi.sim.drawing import LINE
+from morris_pi.sim.play import GameSession, SimSettings, settings_from
 
 
 def args(**given) -> argparse.Namespace:

@@ -1,7 +1,7 @@
 """A whole game in the simulator window, played with the mouse against the computer.
 
 The human's turns and the computer's prompted turns are both made by mouse
-gestures on the window; the board's own session (``morris_pi.board.session``,
+gestures on the window; the board's own session (``morris_pi.core.session``,
 started without the set-up menu) with its controller and tracker decides what
 happened. The window's sensor trace then replays headless to the same game.
 """
@@ -19,12 +19,12 @@ pygame = pytest.importorskip("pygame")
 
 from sim_kit import LEVEL, SEED, choose, engine, hue, make_turn, replayed, settle  # noqa: E402
 
-from morris_pi.board.ports import ManualClock  # noqa: E402
+from morris_pi.core.ports import ManualClock  # noqa: E402
 from morris_pi.guidance import DEFAULT_PALETTE  # noqa: E402
 from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.app import SimApp  # noqa: E402
 from morris_pi.sim.backends import SimBoard  # noqa: E402
-from morris_pi.sim.session import GameSession, SimSettings  # noqa: E402
+from morris_pi.sim.play import GameSession, SimSettings  # noqa: E402
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from morris_pi.board.ports import BUTTONS, ManualClock
+from morris_pi.core.ports import BUTTONS, ManualClock
 from morris_pi.rules import POINTS
 from morris_pi.sim.backends import SimBoard, SimLeds
 from morris_pi.sim.hand import SLIDE_PASS_SECONDS, Hand, HandError

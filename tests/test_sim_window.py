@@ -13,7 +13,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from morris_pi.board.ports import ManualClock  # noqa: E402
+from morris_pi.core.ports import ManualClock  # noqa: E402
 from morris_pi.guidance import DEFAULT_PALETTE, render  # noqa: E402
 from morris_pi.sim.app import SimApp  # noqa: E402
 from morris_pi.sim.backends import SimBoard  # noqa: E402

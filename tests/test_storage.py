@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from morris_pi.board import storage as storage_mod
-from morris_pi.board.record_format import RecordNotFoundError, StorageError, format_record, parse_record
-from morris_pi.board.storage import Storage
+from morris_pi.core import storage as storage_mod
+from morris_pi.core.record_format import RecordNotFoundError, StorageError, format_record, parse_record
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 
 RECORD = "d6 a1 f6 a4 b6xa1 g7 d7"
@@ -120,7 +120,7 @@ def test_a_save_that_fails_midway_leaves_the_old_save_intact(store, monkeypatch,
 def test_a_half_written_temporary_from_a_power_cut_is_ignored_and_cleaned(store, caplog):
     store.save_current(Game.from_record("d6 a1"), META)
     (store.state_dir / ".current.json.x1y2.tmp").write_text('{"format": "morris-pi/sa')
-    with caplog.at_level(logging.INFO, logger="morris_pi.board.storage"):
+    with caplog.at_level(logging.INFO, logger="morris_pi.core.storage"):
         game, _ = store.load_current()
     assert game.record == "d6 a1"
     assert saved_files(store) == ["current.json"]
@@ -170,7 +170,7 @@ def test_an_unusable_save_is_moved_aside_logged_and_a_new_game_starts(store, cap
     write_save(store, content)
     original = store.current_path.read_bytes()
 
-    with caplog.at_level(logging.WARNING, logger="morris_pi.board.storage"):
+    with caplog.at_level(logging.WARNING, logger="morris_pi.core.storage"):
         assert store.load_current() is None
 
     assert not store.current_path.exists()
@@ -248,7 +248,7 @@ def test_any_unreadable_save_is_moved_aside_and_the_game_starts_afresh(store, ca
     make, expected = UNREADABLE[case]
     store.state_dir.mkdir(parents=True)
     make(store.current_path)
-    with caplog.at_level(logging.WARNING, logger="morris_pi.board.storage"):
+    with caplog.at_level(logging.WARNING, logger="morris_pi.core.storage"):
         assert store.load_current() is None  # returns at once: a FIFO never blocks it
     assert not os.path.lexists(store.current_path)
     [aside] = store.state_dir.glob("current.corrupt-*.json")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from morris_pi.board.storage import Storage
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 
 

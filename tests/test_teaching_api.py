@@ -10,9 +10,9 @@ pytest.importorskip("starlette")
 
 from web_kit import WebBoard
 
-from morris_pi.board.practice import PlayerRecords, load_practice, practice_by_id
-from morris_pi.board.reviews import BackgroundReviewer
-from morris_pi.board.storage import Storage
+from morris_pi.core.practice import PlayerRecords, load_practice, practice_by_id
+from morris_pi.core.reviews import BackgroundReviewer
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game, Turn
 
 PIN = "471108"

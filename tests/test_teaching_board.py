@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from morris_pi import replay
-from morris_pi.board.assist import Assistance, Assists
-from morris_pi.board.controller import Controller
-from morris_pi.board.menu import ASSIST_POINTS, GameSettings, Menu
-from morris_pi.board.opponents import EngineGrader
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock
-from morris_pi.board.session import Session
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.config.loader import ConfigError, parse_config
+from morris_pi.core.assist import Assistance, Assists
+from morris_pi.core.controller import Controller
+from morris_pi.core.menu import ASSIST_POINTS, GameSettings, Menu
+from morris_pi.core.opponents import EngineGrader
+from morris_pi.core.ports import FirstLegalOpponent, ManualClock
+from morris_pi.core.session import Session
+from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.guidance import DEFAULT_PALETTE, render
 from morris_pi.rules import Game, Turn
 
@@ -201,7 +201,7 @@ def test_the_config_sets_each_players_assistance_and_names_bad_keys():
 
 
 def test_the_assistance_is_kept_in_the_record(tmp_path):
-    from morris_pi.board.storage import Storage
+    from morris_pi.core.storage import Storage
 
     storage = Storage(tmp_path)
     clock, sensors = ManualClock(), VirtualSensors()
@@ -240,7 +240,7 @@ def test_a_bad_fen_in_a_trace_header_is_named():
 
 
 def test_the_session_sets_up_a_position_and_keeps_its_fen(tmp_path):
-    from morris_pi.board.storage import Storage
+    from morris_pi.core.storage import Storage
 
     storage = Storage(tmp_path)
     clock, sensors = ManualClock(), VirtualSensors()
@@ -302,7 +302,7 @@ def test_the_qualities_reach_the_led_chain_of_a_real_driver():
 def test_the_simulated_board_warns_against_the_computer_and_replays_its_set_up(tmp_path):
     """The window's session on virtual time: a FEN set up by hand, then a blunder warned of before the reply."""
     from morris_pi.sim.backends import SimBoard
-    from morris_pi.sim.session import GameSession, SimSettings
+    from morris_pi.sim.play import GameSession, SimSettings
 
     clock = ManualClock()
     board = SimBoard(clock=clock)
@@ -350,7 +350,7 @@ def test_targets_alone_never_hold_up_the_computer():
 
 
 def test_the_set_up_checks_each_man_and_takes_the_whole_position_at_once():
-    from morris_pi.board.position_setup import PositionSetup
+    from morris_pi.core.position_setup import PositionSetup
 
     setup = PositionSetup(Game.from_fen(FEN))
     setup.update(frozenset(), 0.0)

@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from test_web_browser import PHONE, Board, click_point, open_page, size, start_chromium, until, view
 
-from morris_pi.sim.session import SimSettings
+from morris_pi.sim.play import SimSettings
 
 FEN = "********/OO******/*****@@* w p p 2 7 2 7 0 0 0 0 0 0 0 0 3"
 
@@ -54,7 +54,7 @@ def test_a_position_from_the_page_is_set_up_white_men_first_and_then_played(page
 
 
 def test_a_reviewed_game_says_how_it_was_assisted_and_plays_from_its_fen(page, tmp_path):
-    from morris_pi.board.storage import Storage
+    from morris_pi.core.storage import Storage
     from morris_pi.rules import Game
 
     game = Game.from_fen(FEN)

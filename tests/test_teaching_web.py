@@ -48,8 +48,8 @@ def test_bad_assistance_and_a_bad_fen_are_named():
 
 
 def test_play_on_without_a_warning_is_refused_and_hints_run_out():
-    from morris_pi.board.assist import Assistance, Assists
-    from morris_pi.board.menu import GameSettings
+    from morris_pi.core.assist import Assistance, Assists
+    from morris_pi.core.menu import GameSettings
 
     settings = GameSettings(mode="two-player", assist=Assists(white=Assistance(hints=0)))
     with WebBoard(pin=PIN, settings=settings) as board:

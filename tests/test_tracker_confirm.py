@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from tracker_kit import MOVING, QUIET, ScriptedOpponent, Table
 
-from morris_pi.board.ports import FirstLegalOpponent
+from morris_pi.core.ports import FirstLegalOpponent
 
 
 def test_on_a_board_that_scans_every_switch_a_turn_is_recorded_as_soon_as_it_is_firm():

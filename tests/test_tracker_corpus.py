@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from morris_pi import replay
-from morris_pi.board.controller import TrackerFactory
+from morris_pi.core.controller import TrackerFactory
 
 CORPUS = Path(__file__).parent / "data" / "traces"
 TRACES = sorted(CORPUS.glob("*.jsonl"))

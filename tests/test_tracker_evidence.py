@@ -21,7 +21,7 @@ from __future__ import annotations
 import pytest
 from tracker_kit import ScriptedOpponent, Table
 
-from morris_pi.board.ports import FirstLegalOpponent
+from morris_pi.core.ports import FirstLegalOpponent
 from morris_pi.rules import Game, Turn, other_side
 
 # Standard, club, move-this and no-flying share this moving position (white to move).

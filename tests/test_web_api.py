@@ -15,9 +15,9 @@ from starlette.testclient import TestClient
 from web_kit import WebBoard
 
 from morris_pi import replay
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.session import PAIRING_PATTERN
-from morris_pi.board.storage import Storage
+from morris_pi.core.menu import GameSettings
+from morris_pi.core.session import PAIRING_PATTERN
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 from morris_pi.tracing import game_trace, random_game
 from morris_pi.web.pairing import COOKIE

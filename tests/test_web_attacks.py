@@ -359,7 +359,7 @@ def test_the_page_has_no_inline_script_and_puts_no_fetched_text_into_html():
 
 
 def test_eight_waiting_codes_never_overlap_and_a_new_ask_is_never_refused():
-    from morris_pi.board.ports import ManualClock
+    from morris_pi.core.ports import ManualClock
     from morris_pi.web.pairing import MAX_ASKS, Pairing
 
     for buttons in (("new", "undo", "hint", "menu"), ("undo", "hint", "menu"), ("hint", "menu")):
@@ -375,9 +375,9 @@ def test_eight_waiting_codes_never_overlap_and_a_new_ask_is_never_refused():
 
 
 def test_records_are_parsed_once_indexed_on_write_and_paged(tmp_path, monkeypatch):
-    from morris_pi.board import storage as storage_module
-    from morris_pi.board.record_format import format_record
-    from morris_pi.board.storage import Storage
+    from morris_pi.core import storage as storage_module
+    from morris_pi.core.record_format import format_record
+    from morris_pi.core.storage import Storage
     from morris_pi.rules import Game
 
     records = tmp_path / "records"

@@ -28,7 +28,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from morris_pi.rules import Game, Turn  # noqa: E402
 from morris_pi.sim.browser import run_in_thread  # noqa: E402
-from morris_pi.sim.session import SimSettings  # noqa: E402
+from morris_pi.sim.play import SimSettings  # noqa: E402
 from morris_pi.web.pairing import COOKIE  # noqa: E402
 
 PIN = "471108"
@@ -560,7 +560,7 @@ def test_a_cross_site_post_is_refused_and_an_unpaired_browser_gets_403(page):
 
 
 def finished_and_unfinished(state) -> None:
-    from morris_pi.board.storage import Storage
+    from morris_pi.core.storage import Storage
 
     storage = Storage(state)
     won = Game.from_record("d6 a1 f6 a4 b6xa1 d2 d7")
@@ -631,7 +631,7 @@ PAYLOAD = "<img src=x onerror=window.__pwned=1>"
 def test_a_record_carrying_script_shows_as_text_and_runs_nothing(page, tmp_path):
     """A record file another program (or a person with the SD card) wrote: its tags and a turn
     hold HTML with script. The Games pane shows it as words; no element is made of it."""
-    from morris_pi.board.storage import Storage
+    from morris_pi.core.storage import Storage
 
     records = Storage(tmp_path).records_dir
     records.mkdir(parents=True)
@@ -682,8 +682,8 @@ def test_a_record_carrying_script_shows_as_text_and_runs_nothing(page, tmp_path)
 
 
 def test_a_reviewed_game_marks_its_grades_charts_them_and_a_tap_on_the_chart_steps_there(page, tmp_path):
-    from morris_pi.board.reviews import BackgroundReviewer
-    from morris_pi.board.storage import Storage
+    from morris_pi.core.reviews import BackgroundReviewer
+    from morris_pi.core.storage import Storage
 
     storage = Storage(tmp_path)
     game = Game.from_record("d6 a1 f6 a4 b6xa1 d7 b4 g7")
@@ -713,7 +713,7 @@ def test_a_reviewed_game_marks_its_grades_charts_them_and_a_tap_on_the_chart_ste
 
 
 def test_a_practice_position_is_chosen_by_theme_set_up_and_its_solution_judged_on_the_phone(page, tmp_path):
-    from morris_pi.board.practice import load_practice
+    from morris_pi.core.practice import load_practice
 
     position = next(p for p in load_practice() if p.theme == "flying-win")
     board = Board(SimSettings(mode="two-player", seed=1, state_dir=tmp_path), board_page=True)

@@ -11,13 +11,13 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 from web_kit import ORIGIN, WebBoard
 
-from morris_pi.board.menu import LEVEL_POINTS, GameSettings
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock
-from morris_pi.board.storage import Storage
+from morris_pi.core.menu import LEVEL_POINTS, GameSettings
+from morris_pi.core.ports import FirstLegalOpponent, ManualClock
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 from morris_pi.sim.backends import SimBoard
 from morris_pi.sim.browser import BrowserHand
-from morris_pi.sim.session import GameSession, SimSettings
+from morris_pi.sim.play import GameSession, SimSettings
 from morris_pi.web.app import create_app
 from morris_pi.web.seam import BoardSeam
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from web_kit import ORIGIN, WebBoard
 
-from morris_pi.board.storage import Storage
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 
 PIN = "471108"

@@ -17,9 +17,9 @@ pytest.importorskip("starlette")
 from service_harness import FakeBoard
 from test_service import config
 
-from morris_pi.board.session import PAIRING_PATTERN
 from morris_pi.config.loader import parse_config
 from morris_pi.config.values import ConfigError
+from morris_pi.core.session import PAIRING_PATTERN
 
 
 def free_port() -> int:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from morris_pi.board.controller import Controller, Snapshot
-from morris_pi.board.ports import ManualClock, Opponent
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.core.controller import Controller, Snapshot
+from morris_pi.core.ports import ManualClock, Opponent
+from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.rules import Game
 
 #: Moving phase, standard rules, white to move; a1-d1 (or g1-d1, d2-d1) closes the mill d1-d2-d3.

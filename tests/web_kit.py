@@ -11,10 +11,10 @@ import threading
 
 from starlette.testclient import TestClient
 
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.ports import FirstLegalOpponent, ManualClock
-from morris_pi.board.session import Session
-from morris_pi.board.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.core.menu import GameSettings
+from morris_pi.core.ports import FirstLegalOpponent, ManualClock
+from morris_pi.core.session import Session
+from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.web.app import create_app
 from morris_pi.web.limits import RequestRates
 from morris_pi.web.seam import BoardSeam

@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.sim:
         return _run_sim(args)
-    from morris_pi.board.ports import MonotonicClock
     from morris_pi.config.loader import DEFAULT_PATH, ConfigError, load_config
+    from morris_pi.core.ports import MonotonicClock
     from morris_pi.hw import platform
     from morris_pi.hw.errors import HardwareError
     from morris_pi.hw.factory import build_hardware
@@ -180,16 +180,16 @@ def _run_sim(args: argparse.Namespace, *, board: Any = None, sleep: Any = time.s
         )
         return EXIT_USAGE
     from morris_pi.hwtest.selftest import Report
-    from morris_pi.sim import selftest as sim_selftest
+    from morris_pi.sim import hwtest_run
     from morris_pi.sim.backends import SimBoard
 
     test = _test(args)
     board = board or SimBoard()
-    hand = sim_selftest.ScriptedHand(board) if args.auto else None
+    hand = hwtest_run.ScriptedHand(board) if args.auto else None
     reports: list[Report] = []
 
     def program(board: Any) -> int:
-        report = sim_selftest.run(board, test, sleep=sleep, say=board.say, hand=hand, stop=board.stopped.is_set)
+        report = hwtest_run.run(board, test, sleep=sleep, say=board.say, hand=hand, stop=board.stopped.is_set)
         if not test.done:
             return EXIT_FAULTS  # the window was closed first
         reports.append(report)
@@ -230,7 +230,7 @@ def _run_sim(args: argparse.Namespace, *, board: Any = None, sleep: Any = time.s
         f"morris-pi hwtest: {why}: the self-test runs on the simulated board without a window{nobody}", file=sys.stderr
     )
     try:
-        report = sim_selftest.run(board, test, sleep=sleep, say=print, hand=hand)
+        report = hwtest_run.run(board, test, sleep=sleep, say=print, hand=hand)
     except KeyboardInterrupt:
         print("\nmorris-pi hwtest: stopped", file=sys.stderr)
         return 130

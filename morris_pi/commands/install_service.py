@@ -36,7 +36,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
-from morris_pi.board.safe_files import atomic_write_text
+from morris_pi.core.safe_files import atomic_write_text
 from morris_pi.errors import MorrisPiError
 
 from . import Subparsers

@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from morris_pi.board.record_format import Record, RecordExistsError, StorageError
-from morris_pi.board.record_forms import sanmill_text
-from morris_pi.board.storage import Storage, default_state_dir
+from morris_pi.core.record_format import Record, RecordExistsError, StorageError
+from morris_pi.core.record_forms import sanmill_text
+from morris_pi.core.storage import Storage, default_state_dir
 
 from . import Subparsers
 from .streams import stdout_fails

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO, TypedDict, Unpack
 
-from morris_pi.board.record_format import Record, StorageError
-from morris_pi.board.safe_files import atomic_write_bytes, atomic_write_text
+from morris_pi.core.record_format import Record, StorageError
+from morris_pi.core.safe_files import atomic_write_bytes, atomic_write_text
 from morris_pi.guidance import Frame, Look
 from morris_pi.render import PngUnavailableError, board_svg, last_turn_of, svg_to_png
 from morris_pi.rules import Game, RulesError

@@ -80,8 +80,8 @@ def _looks_like_turns(tokens: list[str]) -> bool:
 
 def _from_records(args: argparse.Namespace, err: TextIO) -> tuple[Game, list[str]] | None:
     """The start and turns of a stored record named by ``args.record[0]``, or ``None`` after saying why."""
-    from morris_pi.board.record_format import StorageError
-    from morris_pi.board.storage import Storage
+    from morris_pi.core.record_format import StorageError
+    from morris_pi.core.storage import Storage
 
     from .records import printable, storage_dirs
 

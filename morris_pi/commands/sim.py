@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     from morris_pi.sim.display import NoDisplayError, headless_requested
-    from morris_pi.sim.session import settings_from
+    from morris_pi.sim.play import settings_from
     from morris_pi.sim.window import play_in_window
     from morris_pi.web.server import WebError
 
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _in_browser(args: argparse.Namespace, web: tuple[str, int]) -> int:
     from morris_pi.sim.browser import play_in_browser
-    from morris_pi.sim.session import settings_from
+    from morris_pi.sim.play import settings_from
     from morris_pi.web.server import WebError
 
     try:

@@ -29,8 +29,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from morris_pi.board.assist import MAX_HINTS, Assistance, Assists
-from morris_pi.board.ports import BUTTONS, STATUS_LEDS
 from morris_pi.config import wiring
 from morris_pi.config.check import check_pins
 from morris_pi.config.model import (
@@ -51,6 +49,8 @@ from morris_pi.config.model import (
 )
 from morris_pi.config.tomlpos import key_lines, locate
 from morris_pi.config.values import ConfigError, Reader
+from morris_pi.core.assist import MAX_HINTS, Assistance, Assists
+from morris_pi.core.ports import BUTTONS, STATUS_LEDS
 from morris_pi.guidance import BLINKS, DEFAULT_PALETTE, ROLES, Look
 from morris_pi.rules import PROFILES
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
-from morris_pi.board.assist import Assists
-from morris_pi.board.opponents import DEFAULT_MAX_TIME_S
 from morris_pi.config import wiring
+from morris_pi.core.assist import Assists
+from morris_pi.core.opponents import DEFAULT_MAX_TIME_S
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
 K = TypeVar("K")

@@ -1,4 +1,4 @@
-"""``EnginePlayer``: the computer opponent behind ``morris_pi.board.ports.Opponent``.
+"""``EnginePlayer``: the computer opponent behind ``morris_pi.core.ports.Opponent``.
 
 The search runs in a background thread with a cooperative stop: the searcher
 checks a ``threading.Event`` every few hundred nodes, so ``cancel()``

@@ -8,7 +8,7 @@ code over emulated hardware:
 
 >>> from gpiozero.pins.mock import MockFactory
 >>> from morris_pi.config.loader import parse_config
->>> from morris_pi.board.ports import ManualClock
+>>> from morris_pi.core.ports import ManualClock
 >>> from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
 >>> from morris_pi.hw.fakes.spi import FakeSpi
 >>> config = parse_config("")                      # the defaults: MCP23017 + SPI LEDs
@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
-from morris_pi.board.closing import Closeable
-from morris_pi.board.ports import Buttons, Clock, LedStrip, SensorSource
 from morris_pi.config.model import Config
+from morris_pi.core.closing import Closeable
+from morris_pi.core.ports import Buttons, Clock, LedStrip, SensorSource
 from morris_pi.hw import leds
 from morris_pi.hw.buttons import GpioButtons, NoButtons
 from morris_pi.hw.errors import ButtonError, HardwareError, LedError, SensorError

@@ -29,9 +29,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from morris_pi.board.closing import Closeable
-from morris_pi.board.ports import RGB
 from morris_pi.config.model import LedsConfig
+from morris_pi.core.closing import Closeable
+from morris_pi.core.ports import RGB
 from morris_pi.hw.errors import LedError
 from morris_pi.hw.failures import describe
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from morris_pi.board.closing import Closeable
-from morris_pi.board.ports import Clock, MonotonicClock
+from morris_pi.core.closing import Closeable
+from morris_pi.core.ports import Clock, MonotonicClock
 from morris_pi.hw.errors import SensorError
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from morris_pi.board.closing import Closeable
+from morris_pi.core.closing import Closeable
 from morris_pi.hw.errors import SensorError
 
 

@@ -23,8 +23,8 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from morris_pi.board.closing import Closeable
-from morris_pi.board.ports import Clock, MonotonicClock
+from morris_pi.core.closing import Closeable
+from morris_pi.core.ports import Clock, MonotonicClock
 from morris_pi.hw.errors import SensorError
 from morris_pi.hw.mcp23017 import Mcp23017
 

@@ -22,11 +22,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from morris_pi.board.safe_files import atomic_write_text
 from morris_pi.config import wiring
 from morris_pi.config.loader import parse_config
 from morris_pi.config.model import Config
 from morris_pi.config.tomlpos import key_lines
+from morris_pi.core.safe_files import atomic_write_text
 from morris_pi.errors import MorrisPiError
 from morris_pi.hwtest.selftest import Report
 

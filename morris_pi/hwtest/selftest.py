@@ -27,7 +27,7 @@ the real board (``morris-pi hwtest``) or the simulator window
 4. **Report**: OK points green, faulty ones red; ``Report.text()`` lists
    every fault and what to check.
 
-Throughout, a switch that flaps (``morris_pi.board.switchwatch``: 10 changes
+Throughout, a switch that flaps (``morris_pi.core.switchwatch``: 10 changes
 within a second) is named at once and listed in the report as a fault.
 """
 
@@ -36,8 +36,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from morris_pi.board.ports import RGB, STATUS_LEDS, Buttons, Clock, LedStrip, SensorSource
-from morris_pi.board.switchwatch import SwitchWatch
+from morris_pi.core.ports import RGB, STATUS_LEDS, Buttons, Clock, LedStrip, SensorSource
+from morris_pi.core.switchwatch import SwitchWatch
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.rules import POINTS
 

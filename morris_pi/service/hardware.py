@@ -28,9 +28,9 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
-from morris_pi.board.closing import Closeable
-from morris_pi.board.ports import RGB, Buttons, Clock, LedStrip, SensorSource
 from morris_pi.config.model import Config
+from morris_pi.core.closing import Closeable
+from morris_pi.core.ports import RGB, Buttons, Clock, LedStrip, SensorSource
 from morris_pi.hw import factory
 from morris_pi.hw.errors import HardwareError, SensorError
 from morris_pi.hw.failures import describe

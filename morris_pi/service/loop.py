@@ -14,7 +14,7 @@ the board is up, STATUS whenever the one-line status changes (side to move and
 record length, or the menu, or a fault), WATCHDOG every half ``WatchdogSec``
 from the loop itself (a hung loop stops the pings), and STOPPING on the way out.
 
-Faults are shown on the LEDs (``morris_pi.board.session.ERROR_PATTERNS``),
+Faults are shown on the LEDs (``morris_pi.core.session.ERROR_PATTERNS``),
 logged once per episode, and retried with backoff:
 
 - the sensors cannot be read or built (``SensorError``): the whole board shows
@@ -24,7 +24,7 @@ logged once per episode, and retried with backoff:
   shows the ``engine`` pattern and asks again every second.
 
 A switch that flaps, or reads closed for 20 s where the game has no man, is
-named in one WARNING per episode (``morris_pi.board.switchwatch``).
+named in one WARNING per episode (``morris_pi.core.switchwatch``).
 """
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.opponents import EngineGrader, engine_opponents
-from morris_pi.board.ports import Clock, MonotonicClock, Opponent
-from morris_pi.board.session import Session, timings
-from morris_pi.board.storage import Storage
-from morris_pi.board.switchwatch import SwitchWatch
 from morris_pi.config.model import Config
+from morris_pi.core.menu import GameSettings
+from morris_pi.core.opponents import EngineGrader, engine_opponents
+from morris_pi.core.ports import Clock, MonotonicClock, Opponent
+from morris_pi.core.session import Session, timings
+from morris_pi.core.storage import Storage
+from morris_pi.core.switchwatch import SwitchWatch
 from morris_pi.hw.errors import HardwareError
 from morris_pi.service.hardware import BoardHardware
 from morris_pi.service.sdnotify import Notifier, watchdog_interval

@@ -1,6 +1,6 @@
 """Floor 4: the pygame simulator: a window that behaves like the real board.
 
-Only ``render`` and ``app`` import pygame; ``layout``, ``hand`` and
+Only ``drawing`` and ``app`` import pygame; ``layout``, ``hand`` and
 ``backends`` are pure and usable without it (``hwtest --sim`` scripts and
 tests drive ``SimBoard`` directly).
 """

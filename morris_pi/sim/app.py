@@ -34,9 +34,9 @@ from morris_pi.rules import STANDARD, Geometry
 
 from .backends import SimBoard
 from .display import NoDisplayError, missing_display, unrequested_fallback
+from .drawing import Renderer, Scene
 from .hand import HandError
 from .layout import Layout, Pos
-from .render import Renderer, Scene
 
 FPS = 60
 #: A press and release closer than this (pixels) is a click: the man stays in the hand.

@@ -1,11 +1,11 @@
 """Simulated ends of the controller: sensors, LED strip and buttons, plus a trace recorder.
 
-They implement ``morris_pi.board.ports`` like the hardware backends do, so the
+They implement ``morris_pi.core.ports`` like the hardware backends do, so the
 controller cannot tell the simulator from the real board. ``SimBoard`` bundles
 them with a ``Hand`` so any code (the window, tests, the self-test) can drive
 the simulated board and read what its LEDs show.
 
->>> from morris_pi.board.ports import ManualClock
+>>> from morris_pi.core.ports import ManualClock
 >>> board = SimBoard(clock=ManualClock())
 >>> board.sensors.read()
 frozenset()
@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
-from morris_pi.board.ports import BUTTONS, RGB, Clock, MonotonicClock
+from morris_pi.core.ports import BUTTONS, RGB, Clock, MonotonicClock
 from morris_pi.rules import POINTS
 
 from .hand import Hand
@@ -46,7 +46,7 @@ class TraceRecorder:
     turns) and ``restart`` begins a new one with its own header and starting
     board. Finished traces are kept and saved beside the latest one.
 
-    >>> from morris_pi.board.ports import ManualClock
+    >>> from morris_pi.core.ports import ManualClock
     >>> rec = TraceRecorder(ManualClock(5.0), {"profile": "standard"})
     >>> rec.begin(frozenset({"d6"})); rec.switch("a1", True, when=5.5); rec.stop()
     >>> rec.switch("a4", True)               # not recorded: no trace runs

@@ -9,7 +9,7 @@ same ``GameSession`` (the board's ``Session``) plays. No pygame is needed then.
 board loop's thread (the seam runs it there), holding the board's lock as the
 window does.
 
->>> from morris_pi.board.ports import ManualClock
+>>> from morris_pi.core.ports import ManualClock
 >>> board = SimBoard(clock=ManualClock())
 >>> hand = BrowserHand(board)
 >>> hand.act({"do": "place", "point": "d6", "colour": "white"}); sorted(board.sensors.read())
@@ -31,14 +31,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from morris_pi.board.ports import BUTTONS
+from morris_pi.core.ports import BUTTONS
 from morris_pi.rules import Turn, get_profile
 from morris_pi.web.seam import BoardSeam
 from morris_pi.web.server import WebServer
 
 from .backends import SimBoard
 from .hand import SIDES, HandError
-from .session import GameSession
+from .play import GameSession
 
 log = logging.getLogger("morris_pi.sim")
 

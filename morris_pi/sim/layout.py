@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from morris_pi.board.ports import BUTTONS, STATUS_LEDS
+from morris_pi.core.ports import BUTTONS, STATUS_LEDS
 from morris_pi.rules import POINTS, coordinates
 from morris_pi.template import TemplateSpec
 

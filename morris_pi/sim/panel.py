@@ -2,7 +2,7 @@
 
 Pure: a function of the controller's snapshot and the session settings, so
 it is tested without a window. Each line is ``(style, text)`` with a style
-from ``render.STYLES``. Every sentence comes from the message catalogue
+from ``drawing.STYLES``. Every sentence comes from the message catalogue
 (``morris_pi.catalogue``) in the simulator's language, the same words the web
 page and the log use.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from morris_pi.board.menu import QUESTIONS
 from morris_pi.catalogue import Words
+from morris_pi.core.menu import QUESTIONS
 
 Lines = list[tuple[str, str]]
 

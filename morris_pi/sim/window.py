@@ -14,7 +14,7 @@ from morris_pi.rules import get_profile
 from .app import SimApp
 from .backends import SimBoard
 from .browser import serve_beside
-from .session import GameSession, SimSettings
+from .play import GameSession, SimSettings
 
 
 def play_in_window(

@@ -15,7 +15,7 @@ least as many games exactly and writes no wrong turn; see docs/tracker.md.
 >>> d.feed(1 << POINTS.index("d6"), 1.0)
 >>> d.tick(1.5); d.record
 ''
->>> d.tick(2.1); d.record
+>>> d.tick(2.4); d.record
 'd6'
 """
 

@@ -25,8 +25,8 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
-from morris_pi.board.reviews import BackgroundReviewer
+from morris_pi.core.ports import BUTTONS, Clock, MonotonicClock
+from morris_pi.core.reviews import BackgroundReviewer
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 
 from .connections import quiet_loop_errors
@@ -64,7 +64,7 @@ def create_app(
     ``rates`` the request rates allowed (``limits.RequestRates``); ``trust_loopback`` lets a page on
     this machine change things without pairing (the simulator: whoever reaches its loopback address
     sits at it; a request from the LAN still needs pairing). ``reviewer`` makes the finished games'
-    reviews (``board.reviews.BackgroundReviewer``); by default one is made over ``storage``, which
+    reviews (``core.reviews.BackgroundReviewer``); by default one is made over ``storage``, which
     gives way whenever the board's engine is thinking."""
     clock = clock or MonotonicClock()
     if reviewer is None and storage is not None:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from morris_pi.board.assist import BlunderWarning, warning_words
-from morris_pi.board.position_setup import game_from
-from morris_pi.board.session import ERROR_PATTERNS, PAIRING_PATTERN, PAIRING_ROLE
 from morris_pi.catalogue import LANGUAGES, Words, say
+from morris_pi.core.assist import BlunderWarning, warning_words
+from morris_pi.core.position_setup import game_from
+from morris_pi.core.session import ERROR_PATTERNS, PAIRING_PATTERN, PAIRING_ROLE
 from morris_pi.guidance import DEFAULT_PALETTE, ROLES, Frame, Look
 from morris_pi.render import board_svg, last_turn_of
 from morris_pi.rules import Game, Turn, get_profile

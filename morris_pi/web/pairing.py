@@ -23,7 +23,7 @@ Tokens live in memory only (a restart means pairing again) and are kept as
 SHA-256 digests, so not even a memory dump of the table gives one away; they
 are never logged.
 
->>> from morris_pi.board.ports import ManualClock
+>>> from morris_pi.core.ports import ManualClock
 >>> clock = ManualClock()
 >>> p = Pairing(clock, pin="471108")
 >>> good = p.by_pin("471108", "10.0.0.2"); p.allowed(good.token), p.allowed("guess")
@@ -50,7 +50,7 @@ from collections import OrderedDict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from morris_pi.board.ports import Clock
+from morris_pi.core.ports import Clock
 
 from .ratelog import RateLimitedLog
 

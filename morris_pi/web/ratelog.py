@@ -5,7 +5,7 @@ per ``every`` seconds for that kind, which counts the events it left out. ``Quie
 same to other libraries' loggers (uvicorn's "Invalid HTTP request received.", asyncio's accept
 errors), and drops their tracebacks: a refused socket is news, not a bug.
 
->>> from morris_pi.board.ports import ManualClock
+>>> from morris_pi.core.ports import ManualClock
 >>> import logging, io
 >>> stream = io.StringIO(); logger = logging.getLogger("doctest.ratelog")
 >>> logger.addHandler(logging.StreamHandler(stream)); logger.propagate = False
@@ -26,7 +26,7 @@ import logging
 import threading
 from typing import Any
 
-from morris_pi.board.ports import Clock, MonotonicClock
+from morris_pi.core.ports import Clock, MonotonicClock
 
 #: Seconds between two lines of one kind.
 EVERY_S = 10.0

@@ -15,10 +15,10 @@ server runs in a thread of its own. They meet only here:
 Nothing here imports a web library: the service and the simulator use it
 whether or not the web extra is installed.
 
->>> from morris_pi.board.ports import ManualClock
->>> from morris_pi.board.session import Session
->>> from morris_pi.board.menu import GameSettings
->>> from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+>>> from morris_pi.core.ports import ManualClock
+>>> from morris_pi.core.session import Session
+>>> from morris_pi.core.menu import GameSettings
+>>> from morris_pi.core.virtual import RecordingStrip, VirtualSensors
 >>> session = Session(sensors=VirtualSensors(), leds=RecordingStrip(), clock=ManualClock(),
 ...                   defaults=GameSettings(mode="two-player"), menu=False)
 >>> _ = session.start(); seam = BoardSeam(session)
@@ -40,10 +40,10 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from morris_pi.board.controller import Snapshot
-from morris_pi.board.gameclock import GameClock
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.session import Session
+from morris_pi.core.controller import Snapshot
+from morris_pi.core.gameclock import GameClock
+from morris_pi.core.menu import GameSettings
+from morris_pi.core.session import Session
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from morris_pi.board.closing import Closeable
-from morris_pi.board.ports import BUTTONS, Clock, MonotonicClock
+from morris_pi.core.closing import Closeable
+from morris_pi.core.ports import BUTTONS, Clock, MonotonicClock
 from morris_pi.errors import MorrisPiError
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 

@@ -1,13 +1,13 @@
 """A disk that fills up: the storage's file-writing seam with a limited amount of free space.
 
-``SmallDisk`` writes real files, like ``morris_pi.board.safe_files.Disk``, but
+``SmallDisk`` writes real files, like ``morris_pi.core.safe_files.Disk``, but
 counts every byte against ``free``. A write that does not fit writes what
 fits, then fails with ``ENOSPC``, as a full file system does. Set ``free``
 to make room again. Deleting files gives no space back (tests set ``free``).
 
 >>> import os, tempfile
 >>> from pathlib import Path
->>> from morris_pi.board.safe_files import atomic_write_text
+>>> from morris_pi.core.safe_files import atomic_write_text
 >>> disk, target = SmallDisk(free=4), Path(tempfile.mkdtemp()) / "x.txt"
 >>> atomic_write_text(target, "too long", disk=disk)
 Traceback (most recent call last):
@@ -24,7 +24,7 @@ from __future__ import annotations
 import errno
 import os
 
-from morris_pi.board.safe_files import Disk
+from morris_pi.core.safe_files import Disk
 
 
 class SmallDisk(Disk):

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from morris_pi.board.session import Session
+from morris_pi.core.session import Session
 from morris_pi.errors import MorrisPiError
 from morris_pi.guidance import Look
 
@@ -81,7 +81,7 @@ class Context:
     board: bool = False  # the page is the board (the simulator's --no-window)
     buttons: tuple[str, ...] = ()  # the board's buttons, which type pairing codes
     trust_loopback: bool = False  # a page on this machine needs no pairing (the simulator)
-    reviewer: Any = None  # the background reviews of finished games (``board.reviews``)
+    reviewer: Any = None  # the background reviews of finished games (``core.reviews``)
 
     def trusted(self, request: Request) -> bool:
         """Whether the request comes from this machine, to a loopback name, where that is enough."""

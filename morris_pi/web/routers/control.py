@@ -10,9 +10,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from morris_pi.board.assist import Assistance
-from morris_pi.board.menu import MODES, GameSettings
-from morris_pi.board.session import Session
+from morris_pi.core.assist import Assistance
+from morris_pi.core.menu import MODES, GameSettings
+from morris_pi.core.session import Session
 from morris_pi.rules import PROFILES, SIDES
 
 from .. import schema

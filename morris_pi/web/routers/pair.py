@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from morris_pi.board.session import Session
+from morris_pi.core.session import Session
 
 from ..pairing import ASK_SECONDS, BUTTON_WORDS, COOKIE
 from ..schema import BadInput, Text

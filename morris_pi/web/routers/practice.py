@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from morris_pi.board.practice import (
+from morris_pi.core.practice import (
     MAX_NAME,
     PlayerRecords,
     PracticeDataError,

@@ -9,8 +9,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from morris_pi.board.record_format import StorageError
-from morris_pi.board.record_forms import sanmill_text
+from morris_pi.core.record_format import StorageError
+from morris_pi.core.record_forms import sanmill_text
 
 from .. import schema
 from ..page import picture, position_after

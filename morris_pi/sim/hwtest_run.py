@@ -9,7 +9,7 @@ unattended and ends with the report:
 
     morris-pi hwtest --sim --auto --no-sweep        # 24 of 24 points OK, exit 0
 
->>> from morris_pi.board.ports import ManualClock
+>>> from morris_pi.core.ports import ManualClock
 >>> from morris_pi.hwtest.selftest import HwTest
 >>> board = SimBoard(clock=ManualClock())
 >>> said = []

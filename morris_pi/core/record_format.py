@@ -9,7 +9,7 @@
     d6 a1 f4 ...
 
 Tag values are one line each, with ``\\`` and ``"`` escaped. ``Storage``
-(``morris_pi.board.storage``) keeps one such file per game; this module only
+(``morris_pi.core.storage``) keeps one such file per game; this module only
 writes and reads the text.
 """
 

@@ -1,7 +1,7 @@
 """A stored record in the other forms it is downloaded in (``records export --format``, the web page).
 
 >>> from pathlib import Path
->>> from morris_pi.board.record_format import Record
+>>> from morris_pi.core.record_format import Record
 >>> print(sanmill_text(Record("x", Path("x.txt"), {"Result": "1-0"}, "d6 a1 f6 a4 b6xa1")), end="")
 [Result "1-0"]
 <BLANKLINE>

@@ -6,8 +6,8 @@ board, cancel it on a takeback or a new game) and shows the LED frame. No
 end has a path of its own: each only brings its ``SensorSource``,
 ``LedStrip``, ``Buttons`` and ``Clock``.
 
->>> from morris_pi.board.ports import ManualClock
->>> from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+>>> from morris_pi.core.ports import ManualClock
+>>> from morris_pi.core.virtual import RecordingStrip, VirtualSensors
 >>> clock, sensors, strip = ManualClock(), VirtualSensors(), RecordingStrip()
 >>> c = Controller(sensors=sensors, leds=strip, clock=clock, computer="black")
 >>> _ = c.step(); sensors.close_switch("d6"); clock.advance(1.0); _ = c.step()
@@ -167,7 +167,7 @@ class Controller:
         )
         #: The position being set up on the board before its game starts (``set_up``), if any.
         self.setup: PositionSetup | None = None
-        #: How much the board helps each player (``morris_pi.board.assist``).
+        #: How much the board helps each player (``morris_pi.core.assist``).
         self.assists = assists or Assists()
         #: Grades every legal turn for the assistance, on the engine's thread (``None``: no grading).
         self.grader = grader
@@ -285,8 +285,8 @@ class Controller:
         ``step`` replaces ``self.step`` for a caller that does more around each step.
         ``t`` may be infinite: then every deadline is stepped and the clock stays at the last.
 
-        >>> from morris_pi.board.ports import ManualClock
-        >>> from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+        >>> from morris_pi.core.ports import ManualClock
+        >>> from morris_pi.core.virtual import RecordingStrip, VirtualSensors
         >>> clock, sensors = ManualClock(), VirtualSensors()
         >>> c = Controller(sensors=sensors, leds=RecordingStrip(), clock=clock)
         >>> _ = c.step(); sensors.close_switch("d6"); _ = c.step()   # a man put down, not yet settled

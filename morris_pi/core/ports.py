@@ -1,6 +1,6 @@
 """The small interfaces every end of the controller implements.
 
-The controller (``morris_pi.board.controller``) talks only to these. Hardware
+The controller (``morris_pi.core.controller``) talks only to these. Hardware
 backends (``morris_pi.hw``), the pygame simulator (``morris_pi.sim``) and the
 headless ``replay`` command each provide their own implementations, so the same
 tracker and engine code runs unchanged on all three.
@@ -106,7 +106,7 @@ class Opponent(Protocol):
 
 
 class GameStore(Protocol):
-    """Where a session keeps the game in progress and the finished games (``morris_pi.board.storage.Storage``).
+    """Where a session keeps the game in progress and the finished games (``morris_pi.core.storage.Storage``).
 
     ``meta`` is plain JSON data (mode, sides, level, the game's ``id``). A store
     may also offer ``archive_waiting()``, which the session calls first at start

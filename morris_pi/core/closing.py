@@ -20,7 +20,7 @@ True
 >>> lamp.light()
 Traceback (most recent call last):
 ...
-morris_pi.board.closing.ClosedError: <Lamp closed>: cannot light after close()
+morris_pi.core.closing.ClosedError: <Lamp closed>: cannot light after close()
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ with a dot are never lit)::
 - Mode: b2 (TWO) two players, f2 (CMP) against the computer.
 - The human's colour: a1 (WHT) white, g1 (BLK) black. Shown only against the
   computer.
-- Assistance (``morris_pi.board.assist``): c3 (AW) for white, e3 (AB) for
+- Assistance (``morris_pi.core.assist``): c3 (AW) for white, e3 (AB) for
   black; each choice moves on to the next of ``PRESETS`` (plain, coached,
   limited, none). The point shows ``menu-choice`` while that player has any
   assistance beyond the plain board, else ``menu-option``. Against the computer
@@ -42,7 +42,7 @@ only men put down while the menu is shown count, so men left on the board from
 the last game choose nothing.
 
 The menu is pure: readings and presses come in with their time, the frame of
-roles goes out; ``morris_pi.board.session`` shows it and starts the game.
+roles goes out; ``morris_pi.core.session`` shows it and starts the game.
 
 >>> menu = Menu(GameSettings(mode="computer", level=3))
 >>> menu.update(frozenset(), 0.0); menu.update({"d6"}, 1.0); menu.update(set(), 1.5)
@@ -100,7 +100,7 @@ class GameSettings:
     #: The two-player clock (``TimeControl`` text such as ``"5+3"``), or ``None``: no clock.
     #: Against the computer the clock is kept but not used (``timed``).
     clock: str | None = None
-    #: How much the board helps each player (``morris_pi.board.assist``); against the computer
+    #: How much the board helps each player (``morris_pi.core.assist``); against the computer
     #: only the human's counts.
     assist: Assists = field(default_factory=Assists)
 

@@ -44,8 +44,8 @@ The session draws every frame itself: the controller paints into a capture
 strip, and the session writes the composed frame (the game's, the menu's, or
 the fault pattern) to the real strip only when it changed.
 
->>> from morris_pi.board.ports import ManualClock
->>> from morris_pi.board.virtual import RecordingStrip, VirtualSensors
+>>> from morris_pi.core.ports import ManualClock
+>>> from morris_pi.core.virtual import RecordingStrip, VirtualSensors
 >>> clock, strip = ManualClock(), RecordingStrip()
 >>> s = Session(sensors=VirtualSensors(), leds=strip, clock=clock, defaults=GameSettings(mode="two-player"))
 >>> s.start(), s.state
@@ -159,7 +159,7 @@ class Session(Closeable):
 
     ``opponent_factory(level)`` makes the computer player (the engine); it is
     also asked for hints in two-player games. Without it the controller's
-    first-legal player stands in. ``storage`` (a ``GameStore``: ``morris_pi.board.storage.Storage``)
+    first-legal player stands in. ``storage`` (a ``GameStore``: ``morris_pi.core.storage.Storage``)
     is optional: without it nothing is saved. The session does not close the
     ends it was given: their owner does. After ``close()`` it refuses to scan or to act
     (``ClosedError``); what it shows (``status``, ``snapshot``) can still be read.

@@ -1,4 +1,4 @@
-"""The saves and records of the games one board plays (for ``morris_pi.board.session``).
+"""The saves and records of the games one board plays (for ``morris_pi.core.session``).
 
 Each game gets an id when it starts (``Storage.new_game_id``: its UTC start
 time), kept with its settings in the save's meta. After every turn, takeback
@@ -34,7 +34,7 @@ from morris_pi.rules import Game
 from .menu import GameSettings
 from .ports import Clock, GameStore, MonotonicClock
 
-log = logging.getLogger("morris_pi.board.session")
+log = logging.getLogger("morris_pi.core.session")
 T = TypeVar("T")
 
 RETRY_FIRST_S = 1.0

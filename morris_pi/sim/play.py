@@ -1,6 +1,6 @@
 """A board in the window: the board's own ``Session`` over the simulator's ends.
 
-The window runs exactly what the wooden board runs: ``morris_pi.board.session.Session``
+The window runs exactly what the wooden board runs: ``morris_pi.core.session.Session``
 (set-up menu on the points -> ``Controller`` -> saves and records) over
 ``SimSensors``, ``SimLeds``, ``SimButtons`` and a clock. What is left here is
 what only the simulator has:
@@ -14,7 +14,7 @@ what only the simulator has:
   empty board;
 - the panel's words.
 
->>> from morris_pi.board.ports import FirstLegalOpponent, ManualClock
+>>> from morris_pi.core.ports import FirstLegalOpponent, ManualClock
 >>> board = SimBoard(clock=ManualClock())
 >>> game = GameSession(board, SimSettings(mode="two-player", menu=True),
 ...                    opponent_factory=lambda level: FirstLegalOpponent())
@@ -38,17 +38,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from morris_pi.board.assist import Assists, Grader, warning_words
-from morris_pi.board.closing import Closeable
-from morris_pi.board.controller import Snapshot
-from morris_pi.board.menu import GameSettings
-from morris_pi.board.opponents import EngineGrader, StandInOpponent, engine_opponents
-from morris_pi.board.ports import Clock, GameStore, Opponent
-from morris_pi.board.position_setup import start_fen
-from morris_pi.board.session import Session
-from morris_pi.board.storage import Storage, clock_text
 from morris_pi.catalogue import LANGUAGES, Words, from_locale
 from morris_pi.config.loader import load_config
+from morris_pi.core.assist import Assists, Grader, warning_words
+from morris_pi.core.closing import Closeable
+from morris_pi.core.controller import Snapshot
+from morris_pi.core.menu import GameSettings
+from morris_pi.core.opponents import EngineGrader, StandInOpponent, engine_opponents
+from morris_pi.core.ports import Clock, GameStore, Opponent
+from morris_pi.core.position_setup import start_fen
+from morris_pi.core.session import Session
+from morris_pi.core.storage import Storage, clock_text
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.rules import Game, Geometry, Side, get_profile
 from morris_pi.web.seam import BoardSeam

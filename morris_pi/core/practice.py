@@ -410,7 +410,7 @@ def games_by_level(records: Iterable[Any], name: str) -> dict[str, dict[str, int
     """Games ``name`` finished against the computer, by level: won, drawn and lost.
 
     >>> from pathlib import Path
-    >>> from morris_pi.board.record_format import Record
+    >>> from morris_pi.core.record_format import Record
     >>> r = Record("x", Path("x.txt"), {"Mode": "computer", "Level": "3", "White": "Ann", "Black": "Computer (level 3)",
     ...                                 "Result": "1-0"}, "d6")
     >>> games_by_level([r], "Ann")

@@ -20,7 +20,7 @@ b'kept'
 >>> read_regular_file(path, 3)
 Traceback (most recent call last):
 ...
-morris_pi.board.safe_files.UnreadableFile: it is 4 bytes, more than the 3 a valid file can be
+morris_pi.core.safe_files.UnreadableFile: it is 4 bytes, more than the 3 a valid file can be
 """
 
 from __future__ import annotations

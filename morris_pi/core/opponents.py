@@ -28,8 +28,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from morris_pi.board.assist import Graded, Grading
-from morris_pi.board.ports import FirstLegalOpponent, Opponent
+from morris_pi.core.assist import Graded, Grading
+from morris_pi.core.ports import FirstLegalOpponent, Opponent
 from morris_pi.rules import Game, Turn
 
 log = logging.getLogger(__name__)

@@ -8,11 +8,11 @@ systemd passes it as ``$STATE_DIRECTORY``)::
     unarchived-<id>.json               a finished game whose record could not be written yet
     records/<YYYYMMDD-HHMMSS>.txt      one file per finished game, named by the game's id
 
-Every file is written atomically (``morris_pi.board.safe_files``), so a reader
+Every file is written atomically (``morris_pi.core.safe_files``), so a reader
 sees either the old file or the new one, never a mixture; file contents go
 through its ``Disk`` seam, so a test can run the real storage on a disk that
 fills up (``morris_pi.hw.fakes.disk``). The record files are in the format of
-``morris_pi.board.record_format``.
+``morris_pi.core.record_format``.
 
 Nothing read from the state directory is trusted: a save is read only if it is
 a regular file (opened without following links and without blocking, so a FIFO
@@ -50,7 +50,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from morris_pi.board.record_format import (
+from morris_pi.core.record_format import (
     Record,
     RecordExistsError,
     RecordNotFoundError,
@@ -61,7 +61,7 @@ from morris_pi.board.record_format import (
     player_names,
     result_tag,
 )
-from morris_pi.board.safe_files import REAL_DISK, Disk, UnreadableFile, atomic_write_text, fsync_dir, read_regular_file
+from morris_pi.core.safe_files import REAL_DISK, Disk, UnreadableFile, atomic_write_text, fsync_dir, read_regular_file
 from morris_pi.rules import Game
 
 #: Identifies a save file and its layout version; ``load_current`` refuses others.
@@ -107,7 +107,7 @@ def parse_save(raw: bytes, game_type: Any) -> tuple[Any, dict[str, Any]]:
     >>> parse_save(b"[" * 100000, None)
     Traceback (most recent call last):
     ...
-    morris_pi.board.safe_files.UnreadableFile: not valid JSON: nested too deeply
+    morris_pi.core.safe_files.UnreadableFile: not valid JSON: nested too deeply
     """
     try:
         text = raw.decode("utf-8")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
-from morris_pi.board.ports import RGB
+from morris_pi.core.ports import RGB
 from morris_pi.rules import STANDARD, Geometry
 
 from .hand import Hand
