@@ -1,9 +1,15 @@
-"""Practice positions: the list by theme and difficulty, a first turn judged, and a player's record."""
+"""Practice positions: the list by theme and difficulty, a practice game judged, and a player's record.
+
+``POST /api/practice/check`` takes either ``turn`` (the first turn alone, judged against the
+solution, as it always did) or ``turns`` (the whole practice game so far, both sides' turns
+separated by spaces): then every turn of the player's is judged, up to the position's bound.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -15,6 +21,7 @@ from morris_pi.core.practice import (
     check_turn,
     clean_name,
     games_by_level,
+    judge_line,
     load_practice,
     practice_by_id,
 )
@@ -25,7 +32,10 @@ from .common import Context, Refused, guarded
 PRACTICE_ID = Text(pattern=r"[a-z0-9-]{1,40}", max_len=40, says="a practice position id like flying-win-01")
 TURN = Text(pattern=r"([a-g][1-7]-)?[a-g][1-7](x[a-g][1-7])?", max_len=8, says="a turn like d6, a1-a4 or b6xa1")
 NAME = Text(max_len=MAX_NAME)
-CHECK_BODY = {"id": PRACTICE_ID, "turn": TURN, "player": NAME}
+_ONE = r"([a-g][1-7]-)?[a-g][1-7](x[a-g][1-7])?"
+#: A practice game is short (a flying endgame is judged for 20 of the player's turns): 120 turns at most.
+TURNS = Text(pattern=rf"{_ONE}( {_ONE}){{0,119}}", max_len=1200, says="turns separated by spaces, like f4-f2 f6-f4")
+CHECK_BODY = {"id": PRACTICE_ID, "turn": TURN, "turns": TURNS, "player": NAME}
 
 
 def routes(context: Context) -> list[BaseRoute]:
@@ -67,20 +77,26 @@ def routes(context: Context) -> list[BaseRoute]:
     async def api_check(request: Request) -> Response:
         context.paired(request)
         body = await context.body(request, CHECK_BODY)
-        if "id" not in body or "turn" not in body:
-            raise Refused(400, "give the practice position's id and the turn played")
+        if "id" not in body or ("turn" not in body and "turns" not in body):
+            raise Refused(400, "give the practice position's id and the turn (or turns) played")
         positions()
         try:
             position = practice_by_id(body["id"])
         except KeyError as exc:
             raise Refused(404, str(exc.args[0])) from None
+        answer: dict[str, Any]
         try:
-            attempt = check_turn(position, body["turn"])
+            if "turns" in body:
+                # grading searches: out of the event loop, so the page and the board's events go on
+                judged = await run_in_threadpool(judge_line, position, body["turns"].split())
+                answer, solved = judged.to_json(), judged.solved
+            else:
+                attempt = check_turn(position, body["turn"])
+                answer, solved = {"id": position.id, **attempt.to_json()}, attempt.solved
         except ValueError as exc:
             raise Refused(422, str(exc)) from None
-        answer: dict[str, Any] = {"id": position.id, **attempt.to_json()}
         records = players()
-        if attempt.solved and records is not None:
+        if solved and records is not None:
             try:
                 answer["record"] = records.mark_solved(body.get("player") or "Player", position.id)
             except (ValueError, OSError) as exc:

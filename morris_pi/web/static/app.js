@@ -1187,10 +1187,10 @@ function drawChart(ply) {
   box.replaceChildren(svg);
 }
 
-// -- practice positions: chosen by theme and difficulty, set up on the board, the first turn judged --
+// -- practice positions: chosen by theme and difficulty, set up on the board, each of the player's turns judged --
 
 let practiceAll = null; // { themes, positions }
-let practice = null; // the position being practised: { id, fen, gameId, judged }
+let practice = null; // the position being practised: { id, fen, side, gameId, sent (the turns last judged), busy, done }
 
 function practicePlayer() {
   return ($("practice-player").value || "").trim() || "Player";
@@ -1229,23 +1229,39 @@ async function loadPractice() {
 async function startPractice(p) {
   const ok = await act({ do: "new", mode: "computer", human: p.side, level: 10, profile: p.profile, fen: p.fen }, t("practice.started", { side: side(p.side) }));
   if (!ok) return;
-  practice = { id: p.id, fen: p.fen, side: p.side, gameId: null, judged: false };
+  practice = { id: p.id, fen: p.fen, side: p.side, gameId: null, sent: "", busy: false, done: false };
   showPane("live");
   window.scrollTo(0, 0); // the board, where the position is set up, at the top
 }
 
-// called with every view: the practice game's first turn is sent to be judged, once
+// called with every view: after each of the player's turns (and when the game ends) the practice
+// game so far is sent to be judged, until the answer is final (solved or not)
 async function judgePractice(view) {
-  if (!practice || practice.judged || view.state !== "game") return;
+  if (!practice || practice.done || practice.busy || view.state !== "game") return;
   if (practice.gameId === null) { practice.gameId = view.game_id; return; }
   if (view.game_id !== practice.gameId) { practice = null; return; }
-  if (view.setup || !(view.turns || []).length) return;
-  practice.judged = true;
+  const turns = view.turns || [];
+  const over = !!(view.game && view.game.outcome);
+  const sent = turns.join(" "); // by text, so a turn taken back and played otherwise is judged again
+  // the player moves first, so an odd count means the player's turn was the last
+  if (view.setup || !turns.length || sent === practice.sent || (turns.length % 2 === 0 && !over)) return;
+  practice.busy = true;
+  practice.sent = sent;
   try {
-    const r = await post("/api/practice/check", { id: practice.id, turn: view.turns[0], player: practicePlayer() });
-    say(r.solved ? t("practice.right", { turn: r.turn }) : t("practice.wrong", { turn: r.turn, best: r.best }), r.solved ? "ok" : "error");
-    if ($("practice").open) loadPractice();
-  } catch (e) { refused(e); }
+    const r = await post("/api/practice/check", { id: practice.id, turns: sent, player: practicePlayer() });
+    const last = r.turns[r.turns.length - 1];
+    if (r.status === "playing") {
+      say(t("practice.going", { turn: last.turn, grade: t(`grade.${last.grade}`), n: last.number, of: r.bound }), "info");
+    } else {
+      practice.done = true;
+      if (r.solved) say(t("practice.right", { turn: last.turn }), "ok");
+      else if (!last.kept && !last.better) say(t("practice.wrong_only", { turn: last.turn }), "error");
+      else if (!last.kept) say(t(last.number === 1 ? "practice.wrong" : "practice.wrong_later", { turn: last.turn, best: last.better, n: last.number }), "error");
+      else say(t("practice.missed", { n: r.bound }), "error");
+      if ($("practice").open) loadPractice();
+    }
+  } catch (e) { practice.done = true; refused(e); }
+  finally { practice.busy = false; }
 }
 
 $("practice-theme").onchange = () => loadPractice();
