@@ -40,6 +40,10 @@ def test_a_review_repeats_exactly() -> None:
     assert first == again
 
 
+def test_a_record_quoted_as_one_argument_is_its_turns() -> None:
+    assert run(["--budget", "quick", "d6 a1 f6 a4"]) == run(["--budget", "quick", "d6", "a1", "f6", "a4"])
+
+
 def test_a_stored_record_is_reviewed_by_its_id(tmp_path) -> None:
     store = Storage(tmp_path, clock=lambda: datetime(2025, 6, 1, 20, 15, tzinfo=UTC))
     won = Game.from_record("d6 a1 f6 a4 b6xa1")

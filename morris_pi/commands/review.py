@@ -123,6 +123,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 
     out = out or sys.stdout
     err = err or sys.stderr
+    # a record quoted as one argument ("d6 a1 f6") reads as its turns, as in analyze and legal
+    args.record = [token for argument in args.record for token in argument.split()]
     if not args.record:
         err.write("morris-pi review: give the turns, a record id (or 'latest'), or '-' to read them from stdin\n")
         return 2
