@@ -82,8 +82,10 @@ def test_second_hands_measures_a_tracker_given_by_name_on_a_drawn_seed(tmp_path,
     out = capsys.readouterr().out
     assert code == 1  # not every game exact
     seed = int(out.split("seed drawn: ")[1].split()[0])
-    assert f"seed {seed}, mess 5 %: 2 games, 0 exact (0.0 %), 2 stop short, 0 wrong" in out
-    assert f"| second_hands | `blind_tracker:Blind` | {seed} | 5% | 2 | 0 | 2 | 0 | 0 | 0.0 |" in table.read_text()
+    # a tracker that reads nothing is never exact; whether a drawn game also ends with a
+    # button (a resignation read without its turns counts wrong) depends on the draw
+    assert f"seed {seed}, mess 5 %: 2 games, 0 exact (0.0 %)" in out
+    assert f"| second_hands | `blind_tracker:Blind` | {seed} | 5% | 2 | 0 |" in table.read_text()
 
 
 def test_soak_measures_each_mess_level_on_the_same_games(tmp_path, capsys):
