@@ -189,6 +189,9 @@ def test_the_web_server_frees_its_port_on_close_and_cannot_start_again():
     with pytest.raises(ClosedError, match="cannot start after close"):
         server.start()
     with socket.socket() as again:  # the port is free for the next server
+        # as a server binds (uvicorn too): a connection just closed may linger in TIME_WAIT,
+        # and only a socket still listening would refuse this
+        again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         again.bind(("127.0.0.1", port))
     session.close()
 
