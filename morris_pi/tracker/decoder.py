@@ -22,18 +22,20 @@ least as many games exactly and writes no wrong turn; see docs/tracker.md.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.board import POINTS
 
 from .evidence import SwitchLog
 from .model import DEFAULT_MODEL, Model
-from .stories import Story, flips_of, read_stories
+from .stories import MAX_TURNS, RawTurn, Story, flips_of, read_stories
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.
 DEFAULT_CONFIRM_S = 1.0
-#: Seconds between rankings of a board nothing new happened on, while it is undecided, and for
-#: how long after its last change.
+#: Seconds to the first ranking again of a board nothing new happened on while it is undecided;
+#: each further one waits twice as long (what a wait costs grows ever more slowly), until
+#: ``RECHECK_FOR_S`` after its last change.
 RECHECK_S = 0.25
 RECHECK_FOR_S = 30.0
 #: Changes since the committed position beyond which a board no story explains is given up.
@@ -53,11 +55,17 @@ class StoryDecoder:
         profile: str = "standard",
         model: Model = DEFAULT_MODEL,
         confirm_s: float = DEFAULT_CONFIRM_S,
+        line: Sequence[Turn] | None = None,
     ) -> None:
         self.game = game if game is not None else Game(profile)
+        #: The turns the game is known to follow, from ``game``'s position on (fitting the model
+        #: to games with their records); ``None`` in play.
+        self.line = None if line is None else [t.to_raw() for t in line]
+        self._line_from = len(self.game.history)
         self.model = model
         self.confirm_s = float(confirm_s)
-        self.log: SwitchLog | None = None
+        #: The switches since the committed position, which they start from.
+        self.log = SwitchLog(self._occupancy())
         #: The cheapest story at the latest ranking (``None``: nothing explains the board).
         self.best: Story | None = None
         self.stories: list[Story] = []
@@ -76,9 +84,6 @@ class StoryDecoder:
 
     def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
         """A reading of the switches (``full``: every switch read at once)."""
-        if self.log is None:
-            self.log = SwitchLog(occupied, now)
-            return
         before = self.log.raw
         self.log.feed(occupied, now, full=full)
         if occupied != before:
@@ -86,11 +91,12 @@ class StoryDecoder:
             self._wake = min(self._wake, now)
 
     def next_deadline(self) -> float:
-        return self._wake
+        """When ``tick`` next has something to do (``inf``: only a new reading will)."""
+        return math.inf if self.stalled else self._wake
 
     def tick(self, now: float) -> None:
         """Rank again if anything changed, and commit what is agreed and quiet."""
-        if self.log is None or self.stalled or (not self._dirty and now < self._wake):
+        if self.stalled or (not self._dirty and now < self._wake):
             return
         self._wake = math.inf
         for _ in range(4):  # a commit moves the base: rank again from there at once
@@ -98,13 +104,12 @@ class StoryDecoder:
                 break
 
     def _rank(self, now: float) -> bool:
-        assert self.log is not None
         self._dirty = False
         evidence = self.log.evidence(now)
         if evidence.mask == self._occupancy() and evidence.last_change == -math.inf:
             self.best, self.stories = None, []
             return False
-        self.stories = read_stories(self.game.position, evidence, self.model)
+        self.stories = read_stories(self.game.position, evidence, self.model, line=self._line())
         if not self.stories:
             self.best = None
             self._recheck(now, evidence.last_change)
@@ -116,11 +121,18 @@ class StoryDecoder:
         # seen has not shown yet what it begins, and it may only confirm the past, never decide it.
         firm = now - FIRM_S
         past = evidence.until(firm)
-        stories = read_stories(self.game.position, past, self.model) if past != evidence else self.stories
+        stories = (
+            read_stories(self.game.position, past, self.model, line=self._line()) if past != evidence else self.stories
+        )
         if not stories:
             return False
         best = stories[0]
         good = [s for s in stories if s.cost <= best.cost + self.model.margin]
+        if any(len(s.turns) == MAX_TURNS for s in good):
+            # A story as long as any told may stand for a longer one that was not: the board has
+            # run ahead of what is read at once, and a guess here would be a guess.
+            self._recheck(now, evidence.last_change)
+            return False
         agreed = 0
         while agreed < len(best.turns) and all(
             len(s.turns) > agreed and s.turns[agreed] == best.turns[agreed] for s in good
@@ -148,6 +160,9 @@ class StoryDecoder:
         self._commit(best, agreed, past.points, need, [len(p.changes) for p in evidence.points])
         return True
 
+    def _line(self) -> list[RawTurn] | None:
+        return None if self.line is None else self.line[len(self.game.history) - self._line_from :]
+
     @staticmethod
     def _quiet_since(seq: tuple, matched: tuple[int, ...], done: int, flips: int) -> float:  # type: ignore[type-arg]
         """When a point last changed before the story's next flip there (a later turn's)."""
@@ -156,12 +171,12 @@ class StoryDecoder:
         return float(seq[-1].t)
 
     def _recheck(self, now: float, last_change: float) -> None:
-        """Rank again soon: what a wait costs grows with time, so a tie now may be decided later."""
-        if now - last_change < RECHECK_FOR_S:
-            self._wake = min(self._wake, now + RECHECK_S)
+        """Rank again later: what a wait costs grows with time, so a tie now may be decided later."""
+        quiet = now - last_change
+        if quiet < RECHECK_FOR_S:
+            self._wake = min(self._wake, now + max(RECHECK_S, quiet))
 
     def _commit(self, best: Story, agreed: int, points: tuple, need: list, total: list[int]) -> None:  # type: ignore[type-arg]
-        assert self.log is not None
         cut = -math.inf
         keep = [0] * len(POINTS)
         for i, flips in enumerate(need):
@@ -184,4 +199,4 @@ class StoryDecoder:
             keep[i] = total[i] - drop
         for raw in best.turns[:agreed]:
             self.game.play(Turn.from_raw(raw))
-        self.log.rebase(self._occupancy(), keep)
+        self.log.rebase(self._occupancy(), keep, cut)

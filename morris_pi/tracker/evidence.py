@@ -59,6 +59,8 @@ class Evidence:
 
     points: tuple[PointEvidence, ...]
     now: float
+    #: When the last turn before the base ended (its last change), if the evidence knows.
+    since: float = -math.inf
 
     @classmethod
     def static(cls, base: int, changes: dict[str, list[tuple[float, bool]]], now: float) -> Evidence:
@@ -81,7 +83,7 @@ class Evidence:
             else PointEvidence(p.closed, tuple(c for c in p.changes if c.t <= t))
             for p in self.points
         )
-        return Evidence(points, t)
+        return Evidence(points, t, self.since)
 
     @property
     def mask(self) -> int:
@@ -101,7 +103,7 @@ class SwitchLog:
     found changed without a report changed unseen, after its last known state.
     """
 
-    __slots__ = ("_base", "_changes", "_known_at", "raw")
+    __slots__ = ("_base", "_changes", "_known_at", "raw", "since")
 
     def __init__(self, occupied: int, now: float = -math.inf) -> None:
         self.raw = occupied
@@ -109,6 +111,8 @@ class SwitchLog:
         self._changes: list[list[Change]] = [[] for _ in POINTS]
         #: Per point, since when its state is known to hold (its last change, or a scan).
         self._known_at = [now] * len(POINTS)
+        #: When the last turn before the base ended (``-inf``: not known).
+        self.since = -math.inf
 
     def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
         diff = occupied ^ self.raw
@@ -134,15 +138,18 @@ class SwitchLog:
 
     def evidence(self, now: float) -> Evidence:
         points = tuple(PointEvidence(bool(self._base >> i & 1), tuple(seq)) for i, seq in enumerate(self._changes))
-        return Evidence(points, now)
+        return Evidence(points, now, self.since)
 
-    def rebase(self, base: int, keep: list[int]) -> None:
+    def rebase(self, base: int, keep: list[int], since: float = -math.inf) -> None:
         """Start again from ``base``, keeping only the last ``keep[i]`` changes of point ``i``.
+
+        ``since`` is when the turns that led to ``base`` ended.
 
         The caller (who knows which changes the committed turns explained) checks that each point's
         kept changes start from its state in ``base``.
         """
         self._base = base
+        self.since = since
         for i, seq in enumerate(self._changes):
             n = keep[i]
             self._changes[i] = seq[len(seq) - n :] if n else []
@@ -153,3 +160,4 @@ class SwitchLog:
         self._base = occupied
         self._changes = [[] for _ in POINTS]
         self._known_at = [now] * len(POINTS)
+        self.since = -math.inf

@@ -83,10 +83,12 @@ class Model:
     lost: float = 2.0
     #: The man taken off before the mill's step was made.
     taken_first: float = 2.0
-    #: The next turn's first change before this turn's last one (two hands at once).
-    early: float = 2.0
-    #: Seconds a turn overlaps the one before it at most (a hand already on its way).
-    overlap_s: float = 1.0
+    #: From one turn's last change to the next turn's first: a player seeing the board and
+    #: reaching for a man (quick players included, so its spread is wide).
+    think: Duration = Duration(1.5, 1.2)
+    #: How long the next turn's first change came before this turn's last one (two hands at
+    #: once: the next player lifts while the man still flies or flickers). Only its tail is priced.
+    early: Duration = Duration(0.4, 0.8, prior=2.0)
     #: Stories costing more than this much above the best are not believed.
     margin: float = 4.0
     #: A story costing more than this explains too little: the board is shown as a problem.

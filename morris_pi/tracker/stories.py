@@ -17,18 +17,19 @@ in the chain's order. Everything else is priced by the model (``model.py``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from morris_pi.rules import Position, Turn
 from morris_pi.rules.board import POINTS
 
 from .evidence import Change, Evidence
-from .model import DEFAULT_MODEL, Model
+from .model import DEFAULT_MODEL, Duration, Model
 
 #: The longest chain of turns a story tells beyond the base position.
-MAX_TURNS = 3
+MAX_TURNS = 4
 #: Stories kept per reading, cheapest first.
-MAX_STORIES = 400
+MAX_STORIES = 100000
 #: Points at most whose last change starts an excursion still going on (a man off-centre, a
 #: hand resting on a point) in one story.
 ONGOING_MAX = 2
@@ -46,6 +47,21 @@ class Flip:
     closed: bool
     ply: int
     role: str  # "lift", "land" or "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One priced piece of a story: a role, where it is, how long it lasted (``lo`` to ``hi``), its cost."""
+
+    role: str
+    where: str
+    lo: float
+    hi: float
+    cost: float
+
+    def __str__(self) -> str:
+        span = f"{self.lo:.3f}s" if self.hi - self.lo < 1e-3 else f"{self.lo:.3f}-{self.hi:.3f}s"
+        return f"{self.role} {self.where} {span}: {self.cost:.2f}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,29 +107,32 @@ class _Scorer:
         self._options: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
 
-    def excursion(self, seq: tuple[Change, ...], a: int) -> float:
-        """The cheapest role for changes ``a`` and ``a + 1`` of a point as one excursion."""
+    def _roles(self, seq: tuple[Change, ...], a: int) -> tuple[tuple[str, Duration], ...]:
+        """The roles changes ``a`` (and ``a + 1``) of a point may play as noise."""
         m = self.model
+        if seq[a].closed:  # closed over an empty point
+            return (("touch", m.touch), ("drop", m.drop))
+        if a > 0 and seq[a - 1].closed and seq[a].t - seq[a - 1].t <= m.flicker_window_s:
+            return (("nudge", m.nudge), ("knock", m.knock), ("flicker", m.flicker))
+        return (("nudge", m.nudge), ("knock", m.knock))
+
+    def excursion_role(self, seq: tuple[Change, ...], a: int) -> tuple[float, str]:
+        """The cheapest role for changes ``a`` and ``a + 1`` of a point as one excursion, and its cost."""
         first, back = seq[a], seq[a + 1]
         d_lo, d_hi = max(back.lo - first.t, 0.0), back.t - first.lo
-        if first.closed:  # closed over an empty point
-            return min(m.touch.cost_between(d_lo, d_hi), m.drop.cost_between(d_lo, d_hi))
-        cost = min(m.nudge.cost_between(d_lo, d_hi), m.knock.cost_between(d_lo, d_hi))
-        if a > 0 and seq[a - 1].closed and first.t - seq[a - 1].t <= m.flicker_window_s:
-            cost = min(cost, m.flicker.cost_between(d_lo, d_hi))
-        return cost
+        return min((d.cost_between(d_lo, d_hi), name) for name, d in self._roles(seq, a))
+
+    def excursion(self, seq: tuple[Change, ...], a: int) -> float:
+        return self.excursion_role(seq, a)[0]
+
+    def ongoing_role(self, seq: tuple[Change, ...], a: int) -> tuple[float, str]:
+        """The cheapest role for a point's last change as an excursion not over yet, and its cost."""
+        d = self.ev.now - seq[a].t
+        cost, name = min((dur.tail(d), name) for name, dur in self._roles(seq, a))
+        return self.model.unfinished + cost, name
 
     def ongoing(self, seq: tuple[Change, ...], a: int) -> float:
-        """The cheapest role for a point's last change as an excursion not over yet."""
-        m = self.model
-        first = seq[a]
-        d = self.ev.now - first.t
-        if first.closed:
-            return m.unfinished + min(m.touch.tail(d), m.drop.tail(d))
-        cost = min(m.nudge.tail(d), m.knock.tail(d))
-        if a > 0 and seq[a - 1].closed and first.t - seq[a - 1].t <= m.flicker_window_s:
-            cost = min(cost, m.flicker.tail(d))
-        return m.unfinished + cost
+        return self.ongoing_role(seq, a)[0]
 
     def options(self, i: int, m: int) -> list[tuple[float, tuple[int, ...]]]:
         """The cheapest ways to pick ``m`` of point ``i``'s changes as flips, the rest as noise."""
@@ -146,12 +165,20 @@ class _Scorer:
         self._options[key] = found
         return found
 
-    def timing(self, turns: int, times: dict[tuple[int, str], tuple[float, float]]) -> float:
+    def timing(
+        self, turns: int, times: dict[tuple[int, str], tuple[float, float]], parts: list[Part] | None = None
+    ) -> float:
         """What the chain's flips cost as hands move: carries, removals, turns after turns."""
         m = self.model
         cost = 0.0
         prev_start = -math.inf
-        prev_end = -math.inf
+        prev_end = self.ev.since
+
+        def priced(role: str, ply: int, c: float, lo: float, hi: float) -> float:
+            if parts is not None:
+                parts.append(Part(role, f"turn {ply + 1}", lo, hi, c))
+            return c
+
         for ply in range(turns):
             lift = times.get((ply, "lift"))
             land = times.get((ply, "land"))
@@ -159,12 +186,15 @@ class _Scorer:
             if lift is not None and land is not None:
                 if land[1] <= lift[0]:
                     return math.inf
-                cost += m.carry.cost_between(max(land[0] - lift[1], 1e-3), land[1] - lift[0])
+                lo, hi = max(land[0] - lift[1], 1e-3), land[1] - lift[0]
+                cost += priced("carry", ply, m.carry.cost_between(lo, hi), lo, hi)
             if take is not None and land is not None:
                 if take[1] >= land[0]:
-                    cost += m.remove.cost_between(max(take[0] - land[1], 1e-3), take[1] - land[0])
+                    lo, hi = max(take[0] - land[1], 1e-3), take[1] - land[0]
+                    cost += priced("remove", ply, m.remove.cost_between(lo, hi), lo, hi)
                 else:
-                    cost += m.taken_first + m.remove.cost_between(land[0] - take[1], land[1] - take[0])
+                    lo, hi = land[0] - take[1], land[1] - take[0]
+                    cost += priced("taken_first", ply, m.taken_first + m.remove.cost_between(lo, hi), lo, hi)
             stamps = [x for x in (lift, land, take) if x is not None]
             if not stamps:
                 continue
@@ -173,9 +203,9 @@ class _Scorer:
             if start <= prev_start:
                 return math.inf
             if start < prev_end:
-                if prev_end - start > m.overlap_s:
-                    return math.inf
-                cost += m.early
+                cost += priced("early", ply, m.early.tail(prev_end - start), prev_end - start, prev_end - start)
+            elif prev_end > -math.inf:
+                cost += priced("think", ply, m.think.cost(start - prev_end), start - prev_end, start - prev_end)
             prev_start, prev_end = start, max(end, prev_end)
         return cost
 
@@ -221,15 +251,15 @@ class _Scorer:
                 break
         if math.isinf(best):
             return None
-        cost = best + self.lost + self.model.turn * len(turns)
+        cost = best + self.lost + self.model.turn * plies
         matched = tuple(opts[i][choice[i]][1] for i in range(len(POINTS)))
         return Story(turns, pending, cost, matched)
 
 
-def _pendings(pos: Position) -> list[RawTurn]:
+def _pendings(pos: Position, line: Sequence[RawTurn] | None = None) -> list[RawTurn]:
     """The turns that can be in the hand now: a man lifted, or a mill's step awaiting its removal."""
     out: set[RawTurn] = set()
-    for o, t, r in pos.turns():
+    for o, t, r in pos.turns() if line is None else line:
         if o >= 0:
             out.add((o, -1, -1))
         if r >= 0:
@@ -237,44 +267,67 @@ def _pendings(pos: Position) -> list[RawTurn]:
     return sorted(out)
 
 
-def read_stories(base: Position, evidence: Evidence, model: Model = DEFAULT_MODEL) -> list[Story]:
-    """Every story of up to ``MAX_TURNS`` turns that explains ``evidence``, cheapest first."""
+def read_stories(
+    base: Position, evidence: Evidence, model: Model = DEFAULT_MODEL, *, line: Sequence[RawTurn] | None = None
+) -> list[Story]:
+    """Every story of up to ``MAX_TURNS`` turns within the model's margin of the cheapest, cheapest first.
+
+    ``line`` keeps only the stories that follow it (a game whose turns are known, as when the
+    model is fitted to games with their records).
+
+    A chain is not followed further once even its cheapest continuation would cost more than the
+    margin above the cheapest story found: every cost is positive, and each point's changes
+    cost at least the cheapest alignment with as many flips as the chain has used there or more.
+    """
     scorer = _Scorer(evidence, model)
     counts = scorer.counts
+    most = MAX_TURNS + 1  # a point flips at most once a ply
+    floor: list[list[float]] = []
+    for i, n in enumerate(counts):
+        row = [
+            min((o[0][0] for m in range(k, min(n, most) + 1) if (o := scorer.options(i, m))), default=math.inf)
+            for k in range(most + 2)
+        ]
+        floor.append(row)
     used = [0] * len(POINTS)
+    bound_now = [sum(row[0] for row in floor) + scorer.lost]
     odd = sum(1 for n in counts if n % 2)
     found: list[Story] = []
+    best = [math.inf]
 
     def touch(turn: RawTurn, step: int) -> int:
         nonlocal odd
         for p in turn:
             if p >= 0:
+                bound_now[0] -= floor[p][used[p]]
                 used[p] += step
+                bound_now[0] += floor[p][used[p]]
                 odd += 1 if (counts[p] - used[p]) % 2 else -1
         return odd
 
     def fits(turn: RawTurn) -> bool:
         return all(p < 0 or used[p] < counts[p] for p in turn)
 
+    def keep(story: Story | None) -> None:
+        if story is not None and story.cost <= best[0] + model.margin:
+            found.append(story)
+            best[0] = min(best[0], story.cost)
+
     def walk(pos: Position, chain: tuple[RawTurn, ...]) -> None:
-        if len(found) >= MAX_STORIES:
+        if len(found) >= MAX_STORIES or bound_now[0] + model.turn * len(chain) > best[0] + model.margin:
             return
         if odd <= ONGOING_MAX:
-            story = scorer.score(chain, None)
-            if story is not None:
-                found.append(story)
+            keep(scorer.score(chain, None))
         if odd <= 2 + ONGOING_MAX:
-            for pending in _pendings(pos):
+            for pending in _pendings(pos, None if line is None else line[len(chain) : len(chain) + 1]):
                 if fits(pending):
                     touch(pending, 1)
-                    if odd <= ONGOING_MAX:
-                        story = scorer.score(chain, pending)
-                        if story is not None:
-                            found.append(story)
+                    if odd <= ONGOING_MAX and bound_now[0] + model.turn * (len(chain) + 1) <= best[0] + model.margin:
+                        keep(scorer.score(chain, pending))
                     touch(pending, -1)
         if len(chain) == MAX_TURNS or odd > 3 * (MAX_TURNS - len(chain)) + ONGOING_MAX + 2:
             return
-        for turn in pos.turns():
+        for turn in pos.turns() if line is None else line[len(chain) : len(chain) + 1]:
             if not fits(turn):
                 continue
             touch(turn, 1)
@@ -282,5 +335,47 @@ def read_stories(base: Position, evidence: Evidence, model: Model = DEFAULT_MODE
             touch(turn, -1)
 
     walk(base, ())
+    found = [s for s in found if s.cost <= best[0] + model.margin]
     found.sort(key=lambda s: s.cost)
     return found
+
+
+def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> list[Part]:
+    """What each piece of ``story`` costs: every noise excursion with its role, every carry,
+    removal, pause between turns and overlap, the changes only a scan showed, and the turns.
+
+    This is how a failing game is read: the true story's parts beside the chosen one's show
+    which role priced the truth out.
+    """
+    scorer = _Scorer(evidence, model)
+    need = flips_of(story.turns, story.pending)
+    parts: list[Part] = []
+    times: dict[tuple[int, str], tuple[float, float]] = {}
+    for i, picked in enumerate(story.matched):
+        seq = evidence.points[i].changes
+        for f, j in zip(need[i], picked, strict=True):
+            times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
+        flips = set(picked)
+        a = 0
+        while a < len(seq):
+            if a in flips:
+                a += 1
+                continue
+            if a + 1 < len(seq) and a + 1 not in flips:
+                cost, role = scorer.excursion_role(seq, a)
+                lo, hi = max(seq[a + 1].lo - seq[a].t, 0.0), seq[a + 1].t - seq[a].lo
+                parts.append(Part(role, f"{POINTS[i]}#{a}", lo, hi, cost))
+                a += 2
+            else:
+                cost, role = scorer.ongoing_role(seq, a)
+                d = evidence.now - seq[a].t
+                parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
+                a += 1
+    plies = len(story.turns) + (story.pending is not None)
+    scorer.timing(plies, times, parts)
+    for i, p in enumerate(evidence.points):
+        for j, c in enumerate(p.changes):
+            if not c.seen:
+                parts.append(Part("lost", f"{POINTS[i]}#{j}", c.t - c.lo, c.t - c.lo, model.lost))
+    parts.append(Part("turn", f"{plies} turns", 0.0, 0.0, model.turn * plies))
+    return parts
