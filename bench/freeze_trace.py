@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import heldout
 
-from morris_pi.physical.files import expectation
+from morris_pi.traces.physical.files import expectation
 
 CORPUS = heldout.ROOT / "tests" / "data" / "traces"
 

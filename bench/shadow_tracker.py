@@ -42,7 +42,7 @@ def trace_of(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str,
 
         lines, expected, _ = second_hands.make_trace(f"{seed}:{n}", profile, second_hands.mess_levels(mess, None, None))
         return lines[1:], str(expected["record"]), profile
-    from morris_pi.physical import generate, noise
+    from morris_pi.traces.physical import generate, noise
 
     trace = generate(profile, seed * 100_000 + n, mode="two-player", mess=noise(mess))
     import json

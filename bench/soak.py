@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import heldout
 
-from morris_pi.physical import KINDS, MODES, Engine, generate, noise
-from morris_pi.physical.files import write
+from morris_pi.traces.physical import KINDS, MODES, Engine, generate, noise
+from morris_pi.traces.physical.files import write
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
 

@@ -31,7 +31,7 @@ from morris_pi import replay
 from morris_pi.core.controller import Controller, TrackerFactory
 from morris_pi.core.ports import FirstLegalOpponent, ManualClock
 from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
-from morris_pi.tracing import game_trace, random_game
+from morris_pi.traces.simple import game_trace, random_game
 
 
 def percentile(values: list[float], p: float) -> float:

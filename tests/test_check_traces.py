@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from morris_pi.physical import CLEAN, generate
-from morris_pi.physical.files import expectation, write
+from morris_pi.traces.physical import CLEAN, generate
+from morris_pi.traces.physical.files import expectation, write
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
