@@ -1,4 +1,4 @@
-"""The held-out measurement (``bench/heldout.py``, ``soak.py``, ``second_hands.py --measure``).
+"""The held-out measurement (``morris_pi.traces.heldout``, ``bench/soak.py``, ``bench/second_hands.py --measure``).
 
 It counts what a player would notice: a game read exactly, a game where the board waits with a
 true record so far, and a game with a turn nobody played; for any tracker named on the command
@@ -13,6 +13,7 @@ import sys
 import pytest
 from test_second_hands import load
 
+from morris_pi.traces import heldout
 from morris_pi.tracker import Tracker
 
 
@@ -23,12 +24,7 @@ class Blind(Tracker):
         return None
 
 
-@pytest.fixture(scope="module")
-def heldout():
-    return load("heldout")
-
-
-def test_a_game_is_exact_stops_short_or_has_a_wrong_turn(heldout):
+def test_a_game_is_exact_stops_short_or_has_a_wrong_turn():
     truth = {"record": "d6 a1 f4", "outcome": {"winner": "white", "reason": "resigned"}}
     assert heldout.judge([{"record": "d6 a1 f4", "outcome": truth["outcome"]}], truth) == "exact"
     assert heldout.judge([{"record": "d6 a1", "outcome": None}], truth) == "short"
@@ -40,7 +36,7 @@ def test_a_game_is_exact_stops_short_or_has_a_wrong_turn(heldout):
     assert heldout.shown_wrong(rows, truth) == "t=1.0: d6 a4"
 
 
-def test_a_seed_is_a_number_or_drawn_at_random(heldout):
+def test_a_seed_is_a_number_or_drawn_at_random():
     assert heldout.parse_seed("42") == 42
     drawn = {heldout.parse_seed("random") for _ in range(5)}
     assert len(drawn) > 1 and all(0 <= s < heldout.SEED_RANGE for s in drawn)
@@ -48,7 +44,7 @@ def test_a_seed_is_a_number_or_drawn_at_random(heldout):
         heldout.parse_seed("soon")
 
 
-def test_a_tracker_is_named_module_colon_callable_and_a_bad_name_is_told(heldout):
+def test_a_tracker_is_named_module_colon_callable_and_a_bad_name_is_told():
     assert heldout.load_tracker("morris_pi.tracker:Tracker") is Tracker
     for spec, message in [
         ("morris_pi.tracker", "MODULE:CALLABLE"),
@@ -60,7 +56,7 @@ def test_a_tracker_is_named_module_colon_callable_and_a_bad_name_is_told(heldout
             heldout.load_tracker(spec)
 
 
-def test_the_table_keeps_other_rows_and_replaces_a_run_of_the_same_cell(heldout, tmp_path):
+def test_the_table_keeps_other_rows_and_replaces_a_run_of_the_same_cell(tmp_path):
     path = tmp_path / "heldout.md"
     old = heldout.Cell("soak", "morris_pi.tracker:Tracker", 7, 0.1, 10, 8, 1, 1, 2)
     other = heldout.Cell("second_hands", "morris_pi.tracker:Tracker", 7, 0.25, 10, 10, 0, 0, 0)
