@@ -8,9 +8,9 @@ line, on seeds drawn at run time.
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
+from bench_kit import bench
 from test_second_hands import load
 
 from morris_pi.traces import heldout
@@ -69,19 +69,17 @@ def test_the_table_keeps_other_rows_and_replaces_a_run_of_the_same_cell(tmp_path
     assert any(r.startswith("| second_hands |") for r in rows)
 
 
-def test_second_hands_measures_a_tracker_given_by_name_on_a_drawn_seed(tmp_path, capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "blind_tracker", sys.modules[__name__])
-    second_hands = load("second_hands")
+def test_second_hands_measures_a_tracker_given_by_name_on_a_drawn_seed(tmp_path):
     table = tmp_path / "heldout.md"
-    argv = ["--measure", "--games", "2", "--seed", "random", "--mess", "0.05", "--table", str(table)]
-    code = second_hands.main([*argv, "--tracker", "blind_tracker:Blind", "--profiles", "standard"])
-    out = capsys.readouterr().out
-    assert code == 1  # not every game exact
+    argv = ["--measure", "--games", "2", "--seed", "random", "--mess", "0.05", "--profiles", "standard"]
+    done = bench("second_hands", *argv, "--table", table, "--tracker", "test_bench_heldout:Blind", importable=True)
+    out = done.stdout
+    assert done.returncode == 1, done.stderr  # not every game exact
     seed = int(out.split("seed drawn: ")[1].split()[0])
     # a tracker that reads nothing is never exact; whether a drawn game also ends with a
     # button (a resignation read without its turns counts wrong) depends on the draw
     assert f"seed {seed}, mess 5 %: 2 games, 0 exact (0.0 %)" in out
-    assert f"| second_hands | `blind_tracker:Blind` | {seed} | 5% | 2 | 0 |" in table.read_text()
+    assert f"| second_hands | `test_bench_heldout:Blind` | {seed} | 5% | 2 | 0 |" in table.read_text()
 
 
 def test_soak_measures_each_mess_level_on_the_same_games(tmp_path, capsys):
@@ -99,10 +97,9 @@ def test_soak_measures_each_mess_level_on_the_same_games(tmp_path, capsys):
 
 
 def test_a_failing_game_is_frozen_into_the_corpus_with_where_it_comes_from(tmp_path, capsys):
-    second_hands = load("second_hands")
     freeze = load("freeze_trace")
     games = tmp_path / "games"
-    second_hands.main([str(games), "--games", "1", "--seed", "4", "--mess", "0.05", "--turns", "6"])
+    assert bench("second_hands", games, "--games", "1", "--seed", "4", "--mess", "0.05", "--turns", "6").returncode == 0
     trace = next(games.glob("*.jsonl"))
     corpus = tmp_path / "corpus"
     argv = [str(trace), "--corpus", str(corpus), "--generator", "bench/second_hands.py", "--mess", "5 %"]
