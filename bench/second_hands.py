@@ -7,10 +7,11 @@
 
 The generator is ``morris_pi.traces.second_hands``: how its hands play and what it leaves out
 so that every trace can be read are in its docstring. Without ``--measure`` the traces are
-written, each ``NAME.jsonl`` with ``NAME.expected.json`` (what ``bench/check_traces.py``
-compares), and ``summary.json``. With ``--measure`` every game is replayed with ``--tracker``
-and counted exact, stop short or wrong (``morris_pi.traces.heldout``); the figures go into the
-held-out table, and the games not exact into FAILURES.
+written by ``morris-pi traces second_hands`` with the same arguments, each ``NAME.jsonl`` with
+``NAME.expected.json`` (what ``bench/check_traces.py`` compares), and ``summary.json``. With
+``--measure`` every game is replayed with ``--tracker`` and counted exact, stop short or wrong
+(``morris_pi.traces.heldout``); the figures go into the held-out table, and the games not
+exact into FAILURES.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.results import HELDOUT_TABLE
+from morris_pi import cli
 from morris_pi.rules import PROFILES
 from morris_pi.traces import heldout
 from morris_pi.traces.second_hands import KINDS, make_trace, mess_levels
@@ -89,6 +90,7 @@ def measure(args: argparse.Namespace, seed: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "out", nargs="?", help="folder for NAME.jsonl and NAME.expected.json (with --measure: the games not exact)"
@@ -118,52 +120,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-table", dest="table", action="store_false", help="with --measure: write no table")
     args = parser.parse_args(argv)
+    if not args.measure:
+        # writing the traces is morris-pi traces second_hands: the same options, the same files
+        return cli.main(["traces", "second_hands", *argv])
     if args.mess is None:
-        args.mess = [0.05, 0.1, 0.25] if args.measure else [0.25]
+        args.mess = [0.05, 0.1, 0.25]
     for level in args.mess:
         if not 0.0 <= level <= 1.0:
             parser.error(f"--mess must lie in 0..1, got {level}")
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     try:
-        seed = int(args.seed) if args.seed != "random" else heldout.parse_seed("random")
+        seed = heldout.parse_seed(args.seed)
     except ValueError:
         parser.error(f"--seed takes a whole number or 'random', got {args.seed!r}")
     if args.seed == "random":
         print(f"seed drawn: {seed}", flush=True)
-    if args.measure:
-        if args.game is not None or args.window or args.turns is not None:
-            parser.error("--measure plays whole games: --game, --window and --turns do not apply")
-        try:
-            heldout.load_tracker(args.tracker)
-        except ValueError as exc:
-            parser.error(str(exc))
-        return measure(args, seed)
-    if args.out is None:
-        parser.error("the folder to write the traces in is needed (or --measure)")
-    if len(args.mess) != 1:
-        parser.error("one --mess level when writing traces")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    mess = mess_levels(args.mess[0], args.only, args.off)
-    total: Counter[str] = Counter()
-    numbers = range(args.games) if args.game is None else [args.game]
-    for n in numbers:
-        profile = args.profiles[n % len(args.profiles)]
-        window = (args.window[0], args.window[1]) if args.window else None
-        lines, expected, kinds = make_trace(f"{seed}:{n}", profile, mess, window, args.turns)
-        total.update(kinds)
-        name = f"hands-{seed}-{n:04d}-{profile}"
-        if args.window or args.turns is not None:
-            name += f"-cut{args.window[0] if args.window else 0}-{args.turns}"
-        (out / f"{name}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
-        (out / f"{name}.expected.json").write_text(json.dumps(expected) + "\n")
-    summary = {"games": args.games, "seed": seed, "mess": mess, "counts": dict(sorted(total.items()))}
-    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    print(f"{args.games} traces in {out}")
-    for kind in sorted(total):
-        print(f"  {kind:24} {total[kind]}")
-    return 0
+    if args.game is not None or args.window or args.turns is not None:
+        parser.error("--measure plays whole games: --game, --window and --turns do not apply")
+    try:
+        heldout.load_tracker(args.tracker)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return measure(args, seed)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import pytest
 from bench_kit import bench
 from test_second_hands import load
 
+from morris_pi.cli import main
 from morris_pi.traces import heldout
 from morris_pi.tracker import Tracker
 
@@ -99,7 +100,8 @@ def test_soak_measures_each_mess_level_on_the_same_games(tmp_path, capsys):
 def test_a_failing_game_is_frozen_into_the_corpus_with_where_it_comes_from(tmp_path, capsys):
     freeze = load("freeze_trace")
     games = tmp_path / "games"
-    assert bench("second_hands", games, "--games", "1", "--seed", "4", "--mess", "0.05", "--turns", "6").returncode == 0
+    argv = [str(games), "--games", "1", "--seed", "4", "--mess", "0.05", "--turns", "6"]
+    assert main(["traces", "second_hands", *argv]) == 0
     trace = next(games.glob("*.jsonl"))
     corpus = tmp_path / "corpus"
     argv = [str(trace), "--corpus", str(corpus), "--generator", "bench/second_hands.py", "--mess", "5 %"]

@@ -14,8 +14,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from bench_kit import bench
 
+from morris_pi.cli import main
 from morris_pi.rules import PROFILES, Game, Outcome, Turn, other_side
 from morris_pi.traces import second_hands
 
@@ -126,7 +126,7 @@ def test_a_cut_trace_expects_the_record_so_far_and_no_outcome():
 
 
 def test_the_command_writes_traces_sidecars_and_a_summary(tmp_path):
-    assert bench("second_hands", tmp_path, "--games", "2", "--seed", "5", "--profiles", "club").returncode == 0
+    assert main(["traces", "second_hands", str(tmp_path), "--games", "2", "--seed", "5", "--profiles", "club"]) == 0
     assert len(list(tmp_path.glob("*.jsonl"))) == 2
     for sidecar in tmp_path.glob("*.expected.json"):
         assert set(json.loads(sidecar.read_text())) == {"record", "outcome"}

@@ -12,9 +12,14 @@ spot is not the other's:
 - ``second_hands``: a second model of hands, magnets and reed switches, written apart from
   the tracker and from ``physical``, with every turn checked for decidability.
 
+``morris-pi traces GENERATOR OUT`` writes a generator's games into a folder (``writing``), each
+``NAME.jsonl`` with its ``NAME.expected.json`` and a ``summary.json`` of the mess played.
 ``heldout`` measures a tracker on generated games (exact, stop short, wrong) and keeps the
 held-out table.
 """
 
 #: The generators, by the name of their module and of their ``morris-pi traces`` subcommand.
 GENERATORS = ("simple", "physical", "second_hands")
+#: Who plays a generated game, as the trace header says it: two people, or the computer as white
+#: or as black (replay plays the computer's side).
+MODES = ("two-player", "computer-white", "computer-black")

@@ -1,7 +1,7 @@
 """A second sensor-trace generator, written from how hands, magnets and reed switches behave.
 
-    python bench/second_hands.py OUT_DIR --games N --seed S [--mess 0.25] [--profiles P ...]
-                                 [--only KIND ...] [--off KIND ...]
+    morris-pi traces second_hands OUT --games N --seed S [--mess 0.25] [--profiles P ...]
+                                      [--only KIND ...] [--off KIND ...]
 
 Writes ``NAME.jsonl`` (a trace for ``morris-pi replay``) and ``NAME.expected.json``
 (``{"record", "outcome"}``, what ``bench/check_traces.py`` compares) for N random games, and
