@@ -11,7 +11,6 @@ import json
 
 import pytest
 from bench_kit import bench
-from test_second_hands import load
 
 from morris_pi.cli import main
 from morris_pi.traces import heldout
@@ -83,13 +82,12 @@ def test_second_hands_measures_a_tracker_given_by_name_on_a_drawn_seed(tmp_path)
     assert f"| second_hands | `test_bench_heldout:Blind` | {seed} | 5% | 2 | 0 |" in table.read_text()
 
 
-def test_soak_measures_each_mess_level_on_the_same_games(tmp_path, capsys):
-    soak = load("soak")
+def test_soak_measures_each_mess_level_on_the_same_games(tmp_path):
     table = tmp_path / "heldout.md"
     out_dir = tmp_path / "failures"
     argv = ["--games", "2", "--seed", "3", "--noise", "0.05", "0.1", "--jobs", "1"]
-    code = soak.main([*argv, "--table", str(table), "--out", str(out_dir)])
-    out = capsys.readouterr().out
+    done = bench("soak", *argv, "--table", table, "--out", out_dir)
+    code, out = done.returncode, done.stdout
     assert "soak morris_pi.tracker:Tracker seed 3, mess 5 %: 2 games" in out
     assert "soak morris_pi.tracker:Tracker seed 3, mess 10 %: 2 games" in out
     text = table.read_text()
@@ -97,23 +95,23 @@ def test_soak_measures_each_mess_level_on_the_same_games(tmp_path, capsys):
     assert code in (0, 1)
 
 
-def test_a_failing_game_is_frozen_into_the_corpus_with_where_it_comes_from(tmp_path, capsys):
-    freeze = load("freeze_trace")
+def test_a_failing_game_is_frozen_into_the_corpus_with_where_it_comes_from(tmp_path):
     games = tmp_path / "games"
     argv = [str(games), "--games", "1", "--seed", "4", "--mess", "0.05", "--turns", "6"]
     assert main(["traces", "second_hands", *argv]) == 0
     trace = next(games.glob("*.jsonl"))
     corpus = tmp_path / "corpus"
-    argv = [str(trace), "--corpus", str(corpus), "--generator", "bench/second_hands.py", "--mess", "5 %"]
-    assert freeze.main([*argv, "--seed", "4", "--game", "0", "--why", "six turns of a quiet game"]) == 0
-    assert "exact with morris_pi.tracker:Tracker" in capsys.readouterr().out
+    argv = [trace, "--corpus", corpus, "--generator", "morris_pi.traces.second_hands", "--mess", "5 %"]
+    done = bench("freeze_trace", *argv, "--seed", "4", "--game", "0", "--why", "six turns of a quiet game")
+    assert done.returncode == 0, done.stderr
+    assert "exact with morris_pi.tracker:Tracker" in done.stdout
     frozen = corpus / trace.name
     sidecar = json.loads(frozen.with_name(frozen.name.removesuffix(".jsonl") + ".expected.json").read_text())
     assert sidecar["exact"] is True and sidecar["seed"] == 4 and sidecar["profile"] == "standard"
     assert sidecar["mode"] == "two-player" and sidecar["why"] == "six turns of a quiet game"
     assert len(sidecar["record"].split()) == 6
     # Once there, it stays unless replaced on purpose; and a trace says where it comes from.
-    assert freeze.main([*argv, "--why", "again"]) == 1
-    assert "already in the corpus" in capsys.readouterr().err
-    assert freeze.main([str(trace), "--corpus", str(tmp_path / "other"), "--why", "no source"]) == 1
-    assert "--generator --mess" in capsys.readouterr().err
+    done = bench("freeze_trace", *argv, "--why", "again")
+    assert done.returncode == 1 and "already in the corpus" in done.stderr
+    done = bench("freeze_trace", trace, "--corpus", tmp_path / "other", "--why", "no source")
+    assert done.returncode == 1 and "--generator --mess" in done.stderr

@@ -6,29 +6,14 @@ record, its events must be what a switch can report, and at 100 % mess every kin
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from morris_pi.cli import main
 from morris_pi.rules import PROFILES, Game, Outcome, Turn, other_side
 from morris_pi.traces import second_hands
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-
-
-def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up while being made
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
