@@ -2,7 +2,7 @@
 
     python bench/assist.py [--turns 60] [--seed 1] [--budgets quick,standard]
 
-The positions are those of a seeded random game (``morris_pi.tracing.random_game``), cut at
+The positions are those of a seeded random game (``morris_pi.traces.simple.random_game``), cut at
 ``--turns`` turns. Each budget grades every position once, as the board does for an assisted
 player on each of their turns; the figures are CPU seconds per position (median and
 slowest), and how many positions a Raspberry Pi would grade within the wall-time cap
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from morris_pi.core.opponents import DEFAULT_MAX_TIME_S
 from morris_pi.engine.grading import score_turns
 from morris_pi.rules import Game
-from morris_pi.tracing import random_game
+from morris_pi.traces.simple import random_game
 
 PI_RATIOS = {"Pi 5": 1.49, "Pi 4": 2.75, "Pi 3B+": 5.92, "Zero 2 W": 8.28}
 SLOW_CASE = 2.92

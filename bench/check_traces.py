@@ -19,11 +19,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import heldout
-
-from morris_pi.physical.files import expectation, verdict, wrong_turn_shown
+from morris_pi.traces import heldout
+from morris_pi.traces.physical.files import expectation, verdict, wrong_turn_shown
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,13 +22,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import heldout
+from morris_pi.traces import heldout
+from morris_pi.traces.physical.files import expectation
 
-from morris_pi.physical.files import expectation
-
-CORPUS = heldout.ROOT / "tests" / "data" / "traces"
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "traces"
 
 
 def mode_of(header: dict[str, object]) -> str:

@@ -23,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DIR = ROOT / "bench" / "results"
+#: The held-out table of ``bench/soak.py`` and ``bench/second_hands.py --measure``, rows of
+#: ``morris_pi.traces.heldout.Cell`` (``--table`` names another; ``MORRIS_PI_BENCH_RESULTS`` does not move it).
+HELDOUT_TABLE = DEFAULT_DIR / "tracker-heldout.md"
 _ROWS = "<!-- rows:"
 
 

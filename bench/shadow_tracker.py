@@ -25,7 +25,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 from morris_pi.rules import POINTS  # noqa: E402
 from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
@@ -38,11 +37,11 @@ def trace_of(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str,
     """The events, the true record and the profile of game ``n`` of a generator's seed."""
     profile = PROFILES[n % len(PROFILES)]
     if gen == "second":
-        import second_hands
+        from morris_pi.traces import second_hands
 
         lines, expected, _ = second_hands.make_trace(f"{seed}:{n}", profile, second_hands.mess_levels(mess, None, None))
         return lines[1:], str(expected["record"]), profile
-    from morris_pi.physical import generate, noise
+    from morris_pi.traces.physical import generate, noise
 
     trace = generate(profile, seed * 100_000 + n, mode="two-player", mess=noise(mess))
     import json

@@ -11,7 +11,7 @@ first-legal player; either way the expected record is the one replay's player ma
 trace goes through ``morris_pi.replay.run`` (what ``morris-pi replay --json`` runs). A game
 counts as exact when the last line holds exactly the game's record and outcome; a game that is
 not exact either stops short (the record so far is true and the board waits) or has a wrong turn
-(``bench/heldout.py``). Each --noise level plays the same games with that much mess, and its
+(``morris_pi.traces.heldout``). Each --noise level plays the same games with that much mess, and its
 figures go into ``bench/results/tracker-heldout.md``. ``--tracker MODULE:CALLABLE`` measures
 another tracker with the same public API. Every failing trace is written to --out with its
 ``.expected.json`` sidecar, so ``morris-pi replay PATH`` shows it again. Exit status 1 when any
@@ -27,12 +27,11 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import heldout
-
-from morris_pi.physical import KINDS, MODES, Engine, generate, noise
-from morris_pi.physical.files import write
+from bench.results import HELDOUT_TABLE
+from morris_pi.traces import heldout
+from morris_pi.traces.physical import KINDS, MODES, Engine, generate, noise
+from morris_pi.traces.physical.files import write
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
 
@@ -94,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         "--engine-share", type=float, default=0.25, help="share of the computer games played by the engine (level 1-2)"
     )
     parser.add_argument("--tracker", default=heldout.DEFAULT_TRACKER, help="MODULE:CALLABLE that builds the tracker")
-    parser.add_argument("--table", default=str(heldout.TABLE), help="the table the figures go into")
+    parser.add_argument("--table", default=str(HELDOUT_TABLE), help="the table the figures go into")
     parser.add_argument("--no-table", dest="table", action="store_false", help="write no table")
     args = parser.parse_args(argv)
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]

@@ -23,15 +23,13 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import heldout
 
 from morris_pi import replay
 from morris_pi.core.controller import Controller, TrackerFactory
 from morris_pi.core.ports import FirstLegalOpponent, ManualClock
 from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
-from morris_pi.tracing import game_trace, random_game
+from morris_pi.traces import heldout
+from morris_pi.traces.simple import game_trace, random_game
 
 
 def percentile(values: list[float], p: float) -> float:

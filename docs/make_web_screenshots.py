@@ -45,7 +45,7 @@ from morris_pi.core.storage import Storage
 from morris_pi.engine.player import EnginePlayer
 from morris_pi.rules import Game, Turn
 from morris_pi.sim.play import SimSettings
-from morris_pi.tracing import random_game
+from morris_pi.traces.simple import random_game
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
 

@@ -26,6 +26,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "morris_pi.commands.analyze",
     "morris_pi.commands.review",
     "morris_pi.commands.replay",
+    "morris_pi.commands.traces",
     "morris_pi.commands.sim",
     "morris_pi.commands.run",
     "morris_pi.commands.hwtest",

@@ -112,7 +112,7 @@ def run_tests(files: list[str]) -> str:
 
 def replay_traces() -> str:
     from morris_pi import replay
-    from morris_pi.tracing import game_trace, random_game
+    from morris_pi.traces.simple import game_trace, random_game
 
     count = 0
     for profile, seed, computer in (("standard", 3, None), ("twelve", 5, None), ("standard", 8, "black")):

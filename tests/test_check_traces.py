@@ -2,53 +2,43 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
-import pytest
+from bench_kit import bench
 
-from morris_pi.physical import CLEAN, generate
-from morris_pi.physical.files import expectation, write
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from morris_pi.traces.physical import CLEAN, generate
+from morris_pi.traces.physical.files import expectation, write
 
 
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def check():
-    return load("check_traces").main
+def check(*args):
+    return bench("check_traces", *args)
 
 
 def clean_trace(seed: int = 1):
     return generate("standard", seed, mess=CLEAN, target="open", max_turns=20)
 
 
-def test_a_trace_with_its_sidecar_counts_when_replay_ends_with_exactly_its_record(tmp_path, check, capsys):
+def test_a_trace_with_its_sidecar_counts_when_replay_ends_with_exactly_its_record(tmp_path):
     write(clean_trace(), tmp_path, "good")
-    assert check([str(tmp_path)]) == 0
-    assert "1 traces in" in capsys.readouterr().out
+    done = check(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 traces in" in done.stdout
 
 
-def test_a_wrong_expected_record_is_a_mismatch_naming_the_turn(tmp_path, check, capsys):
+def test_a_wrong_expected_record_is_a_mismatch_naming_the_turn(tmp_path):
     trace = clean_trace()
     path = write(trace, tmp_path, "bad")
     data = trace.expected()
     turns = data["record"].split()
     data["record"] = " ".join([*turns[:-1], "a1"])
     path.with_name("bad.expected.json").write_text(json.dumps(data))
-    assert check([str(tmp_path)]) == 1
-    out = capsys.readouterr().out
+    done = check(tmp_path)
+    assert done.returncode == 1
+    out = done.stdout
     assert f"MISMATCH turn {len(turns)}" in out and "0 replayed to it exactly" in out
 
 
-def test_the_expected_record_may_sit_in_the_header_and_is_taken_out_before_replay(tmp_path, check, capsys):
+def test_the_expected_record_may_sit_in_the_header_and_is_taken_out_before_replay(tmp_path):
     trace = clean_trace()
     lines = trace.lines()
     header = json.loads(lines[0])
@@ -56,30 +46,29 @@ def test_the_expected_record_may_sit_in_the_header_and_is_taken_out_before_repla
     (tmp_path / "inline.jsonl").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     replay_lines, expected, _ = expectation(tmp_path / "inline.jsonl")
     assert expected == {"record": trace.record} and "expected" not in json.loads(replay_lines[0])
-    assert check([str(tmp_path)]) == 0
+    assert check(tmp_path).returncode == 0
 
 
-def test_traces_without_an_expectation_are_skipped_and_bad_sidecars_named(tmp_path, check, capsys):
+def test_traces_without_an_expectation_are_skipped_and_bad_sidecars_named(tmp_path):
     (tmp_path / "loose.jsonl").write_text("\n".join(clean_trace().lines()) + "\n")
     write(clean_trace(2), tmp_path, "broken")
     (tmp_path / "broken.expected.json").write_text("{not json")
-    assert check([str(tmp_path)]) == 1
-    out = capsys.readouterr().out
+    done = check(tmp_path)
+    assert done.returncode == 1
+    out = done.stdout
     assert "skipped (no sidecar, no expected record in the header): loose.jsonl" in out
     assert "broken.jsonl: cannot read:" in out and "not valid JSON" in out
 
 
-def test_a_missing_folder_is_reported(tmp_path, check, capsys):
-    assert check([str(tmp_path / "nope")]) == 1
-    assert "is not a folder" in capsys.readouterr().err
+def test_a_missing_folder_is_reported(tmp_path):
+    done = check(tmp_path / "nope")
+    assert done.returncode == 1 and "is not a folder" in done.stderr
 
 
-def test_the_soak_writes_each_failure_where_replay_can_show_it_again(tmp_path, capsys):
-    soak = load("soak")
-    code = soak.main(["--games", "3", "--jobs", "1", "--noise", "0", "--out", str(tmp_path), "--no-table"])
-    out = capsys.readouterr().out
-    assert code == 0 and "exact record and outcome: 3 of 3 (100.0 %)" in out
+def test_the_soak_writes_each_failure_where_replay_can_show_it_again(tmp_path):
+    done = bench("soak", "--games", "3", "--jobs", "1", "--noise", "0", "--out", tmp_path, "--no-table")
+    assert done.returncode == 0, done.stderr
+    assert "exact record and outcome: 3 of 3 (100.0 %)" in done.stdout
     assert list(tmp_path.iterdir()) == []
-    with pytest.raises(SystemExit):
-        soak.main(["--kinds", "sneeze"])
-    assert "unknown mess kind(s) sneeze" in capsys.readouterr().err
+    done = bench("soak", "--kinds", "sneeze")
+    assert done.returncode == 2 and "unknown mess kind(s) sneeze" in done.stderr

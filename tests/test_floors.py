@@ -29,7 +29,7 @@ PEERS = {
     ("sim", "web"),  # the simulator serves the companion page beside its window, or as the board
     ("service", "hw"),  # the service builds the board's hardware
     ("service", "web"),  # and serves the companion page
-    ("physical", "replay.py"),  # the trace generator checks its traces by replaying them
+    ("traces", "replay.py"),  # a generator checks its traces, and a tracker is measured, by replaying them
     ("cli.py", "commands"),  # the console script and its subcommands
 }
 

@@ -1,6 +1,6 @@
 """Issue 9: the tracker must never write a turn the sensors did not show.
 
-The issue's two cases are rebuilt as physical traces (``morris_pi.physical.cases``) for every
+The issue's two cases are rebuilt as physical traces (``morris_pi.traces.physical.cases``) for every
 profile where they can happen, in two-player mode and against the computer on either side. The
 traces are frozen in the regression corpus (``tests/data/traces/issue9-*``), where every replay
 line must hold only turns that were played; these tests check that the cases are the issue's.
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from morris_pi.physical import cases
+from morris_pi.traces.physical import cases
 
 CORPUS = Path(__file__).parent / "data" / "traces"
 

@@ -11,12 +11,12 @@ from itertools import pairwise
 import pytest
 
 from morris_pi import replay
-from morris_pi.physical import CLEAN, KINDS, MODES, generate, noise
-from morris_pi.physical.hands import Hands
-from morris_pi.physical.people import endings
-from morris_pi.physical.playing import Plan, carry_out, plan_game
-from morris_pi.physical.switches import Contacts
 from morris_pi.rules import Game
+from morris_pi.traces.physical import CLEAN, KINDS, MODES, generate, noise
+from morris_pi.traces.physical.hands import Hands
+from morris_pi.traces.physical.people import endings
+from morris_pi.traces.physical.playing import Plan, carry_out, plan_game
+from morris_pi.traces.physical.switches import Contacts
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
 
@@ -92,7 +92,7 @@ def test_against_the_computer_the_computer_turns_are_the_first_legal_ones():
 
 def test_against_the_engine_the_record_is_what_replay_plays():
     pytest.importorskip("morris_pi.engine.player")
-    from morris_pi.physical import Engine
+    from morris_pi.traces.physical import Engine
 
     trace = generate(
         "standard", 6, mode="computer-white", mess=CLEAN, target="open", max_turns=24, computer=Engine(1, 6)

@@ -12,7 +12,7 @@ import pytest
 
 from morris_pi import replay
 from morris_pi.cli import main
-from morris_pi.tracing import CLEAN, game_trace, random_game
+from morris_pi.traces.simple import CLEAN, game_trace, random_game
 
 FIELDS = ["t", "record", "turn", "computer", "leds", "problems", "outcome"]
 

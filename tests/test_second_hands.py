@@ -1,4 +1,4 @@
-"""bench/second_hands.py checks itself: its traces agree with the rules, and every kind of mess is played.
+"""The second_hands generator checks itself: its traces agree with the rules, and every kind of mess is played.
 
 Not a tracker test: nothing here replays a trace. A trace must end on the board of its expected
 record, its events must be what a switch can report, and at 100 % mess every kind must happen.
@@ -6,41 +6,22 @@ record, its events must be what a switch can report, and at 100 % mess every kin
 
 from __future__ import annotations
 
-import doctest
-import importlib.util
 import json
-import sys
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from morris_pi.cli import main
 from morris_pi.rules import PROFILES, Game, Outcome, Turn, other_side
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-
-
-def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up while being made
-    spec.loader.exec_module(module)
-    return module
+from morris_pi.traces import second_hands
 
 
 @pytest.fixture(scope="module")
-def hands() -> ModuleType:
-    return load("second_hands")
-
-
-@pytest.fixture(scope="module")
-def traces(hands: ModuleType) -> list[tuple[str, list[dict], dict]]:
-    mess = hands.mess_levels(0.25, None, None)
+def traces() -> list[tuple[str, list[dict], dict]]:
+    mess = second_hands.mess_levels(0.25, None, None)
     out = []
     for n, profile in enumerate(PROFILES):
-        lines, expected, _ = hands.make_trace(f"test:{n}", profile, mess)
+        lines, expected, _ = second_hands.make_trace(f"test:{n}", profile, mess)
         out.append((profile, lines, expected))
     return out
 
@@ -101,41 +82,37 @@ def test_every_turn_of_the_record_is_legal_where_it_was_played(traces):
             game.play(token)
 
 
-def test_every_kind_of_mess_happens_at_full_mess(hands):
-    mess = hands.mess_levels(1.0, None, None)
+def test_every_kind_of_mess_happens_at_full_mess():
+    mess = second_hands.mess_levels(1.0, None, None)
     seen: Counter[str] = Counter()
     # flying is short at full mess (most turns of a side with three men are re-drawn calm);
     # the move-this game has it
     for seed, profile in [("full:0", "standard"), ("full:1", "lasker"), ("full:6", "move-this")]:
-        _, _, kinds = hands.make_trace(seed, profile, mess)
+        _, _, kinds = second_hands.make_trace(seed, profile, mess)
         seen.update(kinds)
-    missing = [kind for kind in hands.KINDS if not seen[kind]]
+    missing = [kind for kind in second_hands.KINDS if not seen[kind]]
     assert not missing, f"never played at 100 % mess: {missing}"
 
 
-def test_a_kind_switched_off_never_happens(hands):
-    mess = hands.mess_levels(1.0, None, ["knock", "lost", "bounce"])
-    _, _, kinds = hands.make_trace("off:0", "standard", mess)
+def test_a_kind_switched_off_never_happens():
+    mess = second_hands.mess_levels(1.0, None, ["knock", "lost", "bounce"])
+    _, _, kinds = second_hands.make_trace("off:0", "standard", mess)
     assert not kinds["knock"] and not kinds["lost"] and not kinds["bounce"]
     assert kinds["hesitate"]
 
 
-def test_a_cut_trace_expects_the_record_so_far_and_no_outcome(hands):
-    mess = hands.mess_levels(0.25, None, None)
-    lines, expected, _ = hands.make_trace("cut:0", "standard", mess, (3, 5), 8)
+def test_a_cut_trace_expects_the_record_so_far_and_no_outcome():
+    mess = second_hands.mess_levels(0.25, None, None)
+    lines, expected, _ = second_hands.make_trace("cut:0", "standard", mess, (3, 5), 8)
     assert expected == {"record": expected["record"]} and len(expected["record"].split()) == 8
     assert set([line for line in lines if "snapshot" in line][-1]["snapshot"]) == set(
         Game.from_record(expected["record"]).board
     )
 
 
-def test_the_command_writes_traces_sidecars_and_a_summary(hands, tmp_path):
-    assert hands.main([str(tmp_path), "--games", "2", "--seed", "5", "--profiles", "club"]) == 0
+def test_the_command_writes_traces_sidecars_and_a_summary(tmp_path):
+    assert main(["traces", "second_hands", str(tmp_path), "--games", "2", "--seed", "5", "--profiles", "club"]) == 0
     assert len(list(tmp_path.glob("*.jsonl"))) == 2
     for sidecar in tmp_path.glob("*.expected.json"):
         assert set(json.loads(sidecar.read_text())) == {"record", "outcome"}
     assert json.loads((tmp_path / "summary.json").read_text())["games"] == 2
-
-
-def test_the_module_examples_hold(hands):
-    assert doctest.testmod(hands).failed == 0

@@ -1,4 +1,4 @@
-"""The first trace generator (``morris_pi.tracing``) puts every kind of mess it knows into its traces.
+"""The simple trace generator (``morris_pi.traces.simple``) puts every kind of mess it knows into its traces.
 
 Its messy random games, replayed, are frozen in the regression corpus (``tests/data/traces/``,
 ``tracing-*``; ``tests/test_tracker_corpus.py``).
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from morris_pi.tracing import game_trace, random_game
+from morris_pi.traces.simple import game_trace, random_game
 
 SEEDS = range(8)
 

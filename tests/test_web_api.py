@@ -19,7 +19,7 @@ from morris_pi.core.menu import GameSettings
 from morris_pi.core.session import PAIRING_PATTERN
 from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
-from morris_pi.tracing import game_trace, random_game
+from morris_pi.traces.simple import game_trace, random_game
 from morris_pi.web.pairing import COOKIE
 from morris_pi.web.seam import BoardSeam
 

@@ -6,9 +6,10 @@ else. ``generate`` gives a ``PhysicalTrace``: the JSON Lines for
 how often each kind of mess (``KINDS``) actually happened.
 """
 
+from .. import MODES
 from .computer import Engine, FirstLegal
 from .mess import CLEAN, KINDS, noise
 from .people import endings
-from .playing import MODES, PhysicalTrace, Plan, generate
+from .playing import PhysicalTrace, Plan, generate
 
 __all__ = ["CLEAN", "KINDS", "MODES", "Engine", "FirstLegal", "PhysicalTrace", "Plan", "endings", "generate", "noise"]

@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 
 from morris_pi.rules import Game, Turn, get_profile, other_side
 
+from .. import MODES
 from .computer import Computer, FirstLegal
 from .hands import Hands, illegal_step
 from .mess import KINDS, noise
 from .people import TARGET_STYLES, Chooser, endings, reached
 from .switches import Contacts, Event, events
-
-MODES = ("two-player", "computer-white", "computer-black")
 
 #: A trace header: ``profile``, ``white`` and ``black``, and the computer's ``level`` and ``seed``.
 Header = dict[str, str | int]
