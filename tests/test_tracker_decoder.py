@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from morris_pi.rules import POINTS, Game, Position
+from morris_pi.rules import POINTS, Game, Position, Turn
 from morris_pi.tracker.decoder import StoryDecoder
 from morris_pi.tracker.evidence import Evidence, SwitchLog
-from morris_pi.tracker.stories import read_stories
+from morris_pi.tracker.stories import explain, read_stories
 
 #: Every man placed, no mill made: the moving phase begins with white to move.
 PLACED = "e4 b6 f2 c4 e5 a7 d5 d6 b2 d7 g1 d1 f4 d3 a1 c5 g7 a4"
@@ -141,3 +141,35 @@ def test_the_decoder_starts_from_the_profile(profile: str) -> None:
     feed(d, [(0.0, ()), (1.0, ("d6",))])
     settle(d, 5.0)
     assert d.record == "d6" and d.game.position.profile.name == profile
+
+
+def test_placements_quicker_than_the_board_are_read_in_the_order_they_landed() -> None:
+    # both players place at once, four men within half a second, with a slide over c3 on the way:
+    # more turns than a story tells at first, so longer stories are told before anything is written
+    d = StoryDecoder()
+    feed(d, [(0.0, ()), (6.29, ("f2",)), (6.41, ("f2", "c3")), (6.46, ("f2",)), (6.76, ("f2", "c4"))])
+    feed(d, [(6.81, ("f2", "c4", "b4")), (6.85, ("f2", "c4", "b4", "d6")), (8.8, ("f2", "c4", "b4", "d6", "d1"))])
+    settle(d, 40.0)
+    assert d.record == "f2 c4 b4 d6 d1"
+
+
+def test_what_a_story_costs_is_the_sum_of_its_parts() -> None:
+    game = Game.from_record(PLACED)
+    changes = {"b2": [(5.0, False)], "c4": [(5.3, False), (5.38, True)], "b4": [(5.8, True)], "d3": [(7.0, False)]}
+    evidence = Evidence.static(mask(*game.board), changes, 8.0)
+    for story in read_stories(game.position, evidence):
+        parts = explain(evidence, story)
+        assert sum(p.cost for p in parts) == pytest.approx(story.cost)
+        assert {p.role for p in parts} >= {"turn"}
+    top = read_stories(game.position, evidence)[0]
+    assert [p.role for p in explain(evidence, top) if p.role in ("nudge", "carry")] == ["nudge", "carry"]
+
+
+def test_a_known_line_keeps_only_the_stories_that_follow_it() -> None:
+    # a7 closes for 40 ms as black's man comes in: the cheapest story calls it a slide, the line
+    # says a7 was placed and taken at once, and only stories that follow the line are told
+    game = Game.from_record("d6")
+    evidence = Evidence.static(mask("d6"), {"a7": [(2.0, True), (2.04, False)], "a4": [(2.3, True)]}, 4.0)
+    line = [Turn.parse("a4").to_raw()]
+    assert [str(s) for s in read_stories(game.position, evidence, line=line)][:1] == ["a4"]
+    assert all(str(s).startswith("a4") or not s.turns for s in read_stories(game.position, evidence, line=line))

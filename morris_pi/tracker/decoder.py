@@ -29,7 +29,7 @@ from morris_pi.rules.board import POINTS
 
 from .evidence import SwitchLog
 from .model import DEFAULT_MODEL, Model
-from .stories import MAX_TURNS, RawTurn, Story, flips_of, read_stories
+from .stories import LONGEST_TURNS, MAX_TURNS, RawTurn, Story, flips_of, read_stories
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.
 DEFAULT_CONFIRM_S = 1.0
@@ -124,13 +124,17 @@ class StoryDecoder:
         stories = (
             read_stories(self.game.position, past, self.model, line=self._line()) if past != evidence else self.stories
         )
+        turns = MAX_TURNS
+        # A good story that uses every turn told may stand for a longer one that was not told: the
+        # players ran ahead of the board. Longer stories are told then, up to LONGEST_TURNS.
+        while stories and any(len(s.turns) == turns for s in stories) and turns < LONGEST_TURNS:
+            turns += 1
+            stories = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns)
         if not stories:
             return False
         best = stories[0]
-        good = [s for s in stories if s.cost <= best.cost + self.model.margin]
-        if any(len(s.turns) == MAX_TURNS for s in good):
-            # A story as long as any told may stand for a longer one that was not: the board has
-            # run ahead of what is read at once, and a guess here would be a guess.
+        good = stories
+        if any(len(s.turns) == turns for s in good):
             self._recheck(now, evidence.last_change)
             return False
         agreed = 0

@@ -26,8 +26,11 @@ from morris_pi.rules.board import POINTS
 from .evidence import Change, Evidence
 from .model import DEFAULT_MODEL, Duration, Model
 
-#: The longest chain of turns a story tells beyond the base position.
+#: The longest chain of turns a story tells beyond the base position, at first.
 MAX_TURNS = 4
+#: The longest chain told when every good story of a shorter one used all its turns (quick play
+#: that ran ahead of the board); beyond it the board waits.
+LONGEST_TURNS = 7
 #: Stories kept per reading, cheapest first.
 MAX_STORIES = 100000
 #: Points at most whose last change starts an excursion still going on (a man off-centre, a
@@ -268,9 +271,14 @@ def _pendings(pos: Position, line: Sequence[RawTurn] | None = None) -> list[RawT
 
 
 def read_stories(
-    base: Position, evidence: Evidence, model: Model = DEFAULT_MODEL, *, line: Sequence[RawTurn] | None = None
+    base: Position,
+    evidence: Evidence,
+    model: Model = DEFAULT_MODEL,
+    *,
+    line: Sequence[RawTurn] | None = None,
+    turns: int = MAX_TURNS,
 ) -> list[Story]:
-    """Every story of up to ``MAX_TURNS`` turns within the model's margin of the cheapest, cheapest first.
+    """Every story of up to ``turns`` turns within the model's margin of the cheapest, cheapest first.
 
     ``line`` keeps only the stories that follow it (a game whose turns are known, as when the
     model is fitted to games with their records).
@@ -281,7 +289,7 @@ def read_stories(
     """
     scorer = _Scorer(evidence, model)
     counts = scorer.counts
-    most = MAX_TURNS + 1  # a point flips at most once a ply
+    most = turns + 1  # a point flips at most once a ply
     floor: list[list[float]] = []
     for i, n in enumerate(counts):
         row = [
@@ -325,7 +333,7 @@ def read_stories(
                     if odd <= ONGOING_MAX and bound_now[0] + model.turn * (len(chain) + 1) <= best[0] + model.margin:
                         keep(scorer.score(chain, pending))
                     touch(pending, -1)
-        if len(chain) == MAX_TURNS or odd > 3 * (MAX_TURNS - len(chain)) + ONGOING_MAX + 2:
+        if len(chain) == turns or odd > 3 * (turns - len(chain)) + ONGOING_MAX + 2:
             return
         for turn in pos.turns() if line is None else line[len(chain) : len(chain) + 1]:
             if not fits(turn):
