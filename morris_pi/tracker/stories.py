@@ -108,6 +108,7 @@ class _Scorer:
         self.model = model
         self.counts = [len(p.changes) for p in evidence.points]
         self._options: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
+        self._excursions: dict[tuple[int, int], tuple[float, str]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
 
     def _roles(self, seq: tuple[Change, ...], a: int) -> tuple[tuple[str, Duration], ...]:
@@ -119,23 +120,53 @@ class _Scorer:
             return (("nudge", m.nudge), ("knock", m.knock), ("flicker", m.flicker))
         return (("nudge", m.nudge), ("knock", m.knock))
 
-    def excursion_role(self, seq: tuple[Change, ...], a: int) -> tuple[float, str]:
-        """The cheapest role for changes ``a`` and ``a + 1`` of a point as one excursion, and its cost."""
-        first, back = seq[a], seq[a + 1]
-        d_lo, d_hi = max(back.lo - first.t, 0.0), back.t - first.lo
-        return min((d.cost_between(d_lo, d_hi), name) for name, d in self._roles(seq, a))
+    def excursion_role(self, i: int, a: int) -> tuple[float, str]:
+        """The cheapest role for changes ``a`` and ``a + 1`` of point ``i`` as one excursion, and its cost."""
+        got = self._excursions.get((i, a))
+        if got is None:
+            seq = self.ev.points[i].changes
+            first, back = seq[a], seq[a + 1]
+            d_lo, d_hi = max(back.lo - first.t, 0.0), back.t - first.lo
+            got = min((d.cost_between(d_lo, d_hi), name) for name, d in self._roles(seq, a))
+            self._excursions[(i, a)] = got
+        return got
 
-    def excursion(self, seq: tuple[Change, ...], a: int) -> float:
-        return self.excursion_role(seq, a)[0]
-
-    def ongoing_role(self, seq: tuple[Change, ...], a: int) -> tuple[float, str]:
-        """The cheapest role for a point's last change as an excursion not over yet, and its cost."""
+    def ongoing_role(self, i: int, a: int) -> tuple[float, str]:
+        """The cheapest role for point ``i``'s last change as an excursion not over yet, and its cost."""
+        seq = self.ev.points[i].changes
         d = self.ev.now - seq[a].t
         cost, name = min((dur.tail(d), name) for name, dur in self._roles(seq, a))
         return self.model.unfinished + cost, name
 
-    def ongoing(self, seq: tuple[Change, ...], a: int) -> float:
-        return self.ongoing_role(seq, a)[0]
+    def floors(self, i: int, most: int) -> list[float]:
+        """Per ``k`` up to ``most + 1``: the least point ``i``'s changes cost with ``k`` or more of them flips."""
+        n = self.counts[i]
+        top = min(n, most)
+        # best[j][k]: the cheapest way to explain the first j changes with k flips
+        best = [[math.inf] * (top + 1) for _ in range(n + 1)]
+        best[0][0] = 0.0
+        for j in range(n):
+            row = best[j]
+            for k in range(top + 1):
+                c = row[k]
+                if c == math.inf:
+                    continue
+                if k < top and c < best[j + 1][k + 1]:
+                    best[j + 1][k + 1] = c
+                if j + 1 < n:
+                    e = c + self.excursion_role(i, j)[0]
+                    best[j + 2][k] = min(best[j + 2][k], e)
+        exact = [best[n][k] for k in range(top + 1)]
+        if n:
+            tail = self.ongoing_role(i, n - 1)[0]
+            exact = [min(exact[k], best[n - 1][k] + tail) for k in range(top + 1)]
+        out = [math.inf] * (most + 2)
+        low = math.inf
+        for k in range(most + 1, -1, -1):
+            if k <= top:
+                low = min(low, exact[k])
+            out[k] = low
+        return out
 
     def options(self, i: int, m: int) -> list[tuple[float, tuple[int, ...]]]:
         """The cheapest ways to pick ``m`` of point ``i``'s changes as flips, the rest as noise."""
@@ -143,24 +174,23 @@ class _Scorer:
         got = self._options.get(key)
         if got is not None:
             return got
-        seq = self.ev.points[i].changes
-        n = len(seq)
+        n = self.counts[i]
         found: list[tuple[float, tuple[int, ...]]] = []
 
         def walk(start: int, left: int, picked: tuple[int, ...], cost: float) -> None:
             if left == 0:
                 a = start
                 while a + 1 < n:
-                    cost += self.excursion(seq, a)
+                    cost += self.excursion_role(i, a)[0]
                     a += 2
                 if a < n:
-                    cost += self.ongoing(seq, a)
+                    cost += self.ongoing_role(i, a)[0]
                 found.append((cost, picked))
                 return
             for j in range(start, n - left + 1, 2):  # an even number of noise changes before j
                 walk(j + 1, left - 1, (*picked, j), cost)
                 if j + 1 < n:
-                    cost += self.excursion(seq, j)
+                    cost += self.excursion_role(i, j)[0]
 
         walk(0, m, (), 0.0)
         found.sort()
@@ -290,13 +320,7 @@ def read_stories(
     scorer = _Scorer(evidence, model)
     counts = scorer.counts
     most = turns + 1  # a point flips at most once a ply
-    floor: list[list[float]] = []
-    for i, n in enumerate(counts):
-        row = [
-            min((o[0][0] for m in range(k, min(n, most) + 1) if (o := scorer.options(i, m))), default=math.inf)
-            for k in range(most + 2)
-        ]
-        floor.append(row)
+    floor = [scorer.floors(i, most) for i in range(len(POINTS))]
     used = [0] * len(POINTS)
     bound_now = [sum(row[0] for row in floor) + scorer.lost]
     odd = sum(1 for n in counts if n % 2)
@@ -370,12 +394,12 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 a += 1
                 continue
             if a + 1 < len(seq) and a + 1 not in flips:
-                cost, role = scorer.excursion_role(seq, a)
+                cost, role = scorer.excursion_role(i, a)
                 lo, hi = max(seq[a + 1].lo - seq[a].t, 0.0), seq[a + 1].t - seq[a].lo
                 parts.append(Part(role, f"{POINTS[i]}#{a}", lo, hi, cost))
                 a += 2
             else:
-                cost, role = scorer.ongoing_role(seq, a)
+                cost, role = scorer.ongoing_role(i, a)
                 d = evidence.now - seq[a].t
                 parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
                 a += 1
