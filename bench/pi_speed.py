@@ -20,12 +20,14 @@ Each level searches the same positions with a fixed seed (``bench/engine_speed.p
 positions), so the nodes are the same on any machine; this machine's CPU time per
 turn (median and the slowest tenth) times each board's ratio is that board's
 expected time, and the board's wall-time cap (``[engine] max_time_s``, 3 s)
-cuts what lies beyond it. The result is the table in docs/pi-speed.md.
+cuts what lies beyond it. The figures go into ``bench/results/pi_speed.md`` (a row per
+measure); docs/pi-speed.md explains them.
 """
 
 from __future__ import annotations
 
 import argparse
+import platform
 import re
 import resource
 import shutil
@@ -40,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_speed import parse_levels, sample_positions
 
+from bench.results import record
 from morris_pi.engine.levels import LEVELS
 from morris_pi.engine.player import EnginePlayer
 
@@ -210,6 +213,26 @@ def main() -> int:
         ratios[board] = ratio
     imports, tables = start_times()
     print(f"start here: the service's imports {imports:.2f} s, the first searcher (tables) {tables:.2f} s")
+    rows: list[dict[str, object]] = [
+        {
+            "measure": "speed ratio, sysbench (this machine / board)",
+            "here": f"1 ({here_sysbench:,.0f} events per CPU s)" if here_sysbench else "sysbench not installed",
+            **{board: f"{ratio:.2f}" for board, ratio in ratios.items() if ratio},
+        },
+        {
+            "measure": "start: the service's imports + the first searcher's tables, s",
+            "here": f"{imports:.2f} + {tables:.2f}",
+            **{board: f"{imports * ratio:.1f} + {tables * ratio:.1f}" for board, ratio in ratios.items() if ratio},
+        },
+    ]
+    if here_nbody:
+        rows.append(
+            {
+                "measure": "n-body in Python, CPU s for 5,000,000 steps",
+                "here": f"{here_nbody:.1f}",
+                "Pi 4": f"{PUBLISHED['Pi 4'][2]:.0f} (published), ratio {PUBLISHED['Pi 4'][2] / here_nbody:.2f}",
+            }
+        )
     for board, ratio in ratios.items():
         if ratio:
             print(f"  {board}: about {imports * ratio:.1f} s + {tables * ratio:.1f} s")
@@ -237,6 +260,37 @@ def main() -> int:
                 )
             row = f"| {number} | {LEVELS[number].nodes:,} | {median:.2f} / {slow:.2f} | " + " | ".join(cells) + " |"
             print(row)
+    for number, (median, slow, _mean) in times.items():
+        cells = {}
+        for board in boards:
+            shown = []
+            for factor in (1.0, python_factor):
+                if factor is None:
+                    continue
+                m, sl = median * ratios[board] * factor, slow * ratios[board] * factor
+                shown.append(
+                    f"{min(m, args.cap):.2f}{' (cap)' if m > args.cap else ''} / "
+                    f"{min(sl, args.cap):.2f}{' (cap)' if sl > args.cap else ''}"
+                )
+            cells[board] = " · ".join(shown)
+        rows.append(
+            {
+                "measure": f"level {number} ({LEVELS[number].nodes:,} nodes), s a turn: median / slowest tenth",
+                "here": f"{median:.2f} / {slow:.2f} CPU",
+                **cells,
+            }
+        )
+    slow_case = f" · the slow case (times the Pi 4's Python factor {python_factor:.2f})" if python_factor else ""
+    record(
+        "pi_speed",
+        "What to expect on each Raspberry Pi (bench/pi_speed.py)",
+        ["measure", "here", *PUBLISHED],
+        rows,
+        notes=f"This machine's CPU seconds ({platform.machine()}, Python {platform.python_version()}, "
+        f"{args.positions} positions a level) times each board's speed ratio: expected (sysbench){slow_case}. "
+        f"(cap): the board's {args.cap:g} s cap cuts the search there. docs/pi-speed.md says where each ratio "
+        "comes from.",
+    )
     return 0
 
 

@@ -6,12 +6,14 @@ Draws every position of the standard test game (tests/data/render_games.txt)
 with its last turn, then with the LEDs of that position as well (the
 tracker's guidance frame, as ``morris-pi render --leds``), and prints the
 median and p99 time per picture and the sizes; then the time to convert one
-picture to PNG when the ``png`` extra is installed. Nothing is written to disk.
+picture to PNG when the ``png`` extra is installed. No picture is written to disk; the
+figures go into ``bench/results/render.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import platform
 import statistics
 import sys
 import time
@@ -20,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import results
 from morris_pi.commands.render import led_frame, turn_pictures
 from morris_pi.render import board_svg, last_turn_of
 from morris_pi.rules import Game
@@ -40,6 +43,7 @@ def main() -> None:
     record = line.split("\t")[1].split()
     games = [Game.from_record(record[:n]) for n in range(len(record) + 1)]
     frames = [led_frame(g) for g in games]
+    rows: list[dict[str, object]] = []
     for label, with_leds in (("picture", False), ("picture + LEDs", True)):
         times, sizes = [], []
         for _ in range(args.repeat):
@@ -52,10 +56,19 @@ def main() -> None:
             f"{label:>16}: median {statistics.median(times) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms, "
             f"size {min(sizes) / 1024:.1f}-{max(sizes) / 1024:.1f} KB ({len(times)} pictures)"
         )
+        rows.append(
+            {
+                "what": f"one {label} (SVG, 400 px, last turn)",
+                "time": f"median {statistics.median(times) * 1e3:.2f} ms, p99 {percentile(times, 99) * 1e3:.2f} ms",
+                "size": f"{min(sizes) / 1024:.1f}-{max(sizes) / 1024:.1f} KB",
+                "n": len(times),
+            }
+        )
     start = time.perf_counter()
     frames = [led_frame(g) for g in games]
     per = (time.perf_counter() - start) / len(games)
     print(f"{'LED frame':>16}: {per * 1e3:.2f} ms per position (the tracker's guidance)")
+    rows.append({"what": "the LED frame of a position", "time": f"{per * 1e3:.2f} ms", "n": len(games)})
     start = time.perf_counter()
     pictures = turn_pictures(Game.from_record(record), size=400)
     elapsed = time.perf_counter() - start
@@ -66,6 +79,15 @@ def main() -> None:
     print(
         f"{'per-turn set':>16}: {len(pictures)} pictures in {elapsed * 1e3:.0f} ms, "
         f"{sum(len(s) for _, s in pictures) / 1024:.0f} KB in all, peak Python memory {peak / 1024 / 1024:.1f} MB"
+    )
+    rows.append(
+        {
+            "what": f"a picture per turn of a {len(record)}-turn game (`records show --svg`)",
+            "time": f"{elapsed * 1e3:.0f} ms for {len(pictures)} pictures",
+            "size": f"{sum(len(s) for _, s in pictures) / 1024:.0f} KB in all",
+            "peak Python memory": f"{peak / 1024 / 1024:.1f} MB",
+            "n": 1,
+        }
     )
     try:
         from morris_pi.render import svg_to_png
@@ -78,8 +100,23 @@ def main() -> None:
             png = svg_to_png(svg)
             times.append(time.perf_counter() - start)
         print(f"{'PNG 400 px':>16}: median {statistics.median(times) * 1e3:.1f} ms, {len(png) / 1024:.1f} KB")
+        png_row: dict[str, object] = {
+            "time": f"median {statistics.median(times) * 1e3:.1f} ms",
+            "size": f"{len(png) / 1024:.1f} KB",
+            "n": len(times),
+        }
     except Exception as exc:  # the png extra is optional
         print(f"{'PNG':>16}: not measured ({exc})")
+        png_row = {"time": f"not measured ({exc})"}
+    rows.append({"what": "PNG conversion, 400 px (CairoSVG)", **png_row})
+    results.record(
+        "render",
+        "Board pictures: time and size (bench/render.py)",
+        ["what", "time", "size", "peak Python memory", "n"],
+        rows,
+        notes=f"Every position of the standard test game (tests/data/render_games.txt), {args.repeat} passes; "
+        f"wall time on this machine ({platform.machine()}).",
+    )
 
 
 if __name__ == "__main__":

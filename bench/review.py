@@ -8,11 +8,13 @@ reviews it once; the figures are CPU seconds for the whole game and per turn, an
 expected time on a Raspberry Pi from the speed ratio of docs/pi-speed.md (sysbench: Pi 5
 1.49, Pi 4 2.75, Pi 3B+ 5.92, Zero 2 W 8.28; the slow case multiplies by the Pi 4's Python
 factor 2.92). Target: under 60 s per game on the development machine at the default budget.
+The figures go into ``bench/results/review.md``, a row per budget and game length.
 """
 
 from __future__ import annotations
 
 import argparse
+import platform
 import random
 import sys
 import time
@@ -20,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.results import record
 from morris_pi.engine.grading import BUDGETS
 from morris_pi.engine.levels import LEVELS, think
 from morris_pi.engine.review import reviews
@@ -62,6 +65,7 @@ def main() -> int:
         + " |"
     )
     print("|---|---:|---:|---:|" + "---|" * len(PI_RATIOS))
+    rows = []
     for name in args.budgets.split(","):
         budget = BUDGETS[name]
         start = time.process_time()
@@ -72,6 +76,26 @@ def main() -> int:
             f"| {name} | {budget.nodes:,} | {len(graded)} | {spent:.1f} ({spent / len(graded):.2f}) | {pis} |",
             flush=True,
         )
+        rows.append(
+            {
+                "budget": f"{name} ({len(turns)} turns)",
+                "nodes a turn": f"{budget.nodes:,}",
+                "here, CPU s (per turn)": f"{spent:.1f} ({spent / len(graded):.2f})",
+                **{
+                    f"{b} expected / slow, s": f"{spent * r:.0f} / {spent * r * SLOW_CASE:.0f}"
+                    for b, r in PI_RATIOS.items()
+                },
+            }
+        )
+    record(
+        "review",
+        "Review time: a whole game graded (bench/review.py)",
+        ["budget", "nodes a turn", "here, CPU s (per turn)", *(f"{b} expected / slow, s" for b in PI_RATIOS)],
+        rows,
+        notes=f"A seeded self-play game at level 6 (seed {seed}), reviewed once per budget; CPU seconds here "
+        f"({platform.machine()}), a Pi's from docs/pi-speed.md's ratios (slow case: times {SLOW_CASE}). "
+        "Target: under 60 s a game here at the default budget.",
+    )
     return 0
 
 

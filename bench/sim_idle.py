@@ -8,6 +8,8 @@ clock, with a game session when the controller is available. Prints:
   faster than 60 per second (the loop caps drawing at 60 fps),
 - draw: median and p99 milliseconds to draw one full frame.
 
+The figures go into ``bench/results/sim_idle.md``, a row per state and SDL driver.
+
     SDL_VIDEODRIVER=dummy python bench/sim_idle.py [--seconds 5]
 """
 
@@ -16,16 +18,21 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import platform
 import statistics
 import sys
 import threading
 import time
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.results import record
 from morris_pi.sim.app import SimApp
 from morris_pi.sim.backends import SimBoard
 
@@ -67,9 +74,22 @@ def main() -> int:
         f"driver {pygame.display.get_driver()}, window {app.screen.get_size()}"
     )
 
+    driver = pygame.display.get_driver()
+    rows: list[dict[str, object]] = []
+
+    def row(state: str, share: float, frames: int) -> None:
+        rows.append(
+            {
+                "state, driver": f"{state}, {driver}",
+                "CPU": f"{share * 100:.1f} % of one core",
+                "frames/s": f"{frames / args.seconds:.1f}",
+            }
+        )
+
     app.update()  # the first frame builds the cached wooden board; not part of idling
     share, frames = cpu_share(app, args.seconds)
     print(f"idle:     {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn")
+    row("idle, nothing lit moves", share, frames)
 
     session = app.session
     if hasattr(session, "snapshot"):
@@ -88,6 +108,7 @@ def main() -> int:
             f"blinking: {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn "
             f"(LEDs: {dict(snap.leds)})"
         )
+        row("a correction blinking", share, frames)
         with app.board.lock:
             app.board.hand.sweep()
 
@@ -105,6 +126,7 @@ def main() -> int:
 
     share, frames = cpu_share(app, args.seconds, feed)
     print(f"carrying: {share * 100:5.1f} % of one core, {frames / args.seconds:5.1f} frames/s drawn (cap 60)")
+    row("carrying a man, motion at 250/s", share, frames)
 
     times = []
     for _ in range(200):
@@ -116,6 +138,21 @@ def main() -> int:
     print(
         f"draw:     median {statistics.median(times):.2f} ms, p99 {p99:.2f} ms per frame "
         f"({1000 / statistics.median(times):.0f} fps possible)"
+    )
+    rows.append(
+        {
+            "state, driver": f"one full frame drawn, {driver}",
+            "draw": f"median {statistics.median(times):.2f} ms, p99 {p99:.2f} ms",
+        }
+    )
+    record(
+        "sim_idle",
+        "Simulator cost: the window's CPU and frames (bench/sim_idle.py)",
+        ["state, driver", "CPU", "frames/s", "draw"],
+        rows,
+        notes=f"The real window loop on the real clock, {args.seconds:g} s a state, {args.mode} game; "
+        f"CPU seconds per wall second of the process on this machine ({platform.machine()}). "
+        "The dummy driver draws into memory; run under `xvfb-run` with `SDL_VIDEODRIVER=x11` for an X window.",
     )
     if hasattr(session, "close"):
         session.close()

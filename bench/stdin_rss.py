@@ -8,7 +8,8 @@ before it ended, its exit status and the wall time. Target: peak RSS < 64 MB.
 
 Kinds of garbage: ``random`` (bytes from os.urandom, newlines included by
 chance), ``zeros`` (/dev/zero: one endless line), ``lines`` (printable junk in
-80-byte lines: every line a bad event or turn).
+80-byte lines: every line a bad event or turn). The figures go into
+``bench/results/stdin_rss.md``, a row per command, garbage and size.
 
     python bench/stdin_rss.py [--mb 100] [--kinds random,zeros,lines]
 """
@@ -24,6 +25,10 @@ import threading
 import time
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, ROOT)
+
+from bench.results import record  # noqa: E402  # the repository on the path first
+
 COMMANDS = {
     "replay -": ["replay", "-"],
     "replay - --json": ["replay", "-", "--json"],
@@ -101,16 +106,41 @@ def main() -> int:
         f"{'(baseline: legal d6)':24} {'none':8} {base['rss_mb']:7.1f} MB {0:6.1f} MB {base['code']:5d} "
         f"{base['seconds']:6.2f}s"
     )
+    rows = [
+        {
+            "command, garbage": "legal d6 (the baseline), none",
+            "peak RSS": f"{base['rss_mb']:.1f} MB",
+            "taken in": "0 MB",
+            "exit": base["code"],
+        }
+    ]
     worst = 0.0
     for name, argv in COMMANDS.items():
         for kind in args.kinds.split(","):
             r = measure(argv, kind, size)
             worst = max(worst, r["rss_mb"])
+            rows.append(
+                {
+                    "command, garbage": f"{name}, {args.mb} MB of {kind}",
+                    "peak RSS": f"{r['rss_mb']:.1f} MB",
+                    "taken in": f"{r['read_mb']:.1f} MB",
+                    "exit": r["code"],
+                }
+            )
             print(
                 f"{name:24} {kind:8} {r['rss_mb']:7.1f} MB {r['read_mb']:6.1f} MB {r['code']:5d} {r['seconds']:6.2f}s",
                 flush=True,
             )
     print(f"worst peak RSS: {worst:.1f} MB ({'within' if worst < TARGET_MB else 'OVER'} the {TARGET_MB} MB target)")
+    record(
+        "stdin_rss",
+        "Commands fed garbage on standard input: peak memory (bench/stdin_rss.py)",
+        ["command, garbage", "peak RSS", "taken in", "exit"],
+        rows,
+        notes=f"Each command in a process of its own (`python -m morris_pi.cli`), its peak RSS from `wait4`; "
+        f"taken in: how much of the input it read before it ended. Python {platform.python_version()}, "
+        f"{platform.machine()}. Target: peak RSS < {TARGET_MB} MB.",
+    )
     return 0 if worst < TARGET_MB else 1
 
 

@@ -7,7 +7,8 @@ and show its LED frame, over the events of messy traces of random games, the
 time to replay a 150-turn game trace through ``morris-pi replay``'s code, and
 the peak memory one event step allocates (``tracemalloc``, over that game).
 ``--tracker`` (default ``morris_pi.tracker:Tracker``) measures another tracker
-with the same public API, so two can be compared on the same machine.
+with the same public API, so two can be compared on the same machine. The figures go into
+``bench/results/tracker.md``, a row per measure and tracker.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import platform
 import random
 import statistics
 import sys
@@ -24,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.results import record
 from morris_pi import replay
 from morris_pi.core.controller import Controller, TrackerFactory
 from morris_pi.core.ports import FirstLegalOpponent, ManualClock
@@ -139,6 +142,15 @@ def main() -> int:
             cpu += c
             turns += t
     ms = 1000
+    rows: list[dict[str, object]] = []
+
+    def row(what: str, median: str, spread: str, n: object) -> None:
+        rows.append({"measure, tracker": f"{what}, {args.tracker}", "median": median, "p99 / max": spread, "n": n})
+
+    def times(values: list[float]) -> tuple[str, str]:
+        median, p99, top = statistics.median(values) * ms, percentile(values, 99) * ms, max(values) * ms
+        return f"{median:.3f} ms", f"{p99:.3f} / {top:.3f} ms"
+
     print(f"steps timed: {len(events)} (sensor events and settle/decision deadlines), turns recorded: {len(turns)}")
     print(
         f"one event + LED frame, wall: median {statistics.median(events) * ms:.3f} ms, "
@@ -148,11 +160,14 @@ def main() -> int:
         f"one event + LED frame, CPU of the thread: median {statistics.median(cpu) * ms:.3f} ms, "
         f"p99 {percentile(cpu, 99) * ms:.3f} ms, max {max(cpu) * ms:.3f} ms"
     )
+    row("one event + LED frame, wall", *times(events), len(events))
+    row("one event + LED frame, CPU of the thread", *times(cpu), len(cpu))
     if turns:
         print(
             f"a step that records a turn: median {statistics.median(turns) * ms:.3f} ms, "
             f"p99 {percentile(turns, 99) * ms:.3f} ms"
         )
+        row("a step that records a turn, wall", *times(turns), len(turns))
     else:
         print("a step that records a turn: none recorded")
 
@@ -172,6 +187,12 @@ def main() -> int:
             f"median {statistics.median(runs) * 1000:.0f} ms, max {max(runs) * 1000:.0f} ms over {len(runs)} runs; "
             f"CPU median {statistics.median(cpu_runs) * 1000:.0f} ms"
         )
+        row(
+            f"replay of a 150-turn game, {label} ({played / 60:.1f} minutes of play), CPU",
+            f"{statistics.median(cpu_runs) * 1000:.0f} ms",
+            f"max {max(cpu_runs) * 1000:.0f} ms (wall: median {statistics.median(runs) * 1000:.0f} ms)",
+            len(cpu_runs),
+        )
     trace = game_trace(game, seed=seed)
     per_step, whole = peak_memory([json.dumps(e) for e in trace], tracker)
     kib = 1024
@@ -179,6 +200,22 @@ def main() -> int:
         f"memory of one event step (150-turn game, {len(per_step)} events): peak above what was held "
         f"median {statistics.median(per_step) / kib:.1f} KiB, p99 {percentile(per_step, 99) / kib:.1f} KiB, "
         f"max {max(per_step) / kib:.1f} KiB; the whole replay's peak {whole / kib:.0f} KiB"
+    )
+    row(
+        "memory of one event step above what was held (150-turn game)",
+        f"{statistics.median(per_step) / kib:.1f} KiB",
+        f"{percentile(per_step, 99) / kib:.1f} / {max(per_step) / kib:.1f} KiB "
+        f"(the whole replay: {whole / kib:.0f} KiB)",
+        len(per_step),
+    )
+    record(
+        "tracker",
+        "Tracker speed and memory (bench/tracker.py)",
+        ["measure, tracker", "median", "p99 / max", "n"],
+        rows,
+        notes=f"The controller over virtual ends, messy traces of {args.games} random games per mode "
+        f"(standard, against the computer, lasker, twelve); this machine ({platform.machine()}). "
+        "Targets: one event + LED frame p99 < 2 ms; a 150-turn replay well under 1 s.",
     )
     return 0
 

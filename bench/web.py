@@ -17,6 +17,8 @@ CPU is not counted), noting when each update arrives on loopback. Prints:
   peak: the page's hint must not cost memory that stays (target < 80 MB after
   20 hints).
 
+The figures go into ``bench/results/web.md``, a row per measure.
+
     python bench/web.py [--idle 10] [--moves 60] [--hints 20]
 """
 
@@ -26,6 +28,7 @@ import argparse
 import dataclasses
 import json
 import os
+import platform
 import random
 import resource
 import socket
@@ -40,8 +43,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from service import MOVING, Bench, summary
+from service import MOVING, Bench, spread, summary
 
+from bench import results
 from morris_pi.config.model import WebConfig
 
 #: The page: an SSE client printing "arrival-time lifted record" per update (its own process).
@@ -164,6 +168,11 @@ def main() -> int:
     parser.add_argument("--hints", type=int, default=20, help="hints asked in one position for the memory figure")
     args = parser.parse_args()
     rng = random.Random(1)
+    rows: list[dict[str, object]] = []
+
+    def row(measure: str, measured: str, target: str = "") -> None:
+        rows.append({"measure": measure, "measured": measured, "target": target})
+
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # a container's root: the service would serve no page
         from morris_pi.web import server as web_server
 
@@ -190,6 +199,13 @@ def main() -> int:
             print(summary("latency, switch change -> page update received (SSE, loopback)", lift))
             print(summary("latency, move firm (settle_ms after the man is down) -> page update", decide))
             print(f"updates the page received: {len(bench.updates)}")
+            row(
+                "idle CPU, service + web, one page connected (INT line wired)",
+                f"{share * 100:.2f} % of one core over {args.idle:g} s",
+                "< 3 % of one core",
+            )
+            row("switch change → page update received (a man lifted; SSE, loopback)", spread(lift), "p99 < 100 ms")
+            row("move firm (settle_ms after the man is down) → page update", spread(decide))
         finally:
             client.terminate()
             bench.close()
@@ -208,9 +224,26 @@ def main() -> int:
             print(f"RSS after each hint (hint number: MB): {shown}")
             print(f"RSS after {len(after)} hints in one position: {after[-1]:.1f} MB (target < 80 MB)")
             print(f"peak RSS (service + web, {len(after)} hints): {rss_mb('VmHWM'):.1f} MB")
+            row("a hint, button pressed → search done (level 10, full strength)", spread(searched))
+            row(
+                f"RSS after {len(after)} hints in one position of the placing phase",
+                f"{after[-1]:.1f} MB ({shown})",
+                "< 80 MB after 20",
+            )
+            row("peak RSS, service + web", f"{rss_mb('VmHWM'):.1f} MB")
         finally:
             client.terminate()
             bench.close()
+    results.record(
+        "web",
+        "The board service with its web page (bench/web.py)",
+        ["measure", "measured", "target"],
+        rows,
+        notes="The service as `morris-pi run` runs it with `[web]` on, over the emulated expanders and LED "
+        "chain, a page watching over Server-Sent Events from a process of its own; the hints are asked of a "
+        f"second service resumed in the placing phase. This machine ({platform.machine()}, Python "
+        f"{platform.python_version()}); a Pi Zero 2 W is several times slower per update.",
+    )
     return 0
 
 

@@ -14,7 +14,8 @@ service's), from many loopback addresses (127.0.0.0/8). For each case it prints:
   whether an ordinary visitor from another address was still served;
 - the service's RSS now and its peak so far (target peak < 80 MB);
 and at the end tracebacks in the log (target 0), log lines and bytes, and confirmed turns the
-save on the card lacks (target 0).
+save on the card lacks (target 0). The figures go into ``bench/results/web_attack.md``, a row
+per case.
 
     nice python bench/web_attack.py [--seconds 6] [--seed 1]
 
@@ -32,6 +33,7 @@ import io
 import json
 import logging
 import os
+import platform
 import random
 import resource
 import socket
@@ -48,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service import Bench
 
+from bench import results as tables
 from morris_pi.config.model import ButtonsConfig, WebConfig
 from morris_pi.core.record_format import format_record
 from morris_pi.core.storage import Storage
@@ -520,7 +523,8 @@ def main() -> int:
         print(f"  a visitor from another address got: {seen}; RSS {now:.1f} MB, peak so far {peak:.1f} MB")
     for name, got in extra.items():
         print(f"\n{name}: {json.dumps(got)}")
-    for name, got in cli_cases().items():
+    commands = cli_cases()
+    for name, got in commands.items():
         print(f"\n{name}: {json.dumps(got)}")
     all_delays = player.delays
     print(
@@ -531,6 +535,48 @@ def main() -> int:
     )
     if capture.tracebacks:
         print(capture.stream.getvalue()[-4000:])
+    rows: list[dict[str, object]] = []
+    for name, n, p50, p99, missed, got, refused, seen, (now, peak) in results:
+        answered = "; ".join(f"{k}: {v}" for k, v in {**got, **refused}.items())
+        rows.append(
+            {
+                "case": name,
+                "firm → recorded p50 / p99": f"{p50:.1f} / {p99:.1f} ms ({n} moves, {missed} not recorded)",
+                "the attack got": answered,
+                "a visitor from another address got": seen,
+                "RSS now / peak": f"{now:.1f} / {peak:.1f} MB",
+            }
+        )
+    for name, got in extra.items():
+        rows.append({"case": name, "the attack got": "; ".join(f"{k}: {v}" for k, v in got.items())})
+    for name, got in commands.items():
+        rows.append(
+            {
+                "case": f"morris-pi {name}",
+                "the attack got": f"exit {got['exit']}, {'a traceback' if got['traceback'] else 'no traceback'}",
+                "RSS now / peak": f"peak {got['peak RSS MB']} MB",
+            }
+        )
+    rows.append(
+        {
+            "case": "all cases",
+            "firm → recorded p50 / p99": f"{p(all_delays, 0.5):.1f} / {p(all_delays, 0.99):.1f} ms "
+            f"({len(all_delays)} moves)",
+            "the attack got": f"{capture.tracebacks} tracebacks, {capture.lines} log lines; "
+            f"{played - on_card} of {played} confirmed turns unsaved",
+            "RSS now / peak": f"peak {rss_mb()[1]:.1f} MB",
+        }
+    )
+    tables.record(
+        "web_attack",
+        "The web page under attack while a game goes on (bench/web_attack.py)",
+        ["case", "firm → recorded p50 / p99", "the attack got", "a visitor from another address got", "RSS now / peak"],
+        rows,
+        notes=f"Every case of issue 23 for {args.seconds:g} s against the service on emulated hardware, with a "
+        f"PIN, four buttons and {args.records:,} records on the card, seed {args.seed}; this machine "
+        f"({platform.machine()}, Python {platform.python_version()}). Targets: firm → recorded p99 < 50 ms, "
+        "peak RSS < 80 MB, 0 tracebacks, 0 turns unsaved.",
+    )
     return 0
 
 

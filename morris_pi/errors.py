@@ -2,7 +2,8 @@
 
 Each project error derives from ``MorrisPiError`` and from the builtin category that fits:
 ``ValueError`` for bad input (a turn, a record, a config, a trace), ``RuntimeError`` for a
-part that fails although the input was fine (the hardware, the web server, a missing extra).
+part that fails although the input was fine (the hardware, the web server, a missing extra),
+``OSError`` for a read the operating system failed (a trace on a failing SD card).
 A caller catches one kind of the project's errors, or all of them:
 
 >>> from morris_pi.rules import Game, IllegalTurnError

@@ -7,6 +7,7 @@ run over gpiozero's MockFactory and the emulated chips of ``morris_pi.hw.fakes``
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import urllib.request
 
@@ -15,10 +16,15 @@ import pytest
 from morris_pi.config.loader import parse_config
 from morris_pi.core.closing import ClosedError
 from morris_pi.core.menu import GameSettings
+from morris_pi.core.opponents import WatchedEngine
 from morris_pi.core.ports import FirstLegalOpponent, ManualClock
+from morris_pi.core.reviews import BackgroundReviewer
 from morris_pi.core.session import Session
-from morris_pi.core.virtual import RecordingStrip, VirtualSensors
+from morris_pi.core.storage import Storage
+from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
+from morris_pi.engine.player import EnginePlayer
 from morris_pi.errors import MorrisPiError
+from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.hw.buttons import GpioButtons, NoButtons
 from morris_pi.hw.factory import build_hardware
 from morris_pi.hw.fakes.i2c import FakeMcp23017, FakeSMBus
@@ -28,9 +34,12 @@ from morris_pi.hw.leds import DarkStrip, PixelStrip
 from morris_pi.hw.sensors_gpio import GpioSensors
 from morris_pi.hw.sensors_matrix import MatrixSensors
 from morris_pi.hw.sensors_mcp23017 import Mcp23017Sensors
+from morris_pi.rules import Game
 from morris_pi.service.hardware import BoardHardware
-from morris_pi.sim.backends import SimBoard
+from morris_pi.service.sdnotify import Notifier
+from morris_pi.sim.backends import SimBoard, SimButtons, SimLeds, SimSensors
 from morris_pi.sim.play import GameSession, SimSettings
+from morris_pi.web.hub import Hub
 from morris_pi.web.seam import BoardSeam
 from morris_pi.web.server import WebServer
 
@@ -208,3 +217,142 @@ def test_the_services_hardware_closes_its_parts_once_and_does_not_open_again(moc
     hardware.close()  # again: nothing happens
     with pytest.raises(ClosedError, match="<BoardHardware closed>: cannot open the hardware after close"):
         hardware.open()
+
+
+# -- the other parts that hold something: close() once, closed, with ------------------------
+
+
+def closes_once(part):
+    """``part`` is open, closes, closes again without complaint, and says it is closed."""
+    assert not part.closed
+    part.close()
+    part.close()
+    assert part.closed
+
+
+def watched_engine():
+    return WatchedEngine(EnginePlayer(3, seed=3, threaded=False))
+
+
+def hub():
+    session = board_session()
+    session.start()
+    return Hub(BoardSeam(session), DEFAULT_PALETTE)
+
+
+def reviewer(tmp_path):
+    return BackgroundReviewer(Storage(tmp_path / "state"), budget="quick")
+
+
+PARTS = {
+    "WatchedEngine": lambda tmp_path: watched_engine(),
+    "SimSensors": lambda tmp_path: SimBoard(clock=ManualClock()).sensors,
+    "SimLeds": lambda tmp_path: SimLeds(),
+    "SimButtons": lambda tmp_path: SimButtons(),
+    "SimBoard": lambda tmp_path: SimBoard(clock=ManualClock()),
+    "VirtualSensors": lambda tmp_path: VirtualSensors(["d6"]),
+    "VirtualButtons": lambda tmp_path: VirtualButtons(),
+    "RecordingStrip": lambda tmp_path: RecordingStrip(),
+    "Notifier": lambda tmp_path: Notifier(env={"NOTIFY_SOCKET": str(tmp_path / "notify")}),
+    "Hub": lambda tmp_path: hub(),
+    "BackgroundReviewer": reviewer,
+}
+
+
+@pytest.mark.parametrize("kind", PARTS)
+def test_each_part_closes_once_and_says_so(kind, tmp_path):
+    closes_once(PARTS[kind](tmp_path))
+
+
+@pytest.mark.parametrize("kind", PARTS)
+def test_with_closes_each_part(kind, tmp_path):
+    with PARTS[kind](tmp_path) as part:
+        assert not part.closed
+    assert part.closed
+
+
+@pytest.mark.parametrize(
+    ("make", "use", "what"),
+    [
+        (lambda: VirtualSensors(["d6"]), VirtualSensors.read, "read the switches"),
+        (VirtualButtons, VirtualButtons.pressed, "read the buttons"),
+        (RecordingStrip, lambda strip: strip.show({"d6": RED}), "show a frame"),
+        (lambda: SimBoard(clock=ManualClock()).sensors, SimSensors.read, "read the switches"),
+        (SimLeds, lambda leds: leds.show({"d6": RED}), "show a frame"),
+        (SimButtons, SimButtons.pressed, "read the buttons"),
+    ],
+)
+def test_the_stand_in_ends_refuse_to_be_used_after_close_as_the_hardware_does(make, use, what):
+    closes_once_and_then_refuses(make(), use, what)
+
+
+def test_a_closed_stand_in_strip_is_dark():
+    with RecordingStrip() as strip, SimLeds() as leds:
+        strip.show({"d6": RED})
+        leds.show({"d6": RED}, {"error": RED})
+        shown = leds.version
+    assert strip.points == strip.status == leds.points == leds.status == {}
+    assert leds.version > shown  # the window repaints the dark board
+
+
+def test_closing_the_simulated_board_closes_its_ends():
+    with SimBoard(clock=ManualClock()) as board:
+        board.buttons.press("undo")
+    assert board.sensors.closed and board.leds.closed and board.buttons.closed
+    assert repr(board) == "<SimBoard closed>"
+
+
+def test_a_watched_engine_closed_by_with_closes_its_player_and_refuses_a_search():
+    with watched_engine() as engine:
+        engine.start(Game())
+        assert engine.result() is not None
+    assert engine.player.closed and repr(engine) == "<WatchedEngine closed>"
+    with pytest.raises(ClosedError, match="cannot start a search after close"):
+        engine.start(Game())
+
+
+def test_a_closed_notifier_sends_nothing(tmp_path):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        path = str(tmp_path / "notify")
+        listener.bind(path)
+        with Notifier(env={"NOTIFY_SOCKET": path}) as notifier:
+            assert notifier.ready()
+        assert notifier.closed and notifier.watchdog() is False and notifier._sock is None
+        assert repr(notifier) == "<Notifier closed>"
+
+
+def test_closing_the_hub_ends_its_streams_once_in_its_event_loop():
+    loop = asyncio.new_event_loop()
+    try:
+        with hub() as streams:
+            streams.start(loop)
+            queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=2)
+            streams.queues[queue] = False
+        streams.close()  # again: nothing more is sent
+        loop.run_until_complete(asyncio.sleep(0))
+        assert streams.closed and streams.closing and queue.qsize() == 1 and queue.get_nowait() is None
+        streams.stop()
+    finally:
+        loop.close()
+
+
+def test_the_reviewer_stops_its_thread_once(tmp_path):
+    with reviewer(tmp_path) as reviews:
+        reviews.start()
+        thread = reviews._thread
+        assert thread is not None and thread.is_alive()
+    assert reviews.closed and not thread.is_alive() and reviews._thread is None
+
+
+def test_the_simulator_window_closes_once(monkeypatch):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from morris_pi.sim.app import SimApp
+
+    with SimApp(SimBoard(clock=ManualClock()), size=(800, 600)) as app:
+        assert repr(app) == "<SimApp 800x600 frames=0>"
+    assert app.closed and repr(app) == "<SimApp closed>"
+    app.close()  # again: nothing happens
+    with pytest.raises(ClosedError, match="cannot run the window after close"):
+        app.run()

@@ -23,21 +23,23 @@ RUNS = Path(__file__).resolve().parents[1] / "bench" / "runs"
 #: White to place its last man; after f6 e4 Black shuts White in (see the trap test).
 TRAP = "e3 f2 d6 b4 c3 d3 d5 d7 c5 e5 c4xd7 d7 d2 g7 a7 f4"
 
-#: Searched by the code before the option existed: (record, limits) -> (nodes, turn, score, depth).
-BEFORE = [
-    ("g1 d6 f4 g7 d2 d7 d5 a7xd5 d5 b2 b4 d1 e4", Limits(depth=5), (4299, "c4", -60, 5)),
-    ("g1 d6 f4 g7 d2 d7 d5 a7xd5 d5 b2 b4 d1 e4", Limits(nodes=6000), (6144, "c4", -60, 5)),
-    ("g1 e4 d6 d2 b4 f4 g4 g7 b6 f6 f2 b2 d5", Limits(depth=5), (2663, "d7", 33, 5)),
-    ("g1 e4 d6 d2 b4 f4 g4 g7 b6 f6 f2 b2 d5", Limits(nodes=6000), (6144, "d7", -21, 6)),
-    ("g4 c5 d2 d6 f4 e4 b4 d5 e5 d7xe5 e5 c3 c4 a4 b2 b6", Limits(depth=5), (2519, "f2xa4", -99, 5)),
-    ("g4 c5 d2 d6 f4 e4 b4 d5 e5 d7xe5 e5 c3 c4 a4 b2 b6", Limits(nodes=6000), (6144, "f2xa4", -136, 6)),
-    (
-        "g7 d6 d2 b4 a7 d7 d5 b6 f6 b2xd5 d5 f4 a1 a4 c4 e4 g4 g1 a1-d1 e4-e3 d5-e5 e3-d3 e5-d5 a4-a1 "
-        "a7-a4 d3-c3 d5-e5 d6-d5 f6-d6 c3-d3",
-        Limits(nodes=6000),
-        (6144, "e5-e4", -70, 9),
-    ),
-]
+# Positions of those games, each with what the search must find there, at a fixed depth and
+# on a node budget alike (a change in how many nodes a search takes does not change them).
+LIMITS = [Limits(depth=5), Limits(nodes=6000)]
+
+#: Black to place: White threatens the mill e4-f4-g4 at g4, and e5 next would threaten both
+#: c5-d5-e5 and e5-e4-e3; Black cannot keep all its men.
+CANNOT_SAVE = "g1 d6 f4 g7 d2 d7 d5 a7xd5 d5 b2 b4 d1 e4"
+#: Black to place: White threatens the mill d7-d6-d5 at d7.
+THREATENED = "g1 e4 d6 d2 b4 f4 g4 g7 b6 f6 f2 b2 d5"
+#: White to place: f2 closes the mill b2-d2-f2.
+MILL_AT_F2 = "g4 c5 d2 d6 f4 e4 b4 d5 e5 d7xe5 e5 c3 c4 a4 b2 b6"
+#: White to move: its man on d2 shuts Black's mill b6-b4-b2 in; if it leaves, b2-d2 and back
+#: closes that mill again every second turn.
+SHUT_MILL = (
+    "g7 d6 d2 b4 a7 d7 d5 b6 f6 b2xd5 d5 f4 a1 a4 c4 e4 g4 g1 a1-d1 e4-e3 d5-e5 e3-d3 e5-d5 a4-a1 "
+    "a7-a4 d3-c3 d5-e5 d6-d5 f6-d6 c3-d3"
+)
 
 
 def search(record: str, limits: Limits, extension: int, **kwargs):
@@ -45,12 +47,51 @@ def search(record: str, limits: Limits, extension: int, **kwargs):
     return Searcher("standard", placing_extension=extension).search(game.position, game.positions, limits, **kwargs)
 
 
-@pytest.mark.parametrize("searcher", [{}, {"placing_extension": 0}], ids=["default", "off"])
-@pytest.mark.parametrize(("record", "limits", "expected"), BEFORE)
-def test_off_is_the_search_of_before(searcher, record, limits, expected):
-    game = Game.from_record(record)
-    r = Searcher("standard", **searcher).search(game.position, game.positions, limits)
-    assert (r.nodes, str(Turn.from_raw(r.turn)), r.score, r.depth) == expected
+def scores(result) -> dict[str, int]:
+    return {str(Turn.from_raw(turn)): score for turn, score in result.root_scores.items()}
+
+
+@pytest.mark.parametrize("limits", LIMITS, ids=str)
+def test_the_search_blocks_the_mill_the_other_side_threatens(limits):
+    r = search(THREATENED, limits, 0, all_scores=True)
+    assert str(Turn.from_raw(r.turn)) == "d7"
+    assert all(score < r.score for turn, score in scores(r).items() if turn != "d7")
+
+
+def test_every_other_placement_lets_the_threatened_mill_close():
+    # White closes d7 at once, or first blocks a mill Black threatens in reply and closes d7 next
+    game = Game.from_record(THREATENED)
+    for turn in game.legal_turns():
+        if str(turn) == "d7":
+            continue
+        reply = search(f"{THREATENED} {turn}", Limits(depth=4), 0)
+        whites = [str(Turn.from_raw(raw)) for raw in reply.pv[0:4:2]]
+        assert any(white.startswith("d7x") for white in whites), (turn, whites)
+
+
+@pytest.mark.parametrize("limits", LIMITS, ids=str)
+def test_the_search_closes_its_mill_and_takes_a_man(limits):
+    r = search(MILL_AT_F2, limits, 0, all_scores=True)
+    assert str(Turn.from_raw(r.turn)).startswith("f2x")
+    assert all(score < r.score for turn, score in scores(r).items() if "x" not in turn)
+
+
+@pytest.mark.parametrize("limits", LIMITS, ids=str)
+def test_the_search_gives_up_the_man_it_cannot_save_rather_than_block_in_vain(limits):
+    # blocking g4 meets the fork at e5; c4 lets the man go at once and keeps the best game
+    r = search(CANNOT_SAVE, limits, 0, all_scores=True)
+    assert str(Turn.from_raw(r.turn)) == "c4"
+    assert r.score < 0 and scores(r)["g4"] < r.score
+
+
+@pytest.mark.parametrize("limits", LIMITS, ids=str)
+def test_the_search_keeps_the_man_that_shuts_the_other_sides_mill_in(limits):
+    r = search(SHUT_MILL, limits, 0, all_scores=True)
+    assert str(Turn.from_raw(r.turn)) != "d2-f2"
+    assert scores(r)["d2-f2"] < r.score - 300  # three men and more
+    # and the running mill is there: after d2-f2 Black opens it at once
+    reply = search(f"{SHUT_MILL} d2-f2", limits, 0)
+    assert str(Turn.from_raw(reply.turn)) == "b2-d2" and reply.score > 300
 
 
 def test_the_extension_sees_the_blocking_trap_the_plain_search_misses():
@@ -125,7 +166,7 @@ def test_a_search_may_set_its_own_extension():
 
 def test_a_level_can_spend_more_nodes_while_placing():
     level = replace(get_level(10), nodes=2000, placing_nodes=5000)
-    for record, budget in ((TRAP, 5000), (BEFORE[-1][0], 2000)):
+    for record, budget in ((TRAP, 5000), (SHUT_MILL, 2000)):
         game = Game.from_record(record)
         _, result = think(Searcher("standard"), game.position, game.positions, level, random.Random(0), seeded=True)
         assert budget <= result.nodes < budget + 256, record  # the stop check comes every 256 nodes

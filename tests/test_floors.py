@@ -59,9 +59,6 @@ LAZY = {
     ("morris_pi.core.analysis", "morris_pi.engine.search"): "the board plays on without its engine",
     ("morris_pi.core.opponents", "morris_pi.engine.grading"): "the board plays on without its engine",
     ("morris_pi.core.opponents", "morris_pi.engine.search"): "the board plays on without its engine",
-    # egtb imports only rules (the tables themselves load on first use either way), so this
-    # import can move to the top; it is left to the rework of the engine's search
-    ("morris_pi.engine.search", "morris_pi.engine.egtb"): "left to the rework of the engine's search",
 }
 
 

@@ -28,7 +28,7 @@ def register(subparsers: Subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-class ReadFailed(MorrisPiError):
+class ReadFailed(MorrisPiError, OSError):
     """Reading the trace failed part-way (EIO from a failing SD card, a vanished network file)."""
 
 

@@ -110,7 +110,7 @@ _MCP_INPUT = re.compile(r"^0x([0-9a-fA-F]{2}):(?:GP)?([ABab])([0-7])$")
 _COLOUR = re.compile(r"^#([0-9a-fA-F]{6})$")
 
 
-class Invalid(MorrisPiError):
+class Invalid(MorrisPiError, ValueError):
     """A value could not be used; its ``ConfigError`` is already recorded by the ``Reader``."""
 
 

@@ -1,6 +1,8 @@
 """``close()``, ``closed`` and ``with`` for everything that holds a resource, as gpiozero's devices have.
 
-The hardware ends, the web server and the sessions derive from ``Closeable``. ``close()``
+The hardware ends and their stand-ins (the simulator's, the virtual ones of replay and the
+tests), the simulator's window, the web server and its event hub, the sessions, the watched
+engine, the background reviewer and the systemd notifier derive from ``Closeable``. ``close()``
 releases what the object holds once, and does nothing when called again; ``closed`` says
 whether it was called; ``with`` closes at the end of the block, whatever happens in it. A
 closed object refuses to be used with a ``ClosedError`` that names it:

@@ -199,6 +199,13 @@ class Controller:
         #: kept until a takeback goes back past the position searched.
         self.analyses: dict[str, Analysis] = {}
 
+    def __repr__(self) -> str:
+        game = self.game
+        where = f"outcome={game.outcome}" if game.outcome else f"{game.turn} to move"
+        computer = f" computer={self.computer}" if self.computer else ""
+        fault = f" fault={self.fault!r}" if self.fault else ""
+        return f"<Controller {game.profile.name} record={game.record!r} {where}{computer}{fault}>"
+
     # -- the loop ---------------------------------------------------------------------
 
     @property

@@ -66,6 +66,18 @@ class GameKeeper:
         self._retry_at: float | None = None
         self._delay = RETRY_FIRST_S
 
+    def __repr__(self) -> str:
+        parts = [f"id={self.meta.get('id')!r}" if self.game is not None else "no game"]
+        if self.storage is None:
+            parts.append("no storage")
+        if self._pending:
+            parts.append(f"pending=[{' '.join(job.key for job in self._pending)}]")
+        if self._retry:
+            parts.append(f"retrying=[{' '.join(self._retry)}]")
+        if self.fault:
+            parts.append(f"fault={self.fault!r}")
+        return f"<GameKeeper {' '.join(parts)}>"
+
     def load(self, defaults: GameSettings) -> tuple[Game, GameSettings] | None:
         """The saved game to resume and its settings, or ``None``.
 

@@ -190,6 +190,12 @@ class Menu:
         self._raw: frozenset[str] | None = None
         self._down: dict[str, float] = {}  # point -> when a man was put on it during the menu
 
+    def __repr__(self) -> str:
+        s = self.settings
+        players = s.mode if s.computer is None else f"level {s.level} plays {s.computer}"
+        done = " done" if self.done else ""
+        return f"<Menu {players} {s.profile}{done}>"
+
     # -- inputs -----------------------------------------------------------------------
 
     def update(self, occupancy: Iterable[str], now: float) -> None:

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from morris_pi.core.assist import Graded, Grading
+from morris_pi.core.closing import Closeable
 from morris_pi.core.ports import FirstLegalOpponent, Opponent
 from morris_pi.rules import Game, Turn
 
@@ -48,13 +49,14 @@ class SearchingPlayer(Opponent, Protocol):
     def join(self, timeout: float | None = None) -> bool: ...
 
 
-class WatchedEngine:
+class WatchedEngine(Closeable):
     """An ``Opponent`` around ``EnginePlayer`` that notices a search thread that died.
 
     ``EnginePlayer`` answers through ``result()``; if its thread ends with an
     exception it would never answer, and the board would wait forever. Here a
     finished thread without a turn raises from ``result()``, so the controller
-    shows the fault and asks again.
+    shows the fault and asks again. ``close()`` (or the end of a ``with`` block)
+    stops the player for good; a closed engine refuses ``start``.
     """
 
     def __init__(self, player: SearchingPlayer, logger: logging.Logger | None = None) -> None:
@@ -62,8 +64,10 @@ class WatchedEngine:
         self.log = logger or log
         self._asked = False
         self._hint = False
+        self._close_timeout = 1.0
 
     def start(self, game: Game, *, hint: bool = False) -> None:
+        self._check_open("start a search")
         self._asked = False
         self._hint = hint
         self.player.start(game, hint=hint)
@@ -104,25 +108,30 @@ class WatchedEngine:
         self.player.cancel()
 
     def close(self, timeout: float = 1.0) -> None:
-        """Stop for good: the player's own ``close`` (``EnginePlayer.close``), or cancel, wait and release."""
+        """Stop for good, waiting at most ``timeout`` seconds for the search; a second call does nothing."""
+        self._close_timeout = timeout
+        super().close()
+
+    def _release(self) -> None:
+        """The player's own ``close`` (``EnginePlayer.close``), or cancel, wait and release."""
         self._asked = False
         close = getattr(self.player, "close", None)
         if callable(close):
-            close(timeout)
+            close(self._close_timeout)
             return
         self.cancel()
-        self.player.join(timeout)
+        self.player.join(self._close_timeout)
         release = getattr(self.player, "release", None)
         if callable(release):
             release()
 
     @property
     def closed(self) -> bool:
-        """Whether the player was closed (a player without ``closed`` never says so)."""
-        return bool(getattr(self.player, "closed", False))
+        """Whether ``close()`` was called, here or on the player itself."""
+        return self._closed or bool(getattr(self.player, "closed", False))
 
     def __repr__(self) -> str:
-        return f"<WatchedEngine {self.player!r}>"
+        return "<WatchedEngine closed>" if self.closed else f"<WatchedEngine {self.player!r}>"
 
     @property
     def seed(self) -> int | None:

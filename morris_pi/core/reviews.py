@@ -27,6 +27,7 @@ from morris_pi.engine.grading import BUDGETS, DEFAULT_BUDGET, GradingStopped
 from morris_pi.engine.review import TurnReview, play_whole, reviews
 from morris_pi.rules import Game, RulesError
 
+from .closing import Closeable
 from .safe_files import atomic_write_text
 
 log = logging.getLogger("morris_pi.reviews")
@@ -95,10 +96,12 @@ class _Flag:
         return self.closing.is_set() or self.busy()
 
 
-class BackgroundReviewer:
+class BackgroundReviewer(Closeable):
     """Reviews finished games in one background thread (see the module docstring).
 
     ``run_pending()`` does the work in the caller's thread (the tests, and the thread itself).
+    ``close()`` (or the end of a ``with`` block) stops the thread once; a thread started
+    after that ends at once.
     """
 
     def __init__(
@@ -127,6 +130,7 @@ class BackgroundReviewer:
         self._wake = threading.Event()
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
+        self._close_timeout = 2.0
         self.pause = pause or self._wake.wait
 
     # -- asked from the web page (any thread) ---------------------------------------------
@@ -155,10 +159,15 @@ class BackgroundReviewer:
             self._thread.start()
 
     def close(self, timeout: float = 2.0) -> None:
+        """Stop the thread, waiting at most ``timeout`` seconds for it; a second call does nothing."""
+        self._close_timeout = timeout
+        super().close()
+
+    def _release(self) -> None:
         self._closing.set()
         self._wake.set()
         if self._thread is not None:
-            self._thread.join(timeout)
+            self._thread.join(self._close_timeout)
             self._thread = None
 
     def _loop(self) -> None:

@@ -97,7 +97,7 @@ def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644, disk: Disk | 
     fsync_dir(directory)
 
 
-class UnreadableFile(MorrisPiError):
+class UnreadableFile(MorrisPiError, ValueError):
     """A file in the state directory that cannot be used; the message says why."""
 
 

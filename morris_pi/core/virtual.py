@@ -1,7 +1,9 @@
 """Ends of the controller held in memory: for replay, tests and benchmarks.
 
 ``VirtualSensors`` holds the set of closed switches, ``VirtualButtons`` a
-queue of presses, and ``RecordingStrip`` keeps every frame it was shown.
+queue of presses, and ``RecordingStrip`` keeps every frame it was shown. Like
+the hardware ends, each closes once (``close()``, ``closed``, ``with``) and then
+refuses to be read or shown.
 
 >>> sensors = VirtualSensors()
 >>> sensors.close_switch("d6"); sensors.read()
@@ -16,6 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from morris_pi.rules import POINTS
 
+from .closing import Closeable
 from .ports import RGB
 
 _POINTS = frozenset(POINTS)
@@ -27,7 +30,7 @@ def _check(point: str) -> str:
     return point
 
 
-class VirtualSensors:
+class VirtualSensors(Closeable):
     """A ``SensorSource`` whose switches are set by code.
 
     By default its switches change one event at a time, as a trace's lines
@@ -42,36 +45,36 @@ class VirtualSensors:
     """
 
     def __init__(self, closed: Iterable[str] = (), *, scans: bool = False) -> None:
-        self._closed = frozenset(_check(p) for p in closed)
+        self._switches = frozenset(_check(p) for p in closed)
         self.scans = scans
         self._scanned = False
         #: Whether the last ``read`` was a scan of every switch.
         self.full_scan = scans
 
     def read(self) -> frozenset[str]:
+        self._check_open("read the switches")
         self.full_scan, self._scanned = self.scans or self._scanned, False
-        return self._closed
+        return self._switches
 
     def set(self, closed: Iterable[str]) -> None:
         """Every switch at once (a snapshot)."""
-        self._closed = frozenset(_check(p) for p in closed)
+        self._switches = frozenset(_check(p) for p in closed)
         self._scanned = True
 
     def close_switch(self, point: str) -> None:
-        self._closed = self._closed | {_check(point)}
+        self._switches = self._switches | {_check(point)}
 
     def open_switch(self, point: str) -> None:
-        self._closed = self._closed - {_check(point)}
-
-    def close(self) -> None:
-        pass
+        self._switches = self._switches - {_check(point)}
 
     def __repr__(self) -> str:
+        if self.closed:
+            return "<VirtualSensors closed>"
         scans = " scans" if self.scans else ""
-        return f"<VirtualSensors occupied=[{' '.join(sorted(self._closed))}]{scans}>"
+        return f"<VirtualSensors occupied=[{' '.join(sorted(self._switches))}]{scans}>"
 
 
-class VirtualButtons:
+class VirtualButtons(Closeable):
     """A ``Buttons`` source fed by ``press``.
 
     >>> buttons = VirtualButtons()
@@ -86,17 +89,20 @@ class VirtualButtons:
         self._queue.append(name)
 
     def pressed(self) -> list[str]:
+        self._check_open("read the buttons")
         out, self._queue = self._queue, []
         return out
 
-    def close(self) -> None:
+    def _release(self) -> None:
         self._queue.clear()
 
     def __repr__(self) -> str:
+        if self.closed:
+            return "<VirtualButtons closed>"
         return f"<VirtualButtons queued=[{' '.join(self._queue)}]>"
 
 
-class RecordingStrip:
+class RecordingStrip(Closeable):
     """A ``LedStrip`` that remembers what it shows: the last frame and, optionally, all of them.
 
     >>> strip = RecordingStrip()
@@ -110,9 +116,9 @@ class RecordingStrip:
         self.frames: list[tuple[dict[str, RGB], dict[str, RGB]]] = []
         self.shows = 0
         self.keep = keep
-        self.closed = False
 
     def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:
+        self._check_open("show a frame")
         for point in points:
             _check(point)
         self.points, self.status = dict(points), dict(status)
@@ -120,9 +126,8 @@ class RecordingStrip:
         if self.keep:
             self.frames.append((self.points, self.status))
 
-    def close(self) -> None:
+    def _release(self) -> None:
         self.points, self.status = {}, {}
-        self.closed = True
 
     def __repr__(self) -> str:
         if self.closed:

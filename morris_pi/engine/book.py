@@ -109,6 +109,9 @@ class OpeningBook:
     def __len__(self) -> int:
         return len(self.entries)
 
+    def __repr__(self) -> str:
+        return f"<OpeningBook {len(self.entries):,} positions to ply {self.plies}>"
+
     def covers(self, profile: Profile) -> bool:
         return settings(profile) == self.settings
 

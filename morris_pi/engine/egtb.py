@@ -169,6 +169,15 @@ class EndgameTables:
         self._canon = {k: canonical_sets(k) for k in (3, 4)}
         self._per_rep = {(k, j): comb(24 - k, j) for k, j in tables}
 
+    def __repr__(self) -> str:
+        def names(tables: Mapping[tuple[int, int], bytes | None]) -> str:
+            return " ".join(f"{k}v{j}" for (k, j), data in sorted(tables.items()) if data is not None)
+
+        return (
+            f"<EndgameTables all_in_mills={self.all_in_mills} mate=[{names(self.data)}] "
+            f"conversion=[{names(self.conversion_data)}]>"
+        )
+
     def probe(self, me: int, op: int) -> int | None:
         return self._lookup(self.data, me, op)
 

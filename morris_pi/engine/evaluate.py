@@ -202,6 +202,12 @@ class Evaluator:
         self._edges3 = self._edges + ((1, 0),) * (3 - len(self._edges))
         self.weights = weights = weights or DEFAULT_WEIGHTS
         self._placing, self._moving, self._flying = weights.placing, weights.moving, weights.flying
+        self._mills = len(mills)
+
+    def __repr__(self) -> str:
+        flying = " flying" if self.flying else ""
+        weights = "default" if self.weights == DEFAULT_WEIGHTS else "custom"
+        return f"<Evaluator {len(self.adjacency)} points {self._mills} mills{flying} weights={weights}>"
 
     # -- features ------------------------------------------------------------------
 

@@ -27,20 +27,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from morris_pi.rules.position import Position, RawTurn, Tables, tables_for
 from morris_pi.rules.profiles import Profile, get_profile
 
+from .egtb import EndgameTables, tables_for_profile
 from .evaluate import Evaluator, Weights
 from .movegen import TurnGenerator
 from .nodes import CHECK_EVERY, MAX_PLACING_EXTENSION, MAX_PLY, PLACING_EXTENSION, NodeSearch
 from .search_types import INF, MATE, MATE_BOUND, Limits, SearchResult, StopFlag, _Stop, score_form
 from .table import TranspositionTable
 from .zobrist import ZQUIET, zobrist
-
-if TYPE_CHECKING:
-    from .egtb import EndgameTables  # imported when the tables are first wanted
 
 __all__ = [
     "ASPIRATION",
@@ -109,9 +106,7 @@ class Searcher:
             )
         self.placing_extension = placing_extension
         self.clock = clock
-        if endgame is True:
-            from .egtb import tables_for_profile
-
+        if endgame is True:  # the tables themselves load on first use, once per setting
             endgame = tables_for_profile(self.profile)
         self.egtb: EndgameTables | None = endgame or None
         self.table = TranspositionTable(tt_bits)

@@ -177,6 +177,11 @@ class Hardware(Closeable):
     leds: LedStrip
     buttons: Buttons
 
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<Hardware closed>"
+        return f"<Hardware sensors={self.sensors!r} leds={self.leds!r} buttons={self.buttons!r}>"
+
     def _release(self) -> None:
         """Close all three; LEDs last so they can still be switched off after a sensor fault."""
         errors: list[BaseException] = []

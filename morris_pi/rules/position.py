@@ -97,6 +97,10 @@ class Tables:
             for origin, neighbours in enumerate(self.adjacency)
         )
 
+    def __repr__(self) -> str:
+        p = self.profile
+        return f"<Tables {p.name} {len(self.adjacency)} points {len(self.mills)} mills {p.men} men>"
+
     def closing_points(self, own: int) -> int:
         """Points outside ``own`` that complete a mill with two men of ``own``.
 

@@ -124,6 +124,14 @@ class _Slot(Generic[E]):
             except Exception as exc:  # closing down: report, close the rest
                 log.warning("closing the %s: %s", self.backoff.what, exc)
 
+    def _state(self) -> str:
+        if self.backoff.failing:
+            return f"failing: {self.backoff.message}"
+        return f"open {self.inner!r}" if self.inner is not None else "not open"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._state()}>"
+
 
 class SensorSlot(_Slot[SensorSource]):
     """The sensors; ``read`` raises ``SensorError`` while they are missing or failing."""
@@ -186,6 +194,9 @@ class LedSlot(_Slot[LedStrip]):
 
     def close(self) -> None:
         super().close()
+
+    def __repr__(self) -> str:
+        return f"<LedSlot {self._state()} writes={self.writes}>"
 
 
 class ButtonSlot(_Slot[Buttons]):

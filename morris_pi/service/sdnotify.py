@@ -19,6 +19,8 @@ import os
 import socket
 from collections.abc import Mapping
 
+from morris_pi.core.closing import Closeable
+
 log = logging.getLogger(__name__)
 
 
@@ -35,11 +37,13 @@ def _address(value: str) -> str | bytes | None:
     return None
 
 
-class Notifier:
+class Notifier(Closeable):
     """Sends notifications to the socket named by ``NOTIFY_SOCKET`` in ``env`` (default ``os.environ``).
 
     A failed send is logged once and reported as ``False``; it never raises,
     because the board should keep playing even if systemd's socket went away.
+    ``close()`` (or the end of a ``with`` block) closes the socket once; a closed
+    notifier sends nothing and says ``False``, as one without ``NOTIFY_SOCKET`` does.
     """
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
@@ -58,7 +62,7 @@ class Notifier:
         >>> Notifier(env={}).notify("READY=1", "STATUS=up")
         False
         """
-        if self.address is None:
+        if self.address is None or self.closed:
             return False
         for f in fields:
             if "=" not in f or "\n" in f:
@@ -89,10 +93,15 @@ class Notifier:
     def stopping(self, status: str | None = None) -> bool:
         return self.notify("STOPPING=1", *([f"STATUS={_one_line(status)}"] if status else []))
 
-    def close(self) -> None:
+    def _release(self) -> None:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<Notifier closed>"
+        return f"<Notifier {self.address!r}>" if self.enabled else "<Notifier disabled>"
 
 
 def _one_line(text: str) -> str:

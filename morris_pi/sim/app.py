@@ -30,6 +30,7 @@ from typing import Any, Protocol
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
+from morris_pi.core.closing import Closeable
 from morris_pi.rules import STANDARD, Geometry
 
 from .backends import SimBoard
@@ -99,8 +100,12 @@ class IdleSession:
         return [("title", "morris-pi simulator")]
 
 
-class SimApp:
-    """One simulator window over a board and a session."""
+class SimApp(Closeable):
+    """One simulator window over a board and a session.
+
+    ``close()`` (or the end of a ``with`` block) closes the window, once; the board and the
+    session are their owner's to close. A closed window refuses to run.
+    """
 
     def __init__(
         self,
@@ -381,6 +386,7 @@ class SimApp:
         With nothing due, the loop naps a frame at a time and polls for input:
         pygame's own timed wait polls internally and costs more CPU than this.
         """
+        self._check_open("run the window")
         try:
             self._loop(until)
         finally:
@@ -407,8 +413,13 @@ class SimApp:
             else:
                 time.sleep(max(0.0, min(due - now, 1 / FPS)))
 
-    def close(self) -> None:
+    def _release(self) -> None:
         pygame.display.quit()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<SimApp closed>"
+        return f"<SimApp {self.layout.width}x{self.layout.height} frames={self.frames}>"
 
     # -- scripted mouse -----------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 They implement ``morris_pi.core.ports`` like the hardware backends do, so the
 controller cannot tell the simulator from the real board. ``SimBoard`` bundles
 them with a ``Hand`` so any code (the window, tests, the self-test) can drive
-the simulated board and read what its LEDs show.
+the simulated board and read what its LEDs show. Like the hardware ends, each
+closes once (``close()``, ``closed``, ``with``) and then refuses to be read or shown.
 
 >>> from morris_pi.core.ports import ManualClock
 >>> board = SimBoard(clock=ManualClock())
@@ -26,6 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
+from morris_pi.core.closing import Closeable
 from morris_pi.core.ports import BUTTONS, RGB, Clock, MonotonicClock
 from morris_pi.rules import POINTS
 
@@ -156,7 +158,7 @@ class Trace:
         return len(self.events)
 
 
-class SimSensors:
+class SimSensors(Closeable):
     """The reed switches: whatever the hand's men and magnets close.
 
     ``read()`` also logs every change to the recorder, at the time it really
@@ -172,9 +174,9 @@ class SimSensors:
         self.recorder = recorder
         self.lock = lock or threading.RLock()
         self._last: frozenset[str] = frozenset()
-        self.closed_calls = 0
 
     def read(self) -> frozenset[str]:
+        self._check_open("read the switches")
         with self.lock:
             return self._read()
 
@@ -205,11 +207,13 @@ class SimSensors:
         if self.recorder:
             self.recorder.switch(point, closed, when)
 
-    def close(self) -> None:
-        self.closed_calls += 1
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<SimSensors closed>"
+        return f"<SimSensors occupied=[{' '.join(sorted(self._last))}]>"
 
 
-class SimLeds:
+class SimLeds(Closeable):
     """The LED strip: keeps the last frame it was shown, for the window to paint.
 
     ``frames`` counts ``show`` calls; ``version`` changes only when what is
@@ -223,6 +227,7 @@ class SimLeds:
         self.version = 0
 
     def show(self, points: Mapping[str, RGB], status: Mapping[str, RGB] = {}) -> None:
+        self._check_open("show a frame")
         for point in points:
             if point not in POINTS:
                 raise ValueError(f"LED frame names unknown point {point!r}")
@@ -232,12 +237,19 @@ class SimLeds:
             self.points, self.status = points, status
             self.version += 1
 
-    def close(self) -> None:
+    def _release(self) -> None:
+        """Dark, as a strip goes dark when it is closed."""
         self.points, self.status = {}, {}
         self.version += 1
 
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<SimLeds closed>"
+        status = f" status=[{' '.join(sorted(self.status))}]" if self.status else ""
+        return f"<SimLeds lit=[{' '.join(sorted(self.points))}]{status} frames={self.frames}>"
 
-class SimButtons:
+
+class SimButtons(Closeable):
     """The board's buttons: the window's clicks and keys queue presses here."""
 
     def __init__(self, recorder: TraceRecorder | None = None, lock: _thread.RLock | None = None) -> None:
@@ -254,15 +266,22 @@ class SimButtons:
                 self.recorder.button(name)
 
     def pressed(self) -> list[str]:
+        self._check_open("read the buttons")
         with self.lock:
             out, self._queue = self._queue, []
         return out
 
-    def close(self) -> None:
-        self._queue.clear()
+    def _release(self) -> None:
+        with self.lock:
+            self._queue.clear()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<SimButtons closed>"
+        return f"<SimButtons queued=[{' '.join(self._queue)}]>"
 
 
-class SimBoard:
+class SimBoard(Closeable):
     """A whole simulated board: hand, sensors, LEDs, buttons and the trace of the session.
 
     Pass ``board.sensors``, ``board.leds``, ``board.buttons`` and ``board.clock``
@@ -293,11 +312,13 @@ class SimBoard:
         """When the switches change by themselves (a slid magnet's pass ends), if ever."""
         return self.hand.next_change(self.clock.now())
 
-    def close(self) -> None:
+    def _release(self) -> None:
         for end in (self.sensors, self.leds, self.buttons):
             end.close()
 
     def __repr__(self) -> str:
+        if self.closed:
+            return "<SimBoard closed>"
         hand = self.hand
         men = " ".join(f"{point}={side[0]}" for point, side in sorted(hand.board.items()))
         held = f" held={hand.held.colour}" if hand.held is not None else ""

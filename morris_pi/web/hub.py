@@ -11,14 +11,19 @@ import asyncio
 import json
 from collections.abc import Callable, Mapping
 
+from morris_pi.core.closing import Closeable
 from morris_pi.guidance import Look
 
 from .page import view_json
 from .seam import BoardSeam, View
 
 
-class Hub:
-    """Pushes each new view to every open event stream (in the server's event loop)."""
+class Hub(Closeable):
+    """Pushes each new view to every open event stream (in the server's event loop).
+
+    ``close()`` (from any thread, once; or the end of a ``with`` block) ends every stream;
+    ``closing`` turns true in the event loop once they have been told.
+    """
 
     def __init__(self, seam: BoardSeam, palette: Mapping[str, Look]) -> None:
         self.seam = seam
@@ -38,7 +43,7 @@ class Hub:
         if self._stop is not None:
             self._stop()
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """End every event stream (from any thread): the server can then stop at once."""
         loop = self.loop
         if loop is not None and not loop.is_closed():

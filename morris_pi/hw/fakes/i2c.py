@@ -49,6 +49,12 @@ class FakeMcp23017:
         self.on_interrupt: Callable[[FakeMcp23017], None] | None = None
         self.power_cycle()
 
+    def __repr__(self) -> str:
+        pins = " ".join(f"{'AB'[bit // 8]}{bit % 8}" for bit in sorted(self.closed))
+        flagged = "".join(port for i, port in enumerate("AB") if self.reg("INTF", i))
+        interrupt = f" INTF={flagged}" if flagged else ""
+        return f"<FakeMcp23017 {self.address:#04x} closed=[{pins}]{interrupt}>"
+
     # -- the chip's own state -------------------------------------------
     def power_cycle(self) -> None:
         """Lose every setting, as after a brown-out."""
@@ -184,6 +190,13 @@ class FakeSMBus:
         #: address -> what every block read of it returns instead of the registers
         self.malformed: dict[int, object] = {}
         self.closed = False
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<FakeSMBus closed>"
+        chips = " ".join(f"{address:#04x}" for address in sorted(self.devices))
+        failing = f" failing=[{' '.join(f'{a:#04x}' for a in sorted(self.failing))}]" if self.failing else ""
+        return f"<FakeSMBus chips=[{chips}] transactions={len(self.transactions)}{failing}>"
 
     def fail(self, address: int, error: int = _errno.EREMOTEIO) -> None:
         """Make every access to ``address`` fail with ``OSError(error)`` until ``heal``."""

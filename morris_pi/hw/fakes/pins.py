@@ -116,6 +116,10 @@ class DiodeMatrix:
         self.closed = set(cells)
         self.update()
 
+    def __repr__(self) -> str:
+        cells = " ".join(f"{row},{column}" for row, column in sorted(self.closed))
+        return f"<DiodeMatrix {len(self.rows)}x{len(self.columns)} closed=[{cells}]>"
+
     def update(self) -> None:
         for c, column in enumerate(self.columns):
             column.pull_line(any(row.driven_low and (r, c) in self.closed for r, row in enumerate(self.rows)))

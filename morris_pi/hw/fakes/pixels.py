@@ -32,6 +32,12 @@ class FakePixels(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc, unused-ignor
         self.transmitted: list[bytes] = []
         self.deinited = False
 
+    def __repr__(self) -> str:
+        if self.deinited:
+            return "<FakePixels deinited>"
+        lit = sum(colour != (0, 0, 0) for colour in self.colours())
+        return f"<FakePixels {len(self)} {self.chain_order} lit={lit} shows={len(self.transmitted)}>"
+
     def _transmit(self, buffer: bytearray) -> None:
         self.transmitted.append(bytes(buffer))
 

@@ -39,6 +39,12 @@ class FakeSpi:
         self.writes: list[bytes] = []
         self.deinited = False
 
+    def __repr__(self) -> str:
+        if self.deinited:
+            return "<FakeSpi deinited>"
+        locked = " locked" if self.locked else ""
+        return f"<FakeSpi {self.baudrate:,} Hz writes={len(self.writes)}{locked}>"
+
     def try_lock(self) -> bool:
         if self.locked:
             return False
@@ -112,6 +118,13 @@ class Ws2812Chain:
         self.spi = spi
         self.count = count
         self.channel_order = channel_order
+
+    def __repr__(self) -> str:
+        try:
+            lit = f"lit={sum(colour != (0, 0, 0) for colour in self.colours())}"
+        except ValueError:  # the last transfer is no frame the LEDs can read
+            lit = "unreadable"
+        return f"<Ws2812Chain {self.count} LEDs {self.channel_order} {lit} frames={len(self.spi.writes)}>"
 
     @property
     def frames(self) -> list[list[RGB]]:

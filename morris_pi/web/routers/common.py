@@ -35,7 +35,7 @@ from ..seam import BoardSeam
 ACTION_TIMEOUT_S = 5.0
 
 
-class Refused(MorrisPiError):
+class Refused(MorrisPiError, ValueError):
     """A request the API turns down: a status code, a sentence for the page, and optionally a
     ``code`` the page acts on (``"not-paired"``: it drops its "paired" badge and offers pairing)."""
 
