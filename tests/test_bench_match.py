@@ -1,33 +1,27 @@
-"""The ladder bench (bench/match.py): its game log, its summary, and bad input."""
+"""The ladder bench (bench/match.py), run as a command: its game log, its summary, and bad input."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
+from bench_kit import bench
 
+from morris_pi.engine.levels import get_level
 from morris_pi.rules import Game
 
-ROOT = Path(__file__).resolve().parents[1]
+
+def match(*args: object) -> str:
+    """``bench/match.py ARGS``, which must succeed; its standard output."""
+    done = bench("match", *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    return done.stdout
 
 
-def _load_bench():
-    spec = importlib.util.spec_from_file_location("bench_match", ROOT / "bench" / "match.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_match"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
-
-
-def test_the_log_has_every_game_and_each_record_replays_to_its_result(tmp_path, capsys):
+def test_the_log_has_every_game_and_each_record_replays_to_its_result(tmp_path):
     log = tmp_path / "ladder.jsonl"
-    bench.main(["--pairs", "random-1:2,greedy-2:1", "--jobs", "1", "--log", str(log)])
+    printed = match("--pairs", "random-1:2,greedy-2:1", "--jobs", "1", "--log", log)
     games = [json.loads(line) for line in log.read_text().splitlines()]
     assert [g["pairing"] for g in games].count("random-1") == 4  # two openings, both colours
     assert [g["pairing"] for g in games].count("greedy-2") == 2
@@ -45,35 +39,30 @@ def test_the_log_has_every_game_and_each_record_replays_to_its_result(tmp_path, 
     # each opening once with each colour
     seen = {(g["pairing"], g["opening_index"], g["strong_white"]) for g in games}
     assert len(seen) == len(games)
-    printed = capsys.readouterr().out
     assert "random v 1" in printed and "greedy v 2" in printed
 
 
-def test_a_seeded_game_repeats_so_skip_extends_an_earlier_run(tmp_path, capsys):
+def test_a_seeded_game_repeats_so_skip_extends_an_earlier_run(tmp_path):
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    bench.main(["--pairs", "1-2:2", "--jobs", "1", "--log", str(first)])
-    bench.main(["--pairs", "1-2:3", "--skip", "1", "--jobs", "1", "--log", str(second)])
+    match("--pairs", "1-2:2", "--jobs", "1", "--log", first)
+    match("--pairs", "1-2:3", "--skip", "1", "--jobs", "1", "--log", second)
     a = {(g["opening_index"], g["strong_white"]): g["record"] for g in map(json.loads, first.read_text().splitlines())}
     b = {(g["opening_index"], g["strong_white"]): g["record"] for g in map(json.loads, second.read_text().splitlines())}
     assert sorted(b) == [(1, False), (1, True), (2, False), (2, True)]
     assert a[(1, True)] == b[(1, True)] and a[(1, False)] == b[(1, False)]
-    capsys.readouterr()
-    bench.main(["--summarize", str(first), str(second)])
-    table = capsys.readouterr().out
+    table = match("--summarize", first, second)
     assert "1 v 2" in table and table.count(" v 2 ") == 1  # one row: the repeated games count once
     row = next(line for line in table.splitlines() if "1 v 2" in line)
     assert row.split()[3] == "6"  # openings 0-2, both colours
 
 
-def test_other_settings_are_logged_and_summarized_as_their_own_row(tmp_path, capsys):
+def test_other_settings_are_logged_and_summarized_as_their_own_row(tmp_path):
     log = tmp_path / "probe.jsonl"
-    bench.main(["--pairs", "1-2:1", "--jobs", "1", "--log", str(log)])
-    bench.main(["--pairs", "1-2:1", "--jobs", "1", "--log", str(log), "--set", "2:noise=10,depth=2"])
+    match("--pairs", "1-2:1", "--jobs", "1", "--log", log)
+    match("--pairs", "1-2:1", "--jobs", "1", "--log", log, "--set", "2:noise=10,depth=2")
     games = [json.loads(line) for line in log.read_text().splitlines()]
-    assert {g["strong"]["noise"] for g in games} == {bench.get_level(2).noise, 10}
-    capsys.readouterr()
-    bench.main(["--summarize", str(log)])
-    table = capsys.readouterr().out
+    assert {g["strong"]["noise"] for g in games} == {get_level(2).noise, 10}
+    table = match("--summarize", log)
     assert "1 v 2 #2" in table
 
 
@@ -87,19 +76,15 @@ def test_other_settings_are_logged_and_summarized_as_their_own_row(tmp_path, cap
         (["--pairs", "1-x"], "--pairs: '1-x'"),
     ],
 )
-def test_bad_options_are_named_without_a_traceback(args, message, capsys):
-    with pytest.raises(SystemExit) as exc:
-        bench.main(args)
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+def test_bad_options_are_named_without_a_traceback(args, message):
+    done = bench("match", *args)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
 
 
-def test_a_bad_log_line_is_named_with_file_and_line(tmp_path, capsys):
+def test_a_bad_log_line_is_named_with_file_and_line(tmp_path):
     log = tmp_path / "bad.jsonl"
     log.write_text('{"pairing": "1-2"}\n')
-    with pytest.raises(SystemExit) as exc:
-        bench.main(["--summarize", str(log)])
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert f"{log}, line 1" in err and "Traceback" not in err
+    done = bench("match", "--summarize", log)
+    assert done.returncode == 2
+    assert f"{log}, line 1" in done.stderr and "Traceback" not in done.stderr
