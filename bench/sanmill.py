@@ -25,7 +25,8 @@ times); at the end W/D/L of our side, the score with a 95% interval from the
 games (trinomial) and from the pairs (pentanomial), the Elo difference, end
 reasons, our losses by blocking before turn 40, and the median and mean time
 per turn of each side. ``--sprt elo0,elo1[,alpha,beta]`` stops as soon as the
-generalised SPRT on the pairs accepts either hypothesis.
+generalised SPRT on the pairs accepts either hypothesis; with ``--summarize`` it judges
+the pairs of the logs.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.results import record
+from morris_pi.engine.evaluate import DEFAULT_WEIGHTS
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.fen import to_fen
 
@@ -250,6 +252,25 @@ class OurPlayer:
             raise RuntimeError(f"our engine found no turn after {game.record!r}")
         return turn
 
+    def settings(self) -> dict[str, Any]:
+        """What our side plays with, read back from its player or search (the log's ``our_settings``):
+        a level, or the budgets, the placing extension and the weights that differ from the defaults."""
+        if self.player is not None:
+            return {"level": self.spec.level, "seeded": self.spec.seeded}
+        default = DEFAULT_WEIGHTS.as_dict()
+        weights = {
+            phase: changed
+            for phase, terms in self.searcher.ev.weights.as_dict().items()
+            if (changed := {term: value for term, value in terms.items() if default[phase][term] != value})
+        }
+        return {
+            "nodes": self.limits.nodes,
+            "placing_nodes": self.placing_limits.nodes,
+            "time": self.limits.time,
+            "placing_extension": self.searcher.placing_extension,
+            "weights": weights,
+        }
+
 
 # -- one game ------------------------------------------------------------------------------
 
@@ -282,6 +303,7 @@ class GameResult:
     resyncs: list[dict] = field(default_factory=list)
     detail: str = ""
     our_nodes: list[int] = field(default_factory=list)
+    our_settings: dict = field(default_factory=dict)  # OurPlayer.settings(); empty in older logs
 
     def to_json(self) -> str:
         data = dict(self.__dict__)
@@ -331,7 +353,7 @@ def _play_game(task: GameTask) -> GameResult:
     game = Game.from_record(task.opening)
     ours = OurPlayer(task.ours, task.seed)
     our_side = "white" if task.ours_white else "black"
-    res = GameResult(task.index, task.opening, task.ours_white, None, None, "", 0, "")
+    res = GameResult(task.index, task.opening, task.ours_white, None, None, "", 0, "", our_settings=ours.settings())
     try:
         peer = Peer(task.peer_command, task.peer_options, task.timeout)
     except PeerError as exc:
@@ -417,6 +439,18 @@ def sprt_llr(pair_scores: list[float], elo0: float, elo1: float) -> float:
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_judge(results: list[GameResult], sprt: tuple[float, float, float, float]) -> tuple[bool, str]:
+    """Whether the SPRT over the results' pairs accepts a hypothesis, and the verdict in words."""
+    elo0, elo1, alpha, beta = sprt
+    llr = sprt_llr(pair_scores(results), elo0, elo1)
+    low, high = sprt_bounds(alpha, beta)
+    if llr >= high:
+        return True, f"H1 accepted (Elo >= {elo1:g}), LLR {llr:.2f} >= {high:.2f}"
+    if llr <= low:
+        return True, f"H0 accepted (Elo <= {elo0:g}), LLR {llr:.2f} <= {low:.2f}"
+    return False, f"no verdict yet, LLR {llr:.2f} between {low:.2f} and {high:.2f}"
 
 
 def pair_scores(results: list[GameResult]) -> list[float]:
@@ -542,14 +576,8 @@ def run_match(
     def judge() -> str | None:
         if not sprt:
             return None
-        elo0, elo1, alpha, beta = sprt
-        llr = sprt_llr(pair_scores(results), elo0, elo1)
-        low, high = sprt_bounds(alpha, beta)
-        if llr >= high:
-            return f"H1 accepted (Elo >= {elo1:g}), LLR {llr:.2f} >= {high:.2f}"
-        if llr <= low:
-            return f"H0 accepted (Elo <= {elo0:g}), LLR {llr:.2f} <= {low:.2f}"
-        return None
+        accepted, verdict = sprt_judge(results, sprt)
+        return verdict if accepted else None
 
     def take(result: GameResult) -> None:
         results.append(result)
@@ -690,7 +718,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap", type=int, default=300, help="turns after which a game is adjudicated a draw")
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2), help="games at once (this machine: at most 2)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for any peer answer")
-    parser.add_argument("--sprt", type=_sprt, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early by SPRT on pairs")
+    parser.add_argument(
+        "--sprt",
+        type=_sprt,
+        metavar="ELO0,ELO1[,ALPHA,BETA]",
+        help="stop early by SPRT on pairs; with --summarize, the verdict on the logged pairs",
+    )
     parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument(
@@ -719,7 +752,9 @@ def main(argv: list[str] | None = None) -> int:
             Ours(level=args.level, nodes=args.nodes, time=args.time),
             " + ".join(p.name for p in args.summarize),
         )
-        print(json.dumps(s) if args.json else format_summary(s))
+        if args.sprt:
+            _, s["sprt"] = sprt_judge(results, args.sprt)
+        print(json.dumps(s) if args.json else format_summary(s) + (f"\n  SPRT: {s['sprt']}" if args.sprt else ""))
         if args.results:
             record_results(s, f"{s['ours']} v {peer_label(args)}, from {s['peer']}")
         return 0
