@@ -1,6 +1,7 @@
 """Walk the README's Pi install steps on this machine, as far as a PC can go.
 
     python bench/pi_install_walk.py [--source DIR] [--keep] [--build-sources]
+    python bench/pi_install_walk.py --lines
     scripts/in-trixie sh -c 'apt-get update -qq && python3 bench/pi_install_walk.py --build-sources'
 
 Run it on Bookworm (Python 3.11) and in the trixie chroot (Python 3.13): the
@@ -33,8 +34,11 @@ libraries must have been left out by their markers, and every other package
 must be within the extra's bounds. A line of the block this script does not
 recognise is an error, so the README and the walk cannot drift apart.
 
+``--lines`` runs nothing: it prints, as JSON, what the walk makes of each line of
+the block (its kind, its arguments, and the build environment a pip line passes on).
+
 The pip install takes a minute or two, which is why this is a bench script and
-not part of the test suite (``tests/test_pi_install.py`` checks the parsing).
+not part of the test suite (``tests/test_pi_install.py`` checks its ``--lines``).
 """
 
 from __future__ import annotations
@@ -307,7 +311,18 @@ def main() -> int:
     parser.add_argument(
         "--build-sources", action="store_true", help="also build what the Pi builds from source (asks the index)"
     )
+    parser.add_argument(
+        "--lines", action="store_true", help="print what the walk makes of each README line (JSON), run nothing"
+    )
     args = parser.parse_args()
+    try:
+        lines = [classify(text) for text in readme_block()]
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.lines:
+        plan = [{"text": ln.text, "kind": ln.kind, "argv": list(ln.argv), "env": pip_environment(ln)} for ln in lines]
+        print(json.dumps(plan, indent=1))
+        return 0
     tmp = Path(tempfile.mkdtemp(prefix="morris-pi-walk-"))
     try:
         return 1 if walk(args.source.resolve(), tmp, build_sources=args.build_sources) else 0

@@ -3,6 +3,7 @@
     python bench/pi_wheels.py list [--target aarch64-cp313 ...] [--extra pi ...] [--json]
     python bench/pi_wheels.py install --target aarch64-cp313 --into DIR [REQUIREMENT ...]
     python bench/pi_wheels.py table [--write README.md] [--trixie-root DIR]
+    python bench/pi_wheels.py targets [--extra pi ...] [--json]
 
 A Pi runs Raspberry Pi OS on aarch64 (64-bit) or armv7l (32-bit), with Python 3.13
 on trixie and 3.11 on Bookworm. pip's own ``--platform`` option picks wheels for
@@ -22,8 +23,10 @@ only come as source; ``table`` writes the README's version table (between its
 ``pi-versions`` marks): each package of the extra, its bound, the newest release
 within it, wheel or source on each platform, and the version Debian's own
 package has on Bookworm (this machine's apt) and trixie (the chroot's, after an
-``apt-get update`` there). Nothing here runs on every test run: it asks the package
-index, which ``tests/test_pi_wheels.py`` stands in for.
+``apt-get update`` there); ``targets`` asks nothing: it prints each target's
+wheel tags and which of the extra's requirements its markers take in there.
+Nothing but ``targets`` runs on every test run (``tests/test_pi_install.py``):
+the others ask the package index.
 """
 
 from __future__ import annotations
@@ -109,6 +112,11 @@ class Package:
     wanted_by: str  # the requirement that brought it in
 
 
+def taken(target: Target, requirement: Requirement) -> bool:
+    """Whether ``requirement``'s marker (if any) takes it in on ``target``, judged for the Pi, not this machine."""
+    return requirement.marker is None or requirement.marker.evaluate({**target.environment(), "extra": ""})
+
+
 def pi_extra(*extras: str) -> list[str]:
     """The requirements of the ``pi`` extra (or of the ``extras`` named), as pyproject.toml has them."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -157,14 +165,13 @@ def _requires(path: Path) -> list[str]:
 
 def resolve(target: Target, requirements: list[str], into: Path) -> list[Package]:
     """Every package pip would install on ``target`` for ``requirements``, first come first chosen."""
-    env = target.environment()
     chosen: dict[str, Package] = {}
     specs: dict[str, SpecifierSet] = {}
     queue = [(text, "the pi extra") for text in requirements]
     while queue:
         text, by = queue.pop(0)
         req = Requirement(text)
-        if req.marker is not None and not req.marker.evaluate({**env, "extra": ""}):
+        if not taken(target, req):
             continue
         name = canonicalize_name(req.name)
         specs[name] = specs.get(name, SpecifierSet()) & req.specifier
@@ -207,6 +214,30 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"{name} ({TARGETS[name].release}): {len(packages)} packages, built from source: {', '.join(built)}")
         for p in packages:
             print(f"  {p['name']} {p['version']}: {p['kind']}")
+    return 0
+
+
+def cmd_targets(args: argparse.Namespace) -> int:
+    extra = pi_extra(*args.extra)
+    report = {
+        name: {
+            "machine": target.machine,
+            "python": target.python,
+            "release": target.release,
+            "abi": target.abi,
+            "platforms": target.platforms(),
+            "requirements": [{"requirement": text, "taken": taken(target, Requirement(text))} for text in extra],
+        }
+        for name, target in TARGETS.items()
+    }
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    for name, found in report.items():
+        left_out = [r["requirement"] for r in found["requirements"] if not r["taken"]]
+        print(f"{name} ({found['release']}): Python {found['python']} ({found['abi']}) on {found['machine']}")
+        print(f"  wheel tags: {', '.join(found['platforms'])}")
+        print(f"  left out by their markers: {', '.join(left_out) or 'none'}")
     return 0
 
 
@@ -343,7 +374,12 @@ def main(argv: list[str] | None = None) -> int:
     table = sub.add_parser("table", help="the README's version table (printed, or written between its marks)")
     table.add_argument("--write", type=Path, help="the file whose pi-versions block to replace (README.md)")
     table.add_argument("--trixie-root", type=Path, help="a trixie chroot (scripts/rootfs trixie-amd64) for its apt")
+    targets = sub.add_parser("targets", help="each target's wheel tags, and the extra's requirements it takes in")
+    targets.add_argument("--extra", action="append", default=[], help="the extras to judge (default: pi)")
+    targets.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.command == "targets":
+        return cmd_targets(args)
     if args.command == "table":
         return cmd_table(args)
     if args.command == "list":

@@ -2,18 +2,20 @@
 
 The walk itself (pip install of the ``pi`` extra into a fresh venv) takes a
 minute or two, so it is ``bench/pi_install_walk.py``; here its reading of the
-README is checked, so a new README line the walk does not understand fails
-at once.
+README (``--lines``) is checked, so a new README line the walk does not understand
+fails at once. ``bench/pi_wheels.py targets`` shows how it judges a Pi's platform.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import functools
+import json
 import re
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from bench_kit import bench
 
 from morris_pi.commands import install_service
 from morris_pi.config.loader import load_config
@@ -23,12 +25,20 @@ README = (ROOT / "README.md").read_text()
 SERVICE_INSTALL = (ROOT / "docs/service-install.md").read_text()
 
 
-def _walk_module():
-    spec = importlib.util.spec_from_file_location("pi_install_walk", ROOT / "bench/pi_install_walk.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
+@functools.cache
+def walk_lines() -> list[dict[str, Any]]:
+    """What ``bench/pi_install_walk.py --lines`` makes of each line of the README's block."""
+    done = bench("pi_install_walk", "--lines")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def readme_block() -> list[str]:
+    return [line["text"] for line in walk_lines()]
+
+
+def of_kind(kind: str) -> list[dict[str, Any]]:
+    return [line for line in walk_lines() if line["kind"] == kind]
 
 
 def _pi_section(text: str, heading: str) -> str:
@@ -38,63 +48,62 @@ def _pi_section(text: str, heading: str) -> str:
 
 
 def test_the_walk_understands_every_line_of_the_readme_block():
-    walk = _walk_module()
-    kinds = [walk.classify(line).kind for line in walk.readme_block()]
+    kinds = [line["kind"] for line in walk_lines()]
     assert kinds == ["apt-update", "apt-install", "repo", "clone", "venv", "pip-install", "install-service"]
 
 
 def test_the_apt_line_has_what_pip_needs_to_build():
-    walk = _walk_module()
-    apt = next(walk.classify(line) for line in walk.readme_block() if walk.classify(line).kind == "apt-install")
-    assert {"python3-dev", "build-essential", "python3-venv", "git"} <= set(apt.argv)
+    [apt] = of_kind("apt-install")
+    assert {"python3-dev", "build-essential", "python3-venv", "git"} <= set(apt["argv"])
     # lgpio has no wheel for Python 3.13 (trixie): its SWIG wrapper is built on the Pi
-    assert "swig" in apt.argv
+    assert "swig" in apt["argv"]
 
 
 def test_the_pip_line_builds_lgpio_with_its_own_c_library():
     """PYPI=1 makes lgpio's sdist compile the lg library it carries; Debian has no liblgpio-dev."""
-    walk = _walk_module()
-    [pip] = [walk.classify(line) for line in walk.readme_block() if walk.classify(line).kind == "pip-install"]
-    assert walk.pip_environment(pip) == {"PYPI": "1"}
-    assert pip.argv[-1] == "$HOME/morris-pi[pi]"
+    [pip] = of_kind("pip-install")
+    assert pip["env"] == {"PYPI": "1"}
+    assert pip["argv"][-1] == "$HOME/morris-pi[pi]"
 
 
-def _pi_wheels_module():
-    spec = importlib.util.spec_from_file_location("pi_wheels", ROOT / "bench/pi_wheels.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)
-    spec.loader.exec_module(module)
-    return module
+@functools.cache
+def pi_targets() -> dict[str, Any]:
+    """``bench/pi_wheels.py targets --json``: each Pi platform as the bench judges it (it asks no index)."""
+    pytest.importorskip("packaging.requirements")  # the bench's own import
+    done = bench("pi_wheels", "targets", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def test_the_pi_extras_markers_are_judged_for_the_pi_not_for_this_machine():
     requirements = pytest.importorskip("packaging.requirements")
-    wheels = _pi_wheels_module()
-    arm_only = [requirements.Requirement(t) for t in wheels.pi_extra() if "platform_machine" in t]
-    assert {r.name for r in arm_only} == {"lgpio", "rpi-lgpio", "gpiod", "rpi_ws281x"}
-    for target in wheels.TARGETS.values():
-        assert all(r.marker.evaluate(target.environment()) for r in arm_only), target.name
+    for name, target in pi_targets().items():
+        arm_only = [r for r in target["requirements"] if "platform_machine" in r["requirement"]]
+        assert {requirements.Requirement(r["requirement"]).name for r in arm_only} == {
+            "lgpio",
+            "rpi-lgpio",
+            "gpiod",
+            "rpi_ws281x",
+        }
+        assert all(r["taken"] for r in arm_only), name
 
 
 def test_a_pi_takes_every_manylinux_tag_up_to_its_glibc():
-    wheels = _pi_wheels_module()
-    trixie, bookworm = wheels.TARGETS["armv7l-cp313"], wheels.TARGETS["aarch64-cp311"]
-    assert trixie.platforms()[0] == "manylinux_2_41_armv7l" and "manylinux_2_17_armv7l" in trixie.platforms()
-    assert bookworm.platforms()[0] == "manylinux_2_36_aarch64" and "manylinux2014_aarch64" in bookworm.platforms()
-    assert (trixie.abi, bookworm.abi) == ("cp313", "cp311")
+    trixie, bookworm = pi_targets()["armv7l-cp313"], pi_targets()["aarch64-cp311"]
+    assert trixie["platforms"][0] == "manylinux_2_41_armv7l" and "manylinux_2_17_armv7l" in trixie["platforms"]
+    assert bookworm["platforms"][0] == "manylinux_2_36_aarch64" and "manylinux2014_aarch64" in bookworm["platforms"]
+    assert (trixie["abi"], bookworm["abi"]) == ("cp313", "cp311")
 
 
 def test_service_install_gives_the_same_commands():
-    walk = _walk_module()
-    block = walk.readme_block()
+    block = readme_block()
     found = re.search(r"```sh\n(.*?)```", SERVICE_INSTALL[SERVICE_INSTALL.index("## Installing on the Pi") :], re.S)
     lines = [line.strip() for line in found.group(1).splitlines() if line.strip()]
     assert lines == block
 
 
 def test_the_clone_has_a_placeholder_the_text_explains():
-    walk = _walk_module()
-    block = walk.readme_block()
+    block = readme_block()
     assert any(line.startswith("MORRIS_PI_REPO=https://github.com/YOUR-ACCOUNT/") for line in block)
     assert 'git clone "$MORRIS_PI_REPO" ~/morris-pi' in block
     assert "`YOUR-ACCOUNT` is a placeholder" in README
