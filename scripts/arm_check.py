@@ -1,6 +1,7 @@
 """The ARM check, in one Python process (``scripts/arm-check`` runs it under qemu user mode).
 
-    python3 scripts/arm_check.py WHEELS_DIR [--quick]
+    python3 scripts/arm_check.py WHEELS_DIR [--quick] [--only PART ...]
+    python3 scripts/arm_check.py --list [--quick]
 
 With the project on ``PYTHONPATH`` and the target's wheels in ``WHEELS_DIR``
 (``bench/pi_wheels.py install``), it runs, in this process and in this order:
@@ -18,10 +19,15 @@ With the project on ``PYTHONPATH`` and the target's wheels in ``WHEELS_DIR``
 A foreign-architecture process cannot start a child under qemu user mode
 without binfmt_misc, so nothing here starts a process. It prints what it ran
 and how long each part took, and exits with 1 if any part failed.
+
+``--only PART`` (``tests``, ``traces``, ``service``, ``imports``; repeatable) runs
+those parts alone; only ``imports`` needs ``WHEELS_DIR``. ``--list`` prints the test
+files the first part runs, one a line, and runs nothing.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import importlib.metadata
 import json
@@ -252,17 +258,37 @@ def import_wheels(wheels: Path) -> str:
     )
 
 
-def main() -> int:
-    args = sys.argv[1:]
-    quick = "--quick" in args
-    wheels = Path(next(a for a in args if not a.startswith("--")))
+#: The parts, in the order they run.
+PARTS = ("tests", "traces", "service", "imports")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("wheels", nargs="?", type=Path, metavar="WHEELS_DIR", help="the platform's wheels")
+    parser.add_argument("--quick", action="store_true", help="run only a few of the tests")
+    parser.add_argument("--only", action="append", choices=PARTS, metavar="PART", help=f"one of {', '.join(PARTS)}")
+    parser.add_argument("--list", action="store_true", help="print the test files it runs and exit")
+    args = parser.parse_args(argv)
+    files = QUICK if args.quick else TESTS
+    if args.list:
+        print("\n".join(files))
+        return 0
+    wanted = args.only or PARTS
+    wheels = args.wheels
+    if "imports" in wanted and wheels is None:
+        parser.error("WHEELS_DIR is needed for the imports of the wheels (bench/pi_wheels.py install)")
     word = struct.calcsize("P") * 8
-    print(f"arm check: Python {platform.python_version()} on {platform.machine()} ({word}-bit), wheels from {wheels}")
+    source = f"wheels from {wheels}" if wheels is not None else "no wheels"
+    print(f"arm check: Python {platform.python_version()} on {platform.machine()} ({word}-bit), {source}")
     parts: list[Part] = []
-    timed(parts, "rules, tracker and engine tests", lambda: run_tests(QUICK if quick else TESTS))
-    timed(parts, "messy traces replayed", replay_traces)
-    timed(parts, "service loop over emulated MCP23017 and SPI LEDs", service_loop)
-    timed(parts, "imports of the pi extra's wheels", lambda: import_wheels(wheels))
+    if "tests" in wanted:
+        timed(parts, "rules, tracker and engine tests", lambda: run_tests(files))
+    if "traces" in wanted:
+        timed(parts, "messy traces replayed", replay_traces)
+    if "service" in wanted:
+        timed(parts, "service loop over emulated MCP23017 and SPI LEDs", service_loop)
+    if wheels is not None and "imports" in wanted:
+        timed(parts, "imports of the pi extra's wheels", lambda: import_wheels(wheels))
     print(f"\n== arm check on {platform.machine()}, Python {platform.python_version()}:")
     for part in parts:
         print(f"{'ok    ' if part.ok else 'FAILED'} {part.seconds:7.1f} s  {part.name}: {part.summary}")
