@@ -8,6 +8,10 @@ cannot drift apart.
 
 An import inside a function is allowed only where it is a deliberate lazy import, each
 named in ``LAZY`` with its reason; an import put in a function to dodge a cycle fails here.
+
+The tests have a contract of their own: none loads a script of ``bench/`` or ``scripts/``,
+by its path or as a module. What a test calls lives in the package; a script's command line
+is run as a command (``tests/bench_kit.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "morris_pi"
+TESTS = ROOT / "tests"
 
 #: Imports allowed between two parts on the same floor (importer, imported).
 PEERS = {
@@ -232,3 +237,98 @@ def test_a_package_resolves_relative_imports_from_itself():
 def test_the_readme_names_every_pair_allowed_within_a_floor():
     text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert [pair for pair in sorted(PEERS) if f"`{pair[0]}` → `{pair[1]}`" not in text] == []
+
+
+# -- the tests' contract: no bench or dev script loaded ---------------------------------------
+
+#: The folders of scripts a test runs as commands and never loads.
+SCRIPT_FOLDERS = ("bench", "scripts")
+
+#: Calls that load a Python file by its path.
+PATH_LOADERS = {"spec_from_file_location", "SourceFileLoader", "SourcelessFileLoader", "run_path", "load_source"}
+
+#: The test modules that may load a file by its path, with what and why. A script of
+#: ``SCRIPT_FOLDERS`` is never one of them.
+LOADED_BY_PATH = {
+    "test_docs_examples.py": "docs/make_examples.py, the docs' example writer beside the docs it writes: the "
+    "test checks the documented output with the code that rewrites it, so the check and the rewrite agree",
+}
+
+
+def names_a_script_folder(text: str) -> bool:
+    """Whether ``text`` (a call or a module name) names ``bench`` or ``scripts`` as a word."""
+    return any(re.search(rf"(?<![\w-]){folder}(?![\w-])", text) for folder in SCRIPT_FOLDERS)
+
+
+def script_loads(source: str, name: str) -> list[str]:
+    """Each place in the test module ``name`` (its source) that loads a script of ``bench/`` or
+    ``scripts/``, or loads any file by its path where ``LOADED_BY_PATH`` does not allow it."""
+    found = [
+        f"{name}:{i.line}: imports {i.target}"
+        for i in imports_in(source, name.removesuffix(".py"), package=False)
+        if i.target.split(".")[0] in SCRIPT_FOLDERS
+    ]
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        text = ast.get_source_segment(source, node) or ""
+        on_sys_path = isinstance(func, ast.Attribute) and ast.unparse(func.value) == "sys.path"
+        if called in PATH_LOADERS and (name not in LOADED_BY_PATH or names_a_script_folder(text)):
+            found.append(f"{name}:{node.lineno}: loads a file by its path: {text}")
+        elif called in ("import_module", "__import__") and names_a_script_folder(text.split(",")[0]):
+            found.append(f"{name}:{node.lineno}: imports a script: {text}")
+        elif on_sys_path and names_a_script_folder(text):
+            found.append(f"{name}:{node.lineno}: puts a script folder on the import path: {text}")
+    return found
+
+
+def test_no_test_loads_a_bench_or_dev_script():
+    wrong = [
+        where
+        for path in sorted(TESTS.rglob("*.py"))
+        for where in script_loads(path.read_text(encoding="utf-8"), path.name)
+    ]
+    assert wrong == [], "run the script as a command (tests/bench_kit.py), or move what the test calls into the package"
+
+
+def test_every_test_allowed_to_load_by_path_still_does():
+    for name in LOADED_BY_PATH:
+        source = (TESTS / name).read_text(encoding="utf-8")
+        assert any(loader in source for loader in PATH_LOADERS), f"{name} loads nothing by path: drop it from the list"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'spec = importlib.util.spec_from_file_location("m", ROOT / "bench" / "sanmill.py")',
+        'spec = spec_from_file_location("m", ROOT / "scripts/arm_check.py")',
+        'SourceFileLoader("m", "bench/match.py").load_module()',
+        'runpy.run_path(str(ROOT / "bench" / "soak.py"))',
+        "import bench.sanmill",
+        "from bench import match",
+        "from bench.results import record",
+        'importlib.import_module("bench.pi_wheels")',
+        'sys.path.insert(0, str(ROOT / "bench"))',
+        'sys.path.append("scripts")',
+    ],
+)
+def test_a_script_loaded_by_path_or_as_a_module_is_found(line):
+    assert script_loads(f"def f():\n    {line}\n", "test_x.py") != []
+    # even in a module allowed to load its own file by path
+    assert script_loads(f"def f():\n    {line}\n", "test_docs_examples.py") != []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "from bench_kit import bench",
+        'bench("sanmill", "--summarize", log)',
+        'script("scripts/arm_check.py", "--list")',
+        'importlib.import_module("test_bench_heldout")',
+        "sys.path.insert(0, str(Path(__file__).resolve().parents[1]))",
+    ],
+)
+def test_running_a_script_as_a_command_is_not_loading_it(line):
+    assert script_loads(f"def f():\n    {line}\n", "test_x.py") == []
