@@ -43,7 +43,7 @@ from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
 from morris_pi.tracker.stories import Story, explain  # noqa: E402
 
 #: Durations fitted as log-normal, by the role that prices them.
-DURATIONS = ("carry", "remove", "think", "early", "touch", "drop", "nudge", "knock", "flicker")
+DURATIONS = ("carry", "remove", "early", "touch", "drop", "nudge", "knock", "flicker")
 #: Roles that are noise: their prior is how rarely they happen per turn.
 NOISE = ("touch", "drop", "nudge", "knock", "flicker")
 #: Spreads below this are not believed (few samples, or a generator's fixed timing).

@@ -15,6 +15,8 @@ Fit and debug on seeds 0 to 9 only; ``--seed random`` draws a fresh one and prin
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import random
 import signal
 import sys
@@ -28,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from morris_pi.rules import POINTS  # noqa: E402
 from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
+from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
 INDEX = {p: i for i, p in enumerate(POINTS)}
@@ -44,14 +47,23 @@ def trace_of(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str,
     from morris_pi.traces.physical import generate, noise
 
     trace = generate(profile, seed * 100_000 + n, mode="two-player", mess=noise(mess))
-    import json
 
     rows = [json.loads(line) for line in trace.lines()]
     return rows[1:], str(trace.expected()["record"]), profile
 
 
-def read(events: list[dict], profile: str) -> tuple[str, float]:
-    decoder = StoryDecoder(profile=profile)
+def load_model(path: str | None) -> Model:
+    """The model in a JSON file of ``Model`` fields (durations as ``[median, sigma, prior]``), or the default."""
+    if not path:
+        return DEFAULT_MODEL
+    fields = json.loads(Path(path).read_text())
+    return dataclasses.replace(
+        DEFAULT_MODEL, **{k: Duration(*v) if isinstance(v, list) else v for k, v in fields.items()}
+    )
+
+
+def read(events: list[dict], profile: str, model: Model = DEFAULT_MODEL) -> tuple[str, float]:
+    decoder = StoryDecoder(profile=profile, model=model)
     occupied = 0
     started = time.process_time()
     for event in events:
@@ -93,13 +105,13 @@ def _too_slow(signum: int, frame: object) -> None:
     raise _TooSlow
 
 
-def run_one(job: tuple[str, int, int, float, float]) -> dict:
-    gen, seed, n, mess, limit = job
+def run_one(job: tuple[str, int, int, float, float, str | None]) -> dict:
+    gen, seed, n, mess, limit, model = job
     events, truth, profile = trace_of(gen, seed, n, mess)
     signal.signal(signal.SIGALRM, _too_slow)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        got, cpu = read(events, profile)
+        got, cpu = read(events, profile, load_model(model))
         kind = verdict(got, truth)
     except _TooSlow:
         got, cpu, kind = "", limit, "slow"
@@ -118,11 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mess", type=float, default=0.25)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--show-wrong", action="store_true")
+    parser.add_argument("--model", help="a JSON file of model fields to read with instead of the default")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per game before it counts as slow")
     args = parser.parse_args(argv)
     seed = random.SystemRandom().randrange(10, 1_000_000) if args.seed == "random" else int(args.seed)
     print(f"seed {seed}, generator {args.gen}, mess {args.mess}, {args.games} games", flush=True)
-    jobs = [(args.gen, seed, n, args.mess, args.limit) for n in range(args.games)]
+    jobs = [(args.gen, seed, n, args.mess, args.limit, args.model) for n in range(args.games)]
     with Pool(args.jobs) as pool:
         results = pool.map(run_one, jobs, chunksize=1)
     counts = Counter(r["kind"] for r in results)

@@ -66,18 +66,34 @@ class StoryDecoder:
         self.confirm_s = float(confirm_s)
         #: The switches since the committed position, which they start from.
         self.log = SwitchLog(self._occupancy())
-        #: The cheapest story at the latest ranking (``None``: nothing explains the board).
-        self.best: Story | None = None
-        self.stories: list[Story] = []
         #: No story explains the board, and too much has happened since the committed position
         #: for one ever to: the decoder reads no more of this game (the board waits).
         self.stalled = False
-        self._dirty = False
         self._wake = math.inf
+        self._firm_due = math.inf
+        self._now = -math.inf
+        self._shown: list[Story] | None = None
 
     @property
     def record(self) -> str:
         return self.game.record
+
+    @property
+    def stories(self) -> list[Story]:
+        """The good stories of the board as it is now, cheapest first: what the LEDs show.
+
+        Ranked when asked for (the decision ranks the board as it stood a moment ago).
+        """
+        if self._shown is None:
+            evidence = self.log.evidence(self._now)
+            self._shown = read_stories(self.game.position, evidence, self.model, line=self._line())
+        return self._shown
+
+    @property
+    def best(self) -> Story | None:
+        """The cheapest story of the board now (``None``: nothing explains it)."""
+        stories = self.stories
+        return stories[0] if stories else None
 
     def _occupancy(self) -> int:
         return sum(1 << POINTS.index(p) for p in self.game.board)
@@ -86,51 +102,48 @@ class StoryDecoder:
         """A reading of the switches (``full``: every switch read at once)."""
         before = self.log.raw
         self.log.feed(occupied, now, full=full)
+        self._now = max(self._now, now)
         if occupied != before:
-            self._dirty = True
-            self._wake = min(self._wake, now)
+            self._shown = None
+            # ranked once the change is firm; a later change (a flicker, the next hand) puts it off
+            self._firm_due = now + FIRM_S
 
     def next_deadline(self) -> float:
         """When ``tick`` next has something to do (``inf``: only a new reading will)."""
-        return math.inf if self.stalled else self._wake
+        return math.inf if self.stalled else min(self._wake, self._firm_due)
 
     def tick(self, now: float) -> None:
-        """Rank again if anything changed, and commit what is agreed and quiet."""
-        if self.stalled or (not self._dirty and now < self._wake):
+        """Rank the firm board again when it is due, and commit what is agreed and quiet."""
+        if now > self._now:
+            self._now = now
+            self._shown = None
+        if self.stalled or now < min(self._wake, self._firm_due):
             return
         self._wake = math.inf
+        if now >= self._firm_due:
+            self._firm_due = math.inf
         for _ in range(4):  # a commit moves the base: rank again from there at once
             if not self._rank(now):
                 break
 
     def _rank(self, now: float) -> bool:
-        self._dirty = False
         evidence = self.log.evidence(now)
         if evidence.mask == self._occupancy() and evidence.last_change == -math.inf:
-            self.best, self.stories = None, []
             return False
-        self.stories = read_stories(self.game.position, evidence, self.model, line=self._line())
-        if not self.stories:
-            self.best = None
-            self._recheck(now, evidence.last_change)
-            if sum(len(p.changes) for p in evidence.points) > STALL_CHANGES:
-                self.stalled = True
-            return False
-        self.best = self.stories[0]
         # What is committed is decided on the board as it stood FIRM_S ago: a change only just
         # seen has not shown yet what it begins, and it may only confirm the past, never decide it.
-        firm = now - FIRM_S
-        past = evidence.until(firm)
-        stories = (
-            read_stories(self.game.position, past, self.model, line=self._line()) if past != evidence else self.stories
-        )
+        past = evidence.until(now - FIRM_S)
         turns = MAX_TURNS
+        stories = read_stories(self.game.position, past, self.model, line=self._line())
         # A good story that uses every turn told may stand for a longer one that was not told: the
         # players ran ahead of the board. Longer stories are told then, up to LONGEST_TURNS.
         while stories and any(len(s.turns) == turns for s in stories) and turns < LONGEST_TURNS:
             turns += 1
             stories = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns)
         if not stories:
+            self._recheck(now, evidence.last_change)
+            if sum(len(p.changes) for p in evidence.points) > STALL_CHANGES:
+                self.stalled = True
             return False
         best = stories[0]
         good = stories

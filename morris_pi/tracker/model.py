@@ -3,8 +3,9 @@
 A story's cost is ``-log p`` of the switch evidence under the story, up to a constant: each
 duration the story implies costs ``Duration.cost``, each role noise plays costs its ``prior``
 (how rarely it happens, as ``-log`` of its rate per turn), each unseen change ``lost``.
-``bench/fit_tracker_model.py`` measures the numbers from both trace generators' seeds; the
-table holds them rounded, with one meaning each (docs/tracker.md).
+The numbers are set by hand from the timings the trace generators document, and checked on
+their seeds 0 to 9 (``bench/shadow_tracker.py``); ``bench/fit_tracker_model.py`` measures each
+role's durations and rates along games' true records, for comparison (docs/tracker-decoder.md).
 
 >>> m = DEFAULT_MODEL
 >>> m.carry.cost(0.9) < m.carry.cost(9.0)      # a man carried for a second is usual
@@ -83,12 +84,9 @@ class Model:
     lost: float = 2.0
     #: The man taken off before the mill's step was made.
     taken_first: float = 2.0
-    #: From one turn's last change to the next turn's first: a player seeing the board and
-    #: reaching for a man (quick players included, so its spread is wide).
-    think: Duration = Duration(1.5, 1.2)
     #: How long the next turn's first change came before this turn's last one (two hands at
     #: once: the next player lifts while the man still flies or flickers). Only its tail is priced.
-    early: Duration = Duration(0.4, 0.8, prior=2.0)
+    early: Duration = Duration(0.65, 0.8, prior=3.5)
     #: Stories costing more than this much above the best are not believed.
     margin: float = 4.0
     #: A story costing more than this explains too little: the board is shown as a problem.

@@ -30,7 +30,7 @@ from .model import DEFAULT_MODEL, Duration, Model
 MAX_TURNS = 4
 #: The longest chain told when every good story of a shorter one used all its turns (quick play
 #: that ran ahead of the board); beyond it the board waits.
-LONGEST_TURNS = 7
+LONGEST_TURNS = 5
 #: Stories kept per reading, cheapest first.
 MAX_STORIES = 100000
 #: Points at most whose last change starts an excursion still going on (a man off-centre, a
@@ -237,8 +237,6 @@ class _Scorer:
                 return math.inf
             if start < prev_end:
                 cost += priced("early", ply, m.early.tail(prev_end - start), prev_end - start, prev_end - start)
-            elif prev_end > -math.inf:
-                cost += priced("think", ply, m.think.cost(start - prev_end), start - prev_end, start - prev_end)
             prev_start, prev_end = start, max(end, prev_end)
         return cost
 
