@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.results import record  # noqa: E402
 from morris_pi.rules import POINTS  # noqa: E402
 from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
 from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mess", type=float, default=0.25)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--show-wrong", action="store_true")
+    parser.add_argument("--no-table", action="store_true", help="write no row into bench/results/shadow_tracker.md")
     parser.add_argument("--model", help="a JSON file of model fields to read with instead of the default")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per game before it counts as slow")
     args = parser.parse_args(argv)
@@ -144,6 +146,33 @@ def main(argv: list[str] | None = None) -> int:
         if r["kind"] in ("wrong", "crash", "slow") or (args.show_wrong and r["kind"] != "exact"):
             print(f"  {r['kind']:6} game {r['game']} {r['profile']}: got {r['got'][-90:]!r}")
             print(f"         truth ...{r['truth'][len(r['got']) - 40 if r['kind'] != 'crash' else 0 :][:120]!r}")
+    if not args.no_table:
+        record(
+            "shadow_tracker",
+            "The story decoder in shadow (bench/shadow_tracker.py)",
+            ["run", "games", "exact", "short", "wrong", "crash", "slow", "exact %", "CPU s per game, median", "max"],
+            [
+                {
+                    "run": f"{args.gen} seed {seed} mess {args.mess:g}"
+                    + (f" model {args.model}" if args.model else ""),
+                    "games": len(results),
+                    "exact": counts["exact"],
+                    "short": counts["short"],
+                    "wrong": counts["wrong"],
+                    "crash": counts["crash"],
+                    "slow": counts["slow"],
+                    "exact %": f"{100 * counts['exact'] / max(len(results), 1):.1f}",
+                    "CPU s per game, median": f"{cpu[len(cpu) // 2]:.2f}",
+                    "max": f"{cpu[-1]:.2f}",
+                }
+            ],
+            notes=(
+                "Games between two people, read by `StoryDecoder` alone on the trace's own clock. *Short*: the record"
+                " is a beginning of the true one (the board waits); *wrong*: it holds a turn nobody played; *slow*:"
+                " over `--limit` seconds of wall time. Seeds 0 to 9 are the ones the model was set on; other seeds"
+                " are held out."
+            ),
+        )
     print(
         f"exact {counts['exact']}, short {counts['short']}, wrong {counts['wrong']}, crash {counts['crash']},"
         f" slow {counts['slow']}"

@@ -1,0 +1,62 @@
+"""The story decoder's shadow bench (``bench/shadow_tracker.py``) and the model fit, run as commands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from bench_kit import bench
+
+
+@pytest.fixture(autouse=True)
+def _tables_elsewhere(tmp_path, monkeypatch):
+    monkeypatch.setenv("MORRIS_PI_BENCH_RESULTS", str(tmp_path / "results"))
+
+
+def test_the_shadow_bench_counts_games_and_writes_its_table(tmp_path) -> None:
+    run = bench("shadow_tracker", "--gen", "physical", "--seed", "0", "--games", "2", "--jobs", "1", "--mess", "0")
+    assert run.returncode == 0, run.stderr
+    assert "seed 0, generator physical, mess 0.0, 2 games" in run.stdout
+    assert "exact 2, short 0, wrong 0" in run.stdout
+    table = (tmp_path / "results" / "shadow_tracker.md").read_text()
+    assert "| physical seed 0 mess 0 | 2 | 2 | 0 | 0 |" in table
+
+
+def test_a_model_that_cannot_tell_noise_from_turns_is_seen_in_the_counts(tmp_path) -> None:
+    # every closing as cheap as a turn's: the same clean games are no longer all read
+    model = tmp_path / "model.json"
+    model.write_text(json.dumps({"touch": [0.05, 50.0, 0.0], "drop": [1.5, 50.0, 0.0], "turn": 40.0}))
+    run = bench(
+        "shadow_tracker",
+        "--gen",
+        "physical",
+        "--seed",
+        "0",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--mess",
+        "0",
+        "--model",
+        model,
+        "--no-table",
+    )
+    assert run.returncode in (0, 1) and "of 2;" in run.stdout, run.stderr
+    assert "exact 2," not in run.stdout, run.stdout
+    assert not (tmp_path / "results" / "shadow_tracker.md").exists()
+
+
+def test_the_fit_reads_games_along_their_records_and_prints_a_model() -> None:
+    run = bench(
+        "fit_tracker_model", "--gen", "physical", "--seeds", "0", "--games", "1", "--rounds", "1", "--jobs", "1"
+    )
+    assert run.returncode == 0, run.stderr
+    assert "turns read along the record" in run.stderr
+    assert run.stdout.startswith("Model(carry=Duration(")
+
+
+def test_the_fit_refuses_the_seeds_that_judge_it() -> None:
+    run = bench("fit_tracker_model", "--seeds", "10-12")
+    assert run.returncode == 2
+    assert "seeds 0 to 9 only" in run.stderr
