@@ -12,8 +12,8 @@ median and spread are then measured (on durations seen exactly, not those bounde
 and each noise role's prior is ``-log`` of how often it happened per turn. With the new numbers
 the games are read again (``--rounds``), since the roles given depend on the model.
 
-Sources: the second generator (``bench/second_hands.py``), the physical one
-(``morris_pi.physical``) and ``corpus``, the frozen two-player traces in ``tests/data/traces``.
+Sources: the second generator (``morris_pi.traces.second_hands``), the physical one
+(``morris_pi.traces.physical``) and ``corpus``, the frozen two-player traces in ``tests/data/traces``.
 Fit on seeds 0 to 9 only; held-out seeds judge the result (``bench/shadow_tracker.py --seed random``).
 It prints the fitted table as ``Model(...)`` arguments, to be rounded into ``model.py``.
 """
