@@ -40,6 +40,10 @@ RECHECK_S = 0.25
 RECHECK_FOR_S = 30.0
 #: Changes since the committed position beyond which a board no story explains is given up.
 STALL_CHANGES = 120
+#: Seconds a change may stay unexplained by any committed turn. Past this, every story of the
+#: board carries a doubt that no later change has settled (the players have long moved on), and
+#: the decoder reads no more of the game: the board waits rather than guess.
+STALE_S = 30.0
 #: Seconds the whole board must have been still before anything is committed: a change only
 #: just seen has not shown yet what it begins.
 FIRM_S = 0.3
@@ -133,6 +137,9 @@ class StoryDecoder:
         # What is committed is decided on the board as it stood FIRM_S ago: a change only just
         # seen has not shown yet what it begins, and it may only confirm the past, never decide it.
         past = evidence.until(now - FIRM_S)
+        if now - past.first_change > STALE_S:
+            self.stalled = True
+            return False
         turns = MAX_TURNS
         stories = read_stories(self.game.position, past, self.model, line=self._line())
         # A good story that uses every turn told may stand for a longer one that was not told: the

@@ -91,6 +91,11 @@ class Evidence:
         return sum(1 << i for i, p in enumerate(self.points) if p.now_closed)
 
     @property
+    def first_change(self) -> float:
+        """When the earliest change anywhere was seen (``inf`` when nothing changed)."""
+        return min((p.changes[0].t for p in self.points if p.changes), default=math.inf)
+
+    @property
     def last_change(self) -> float:
         """The time of the latest change anywhere (``-inf`` when nothing changed)."""
         return max((p.changes[-1].t for p in self.points if p.changes), default=-math.inf)
