@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from shadow_tracker import INDEX, trace_of  # noqa: E402
+from shadow_tracker import INDEX, play, trace_of  # noqa: E402
 
 from morris_pi.rules import Turn  # noqa: E402
 from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
@@ -92,28 +92,7 @@ def fit_game(job: tuple[str, int, int, float, Model]) -> tuple[list[tuple[str, f
         events, truth, profile = trace_of(gen, seed, n, mess)
     line = [Turn.parse(w) for w in truth.split()]
     decoder = _Fitting(profile=profile, model=model, line=line)
-    occupied = 0
-    lost = 0
-    for event in events:
-        t = float(event["t"])
-        while decoder.next_deadline() <= t:
-            decoder.tick(decoder.next_deadline())
-        if "on" in event:
-            occupied |= 1 << INDEX[event["on"]]
-        elif "off" in event:
-            occupied &= ~(1 << INDEX[event["off"]])
-        elif "snapshot" in event:
-            new = sum(1 << INDEX[p] for p in event["snapshot"])
-            lost += bin(new ^ occupied).count("1")
-            occupied = new
-        else:
-            decoder.tick(t)
-            continue
-        decoder.feed(occupied, t, full="snapshot" in event)
-        decoder.tick(t)
-    end = float(events[-1]["t"]) + 10.0
-    while decoder.next_deadline() <= end:
-        decoder.tick(decoder.next_deadline())
+    lost = play(decoder, events)
     return decoder.parts, decoder.turns, len(line), lost
 
 

@@ -63,10 +63,11 @@ def load_model(path: str | None) -> Model:
     )
 
 
-def read(events: list[dict], profile: str, model: Model = DEFAULT_MODEL) -> tuple[str, float]:
-    decoder = StoryDecoder(profile=profile, model=model)
+def play(decoder: StoryDecoder, events: list[dict]) -> int:
+    """Feed a trace's events to ``decoder`` on the trace's own clock, waking it at every deadline it
+    names, and ten seconds past the end; returns how many changes only a snapshot showed."""
     occupied = 0
-    started = time.process_time()
+    lost = 0
     for event in events:
         t = float(event["t"])
         while decoder.next_deadline() <= t:
@@ -77,7 +78,9 @@ def read(events: list[dict], profile: str, model: Model = DEFAULT_MODEL) -> tupl
         elif "off" in event:
             occupied &= ~(1 << INDEX[event["off"]])
         elif "snapshot" in event:
-            occupied = sum(1 << INDEX[p] for p in event["snapshot"])
+            new = sum(1 << INDEX[p] for p in event["snapshot"])
+            lost += bin(new ^ occupied).count("1")
+            occupied = new
             full = True
         else:
             decoder.tick(t)
@@ -88,6 +91,13 @@ def read(events: list[dict], profile: str, model: Model = DEFAULT_MODEL) -> tupl
     while decoder.next_deadline() <= end:
         decoder.tick(decoder.next_deadline())
     decoder.tick(end)
+    return lost
+
+
+def read(events: list[dict], profile: str, model: Model = DEFAULT_MODEL) -> tuple[str, float]:
+    decoder = StoryDecoder(profile=profile, model=model)
+    started = time.process_time()
+    play(decoder, events)
     return decoder.record, time.process_time() - started
 
 
