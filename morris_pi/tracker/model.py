@@ -46,6 +46,12 @@ class Duration:
         z = (math.log(d) - math.log(self.median)) / self.sigma
         return self.prior + (0.5 * z * z if z > 0 else 0.0)
 
+    def head(self, seconds: float) -> float:
+        """The cost of a duration that is only unusual when short (a man standing on his point)."""
+        d = max(seconds, 1e-4)
+        z = (math.log(d) - math.log(self.median)) / self.sigma
+        return self.prior + (0.5 * z * z if z < 0 else 0.0)
+
     def cost_between(self, lo: float, hi: float) -> float:
         """The cheapest cost of a duration known only to lie in ``[lo, hi]`` (an unseen end)."""
         if hi < lo:
@@ -63,6 +69,9 @@ class Model:
     carry: Duration = Duration(0.75, 0.55)
     #: From the step that closed a mill to the lift of the man taken (either order, see ``taken_first``).
     remove: Duration = Duration(1.1, 0.65)
+    #: A man standing on his point, from his landing to his lift or removal later in the story:
+    #: the other player needs time to see him and reach him. Only a short stand is priced.
+    stand: Duration = Duration(1.0, 0.6)
     #: A magnet carried over an empty point: a brief closing.
     touch: Duration = Duration(0.05, 0.6, prior=1.0)
     #: A man set down on an empty point and taken up again (a change of mind, a slip).

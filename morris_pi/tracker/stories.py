@@ -16,6 +16,7 @@ in the chain's order. Everything else is priced by the model (``model.py``).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -198,6 +199,19 @@ class _Scorer:
         self._options[key] = found
         return found
 
+    def stands(self, i: int, flips: list[Flip], picked: tuple[int, ...], parts: list[Part] | None = None) -> float:
+        """What the men that land on point ``i`` and leave it again within the story cost as they stand."""
+        seq = self.ev.points[i].changes
+        cost = 0.0
+        for (f, j), (g, k) in itertools.pairwise(zip(flips, picked, strict=True)):
+            if f.role == "land":
+                longest = seq[k].t - seq[j].lo
+                c = self.model.stand.head(longest)
+                cost += c
+                if parts is not None:
+                    parts.append(Part("stand", f"{POINTS[i]}, turns {f.ply + 1}-{g.ply + 1}", longest, longest, c))
+        return cost
+
     def timing(
         self, turns: int, times: dict[tuple[int, str], tuple[float, float]], parts: list[Part] | None = None
     ) -> float:
@@ -261,6 +275,8 @@ class _Scorer:
                 seq = points[i].changes
                 for f, j in zip(flips, picked, strict=True):
                     times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
+                if len(flips) > 1:
+                    noise += self.stands(i, flips, picked)
             return noise + self.timing(plies, times)
 
         best = total(choice)
@@ -401,6 +417,9 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 d = evidence.now - seq[a].t
                 parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
                 a += 1
+    for i, picked in enumerate(story.matched):
+        if len(need[i]) > 1:
+            scorer.stands(i, need[i], picked, parts)
     plies = len(story.turns) + (story.pending is not None)
     scorer.timing(plies, times, parts)
     for i, p in enumerate(evidence.points):
