@@ -173,3 +173,26 @@ def test_a_known_line_keeps_only_the_stories_that_follow_it() -> None:
     line = [Turn.parse("a4").to_raw()]
     assert [str(s) for s in read_stories(game.position, evidence, line=line)][:1] == ["a4"]
     assert all(str(s).startswith("a4") or not s.turns for s in read_stories(game.position, evidence, line=line))
+
+
+def test_a_man_is_not_put_down_and_taken_in_the_same_moment() -> None:
+    # Black's man comes in over a7 (closed for 40 ms) to b6. "Black placed a7, White's b6 took it
+    # first" explains the same changes, but the man would have stood 40 ms: nobody takes a man
+    # that fast, so it is no good story.
+    game = Game.from_record("d6 a1 f6")
+    evidence = Evidence.static(mask("d6", "a1", "f6"), {"a7": [(1.0, True), (1.04, False)], "b6": [(1.8, True)]}, 4.0)
+    stories = [str(s) for s in read_stories(game.position, evidence)]
+    assert stories[0] == "b6"
+    assert "a7 b6xa7" not in stories
+
+
+def test_a_story_says_how_long_a_man_stood_before_he_moved_on() -> None:
+    # white b2-b4, black d1-d2, white b4-b2: the man stood on b4 for 6.2 s, which costs nothing
+    game = Game.from_record(PLACED)
+    changes = {"b2": [(5.0, False), (12.8, True)], "b4": [(5.8, True), (12.0, False)], "d1": [(9.0, False)]}
+    changes["d2"] = [(9.6, True)]
+    evidence = Evidence.static(mask(*game.board), changes, 15.0)
+    top = read_stories(game.position, evidence)[0]
+    assert str(top) == "b2-b4 d1-d2 b4-b2"
+    stands = [p for p in explain(evidence, top) if p.role == "stand"]
+    assert [(p.where, round(p.lo, 1), p.cost) for p in stands] == [("b4, turns 1-3", 6.2, 0.0)]
