@@ -196,3 +196,31 @@ def test_a_story_says_how_long_a_man_stood_before_he_moved_on() -> None:
     assert str(top) == "b2-b4 d1-d2 b4-b2"
     stands = [p for p in explain(evidence, top) if p.role == "stand"]
     assert [(p.where, round(p.lo, 1), p.cost) for p in stands] == [("b4, turns 1-3", 6.2, 0.0)]
+
+
+def test_the_next_player_may_lift_long_before_the_mover_lands() -> None:
+    # white carries b2 to b4 over 2.2 s; black lifts d1 1.9 s before that man lands, then d1-d2
+    game = Game.from_record(PLACED)
+    d = StoryDecoder(game.copy())
+    board = set(game.board)
+    steps = [(5.0, "b2", False), (5.3, "d1", False), (7.2, "b4", True), (7.8, "d2", True)]
+    feed(d, [(0.0, tuple(board))])
+    for t, point, closed in steps:
+        board = board | {point} if closed else board - {point}
+        feed(d, [(t, tuple(board))])
+    settle(d, 20.0)
+    assert d.record == f"{PLACED} b2-b4 d1-d2"
+
+
+def test_a_change_no_turn_explains_for_long_ends_the_reading() -> None:
+    # white lifts e4 and holds it: "e4 lifted" is all any story can say, and nothing is written;
+    # once the next look comes more than half a minute on, the board waits for good and names no
+    # deadline
+    game = Game.from_record(PLACED)
+    d = StoryDecoder(game.copy())
+    board = tuple(game.board)
+    feed(d, [(0.0, board), (5.0, tuple(p for p in board if p != "e4"))])
+    settle(d, 30.0)
+    assert not d.stalled and d.record == PLACED
+    settle(d, 60.0)
+    assert d.stalled and d.record == PLACED and d.next_deadline() == float("inf")

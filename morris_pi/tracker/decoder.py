@@ -1,14 +1,16 @@
 """The decision: rank the stories from the last committed position, commit what all good ones share.
 
 ``StoryDecoder`` takes the raw readings (as ``Tracker.update`` does) on an injected clock.
-After each change it ranks every story (``stories.read_stories``) against the evidence since
-the committed position. Stories within the model's ``margin`` of the cheapest are *good*; the
-turns at the front of every good story are *agreed*. Agreed turns are committed once every
-switch they changed has been quiet for ``confirm_s``. Nothing is ever rolled back: a turn is
-committed only when no good story disagrees, and the next ranking starts after it.
+Once a change is firm (``FIRM_S`` after it, a burst of changes once), it ranks every story
+(``stories.read_stories``) against the evidence since the committed position, as it stood
+``FIRM_S`` ago. The stories returned are the *good* ones, within the model's ``margin`` of the
+cheapest; the turns at the front of every good story are *agreed*. Agreed turns are committed
+once every switch they changed has been quiet for ``confirm_s``. Nothing is ever rolled back: a
+turn is committed only when no good story disagrees, and the next ranking starts after it. A
+change that no committed turn explains for ``STALE_S`` ends the reading (the board waits).
 
 It is run beside the ``Tracker`` (in shadow, ``bench/shadow_tracker.py``) until it reads at
-least as many games exactly and writes no wrong turn; see docs/tracker.md.
+least as many games exactly and writes no wrong turn; see docs/tracker-decoder.md.
 
 >>> d = StoryDecoder()
 >>> d.feed(0, 0.0)
@@ -140,23 +142,23 @@ class StoryDecoder:
         if now - past.first_change > STALE_S:
             self.stalled = True
             return False
-        turns = MAX_TURNS
-        stories = read_stories(self.game.position, past, self.model, line=self._line())
         # A good story that uses every turn told may stand for a longer one that was not told: the
-        # players ran ahead of the board. Longer stories are told then, up to LONGEST_TURNS.
-        while stories and any(len(s.turns) == turns for s in stories) and turns < LONGEST_TURNS:
+        # players ran ahead of the board. Longer stories are told then, up to LONGEST_TURNS, and
+        # if a good one still uses them all, nothing is committed.
+        turns = MAX_TURNS
+        good = read_stories(self.game.position, past, self.model, line=self._line())
+        while (full := any(len(s.turns) == turns for s in good)) and turns < LONGEST_TURNS:
             turns += 1
-            stories = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns)
-        if not stories:
+            good = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns)
+        if not good:
             self._recheck(now, evidence.last_change)
             if sum(len(p.changes) for p in evidence.points) > STALL_CHANGES:
                 self.stalled = True
             return False
-        best = stories[0]
-        good = stories
-        if any(len(s.turns) == turns for s in good):
+        if full:
             self._recheck(now, evidence.last_change)
             return False
+        best = good[0]
         agreed = 0
         while agreed < len(best.turns) and all(
             len(s.turns) > agreed and s.turns[agreed] == best.turns[agreed] for s in good
