@@ -12,6 +12,7 @@ from morris_pi.catalogue import LANGUAGES
 from morris_pi.rules import PROFILES
 
 from . import Subparsers
+from .arguments import level
 
 #: Exit code when there is no screen for the window (and SDL_VIDEODRIVER does not ask for none).
 EXIT_NO_DISPLAY = 3
@@ -27,16 +28,6 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _level(text: str) -> int:
-    try:
-        level = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"level must be a whole number 1-10, got {text!r}") from None
-    if not 1 <= level <= 10:
-        raise argparse.ArgumentTypeError(f"level must be 1-10, got {level}")
-    return level
-
-
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "sim",
@@ -49,7 +40,7 @@ def register(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--mode", choices=("computer", "two-player"), help="play the computer or a friend")
     parser.add_argument("--human", choices=("white", "black"), help="your colour against the computer")
-    parser.add_argument("--level", type=_level, help="computer strength 1-10")
+    parser.add_argument("--level", type=level, help="computer strength 1-10")
     parser.add_argument("--profile", choices=sorted(PROFILES), help="rule profile")
     parser.add_argument(
         "--seed",

@@ -19,22 +19,13 @@ from morris_pi.traces import GENERATORS, MODES
 from morris_pi.traces.second_hands import KINDS as SECOND_HANDS_KINDS
 
 from . import Subparsers
+from .arguments import level, positive
 
 HELP = {
     "simple": "a random game played with bounce, slides, nudges, lifts and missed events",
     "physical": "whole games steered to every ending, played by modelled hands and switches",
     "second_hands": "a second model of hands, magnets and reed switches, every turn decidable",
 }
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
-    return value
 
 
 def _probability(text: str) -> float:
@@ -56,16 +47,6 @@ def _seed(text: str) -> str:
     return text
 
 
-def _level(text: str) -> int:
-    try:
-        level = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"level must be a whole number 1-10, got {text[:20]!r}") from None
-    if not 1 <= level <= 10:
-        raise argparse.ArgumentTypeError(f"level must be 1-10, got {level}")
-    return level
-
-
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "traces",
@@ -81,7 +62,7 @@ def register(subparsers: Subparsers) -> None:
     made = {name: generators.add_parser(name, help=HELP[name], description=HELP[name] + ".") for name in GENERATORS}
     for sub in made.values():
         sub.add_argument("out", type=Path, help="the folder to write the traces in")
-        sub.add_argument("--games", type=_positive, default=10, help="how many games (default 10)")
+        sub.add_argument("--games", type=positive, default=10, help="how many games (default 10)")
         sub.add_argument("--seed", type=_seed, default="0", help="a whole number, or 'random' (drawn and printed)")
         sub.add_argument(
             "--profiles",
@@ -103,7 +84,7 @@ def register(subparsers: Subparsers) -> None:
         )
 
     simple = made["simple"]
-    simple.add_argument("--max-turns", type=_positive, default=150, help="stop a game after this many turns")
+    simple.add_argument("--max-turns", type=positive, default=150, help="stop a game after this many turns")
     simple.add_argument("--clean", action="store_true", help="no mess at all: every switch changes once, on time")
 
     physical = made["physical"]
@@ -112,7 +93,7 @@ def register(subparsers: Subparsers) -> None:
         "--kinds", nargs="+", metavar="KIND", help="only these kinds of mess (morris_pi.traces.physical.mess.KINDS)"
     )
     physical.add_argument("--target", help="the ending every game is steered to (default: one drawn per game)")
-    physical.add_argument("--level", type=_level, help="the engine at this level plays the computer's side")
+    physical.add_argument("--level", type=level, help="the engine at this level plays the computer's side")
 
     second = made["second_hands"]
     second.add_argument("--mess", type=_probability, default=0.25, help="probability of each kind where it can happen")
