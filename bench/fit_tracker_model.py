@@ -158,11 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    if "-" in args.seeds:
-        a, b = (int(x) for x in args.seeds.split("-"))
-        seeds = list(range(a, b + 1))
-    else:
-        seeds = [int(x) for x in args.seeds.split(",")]
+    try:
+        if "-" in args.seeds:
+            a, b = (int(x) for x in args.seeds.split("-"))
+            seeds = list(range(a, b + 1))
+        else:
+            seeds = [int(x) for x in args.seeds.split(",")]
+    except ValueError:
+        parser.error(f"--seeds: a range a-b or a list a,b,c of whole numbers, got {args.seeds!r}")
     if any(not 0 <= s <= 9 for s in seeds):
         parser.error("the model is fitted on seeds 0 to 9 only: the others judge it")
     model = DEFAULT_MODEL

@@ -54,13 +54,32 @@ def trace_of(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str,
 
 
 def load_model(path: str | None) -> Model:
-    """The model in a JSON file of ``Model`` fields (durations as ``[median, sigma, prior]``), or the default."""
+    """The model in a JSON file of ``Model`` fields (durations as ``[median, sigma, prior]``), or the default.
+
+    ``ValueError`` says what is wrong with the file, and where.
+    """
     if not path:
         return DEFAULT_MODEL
-    fields = json.loads(Path(path).read_text())
-    return dataclasses.replace(
-        DEFAULT_MODEL, **{k: Duration(*v) if isinstance(v, list) else v for k, v in fields.items()}
-    )
+    try:
+        fields = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    if not isinstance(fields, dict):
+        raise ValueError(f"{path}: a JSON object of model fields is needed")
+    known = {f.name: f for f in dataclasses.fields(Model)}
+    values: dict[str, object] = {}
+    for key, value in fields.items():
+        if key not in known:
+            raise ValueError(f"{path}: {key!r} is no field of the model (fields: {', '.join(known)})")
+        durations = isinstance(getattr(DEFAULT_MODEL, key), Duration)
+        if durations and not (
+            isinstance(value, list) and len(value) == 3 and all(isinstance(x, int | float) for x in value)
+        ):
+            raise ValueError(f"{path}: {key} needs [median, sigma, prior], got {value!r}")
+        if not durations and not isinstance(value, int | float):
+            raise ValueError(f"{path}: {key} needs a number, got {value!r}")
+        values[key] = Duration(*value) if durations else float(value)
+    return dataclasses.replace(DEFAULT_MODEL, **values)  # type: ignore[arg-type]
 
 
 def play(decoder: StoryDecoder, events: list[dict]) -> int:
@@ -145,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="a JSON file of model fields to read with instead of the default")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per game before it counts as slow")
     args = parser.parse_args(argv)
+    try:
+        load_model(args.model)
+    except ValueError as exc:
+        parser.error(f"--model: {exc}")
     seed = random.SystemRandom().randrange(10, 1_000_000) if args.seed == "random" else int(args.seed)
     print(f"seed {seed}, generator {args.gen}, mess {args.mess}, {args.games} games", flush=True)
     jobs = [(args.gen, seed, n, args.mess, args.limit, args.model) for n in range(args.games)]

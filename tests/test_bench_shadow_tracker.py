@@ -60,3 +60,27 @@ def test_the_fit_refuses_the_seeds_that_judge_it() -> None:
     run = bench("fit_tracker_model", "--seeds", "10-12")
     assert run.returncode == 2
     assert "seeds 0 to 9 only" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"knok": [1, 2, 3]}', "'knok' is no field of the model"),
+        ('{"knock": 3}', "knock needs [median, sigma, prior], got 3"),
+        ('{"margin": "wide"}', "margin needs a number, got 'wide'"),
+        ("[1]", "a JSON object of model fields is needed"),
+        ("nope", "model.json: Expecting value"),
+    ],
+)
+def test_a_bad_model_file_is_refused_naming_what_is_wrong(tmp_path, text: str, said: str) -> None:
+    model = tmp_path / "model.json"
+    model.write_text(text)
+    run = bench("shadow_tracker", "--games", "1", "--model", model, "--no-table")
+    assert run.returncode == 2
+    assert "--model:" in run.stderr and said in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_fit_refuses_seeds_it_cannot_read() -> None:
+    run = bench("fit_tracker_model", "--seeds", "1-x")
+    assert run.returncode == 2
+    assert "--seeds: a range a-b or a list a,b,c of whole numbers, got '1-x'" in run.stderr
