@@ -1,90 +1,5 @@
-"""A second sensor-trace generator, written from how hands, magnets and reed switches behave.
-
-    morris-pi traces second_hands OUT --games N --seed S [--mess 0.25] [--profiles P ...]
-                                      [--only KIND ...] [--off KIND ...]
-
-Writes ``NAME.jsonl`` (a trace for ``morris-pi replay``) and ``NAME.expected.json``
-(``{"record", "outcome"}``, what ``bench/check_traces.py`` compares) for N random games, and
-``summary.json`` with how often each kind of mess was actually played. The games are two-player,
-spread over every profile, with a preference for turns that close a mill or block the opponent, so
-that games reach flying and real endings: fewer than three men, blocked, threefold repetition,
-the N-move rule, a resignation (the ``resign`` button, side to move) or a claimed draw (the
-``draw`` button, profiles whose draws are claimed).
-
-How the trace is made. A game is chosen first (every turn known in advance), then played by two
-people, turn by turn, as *contacts*: the moments a man's magnet comes within reach of a reed
-switch (``closed``) or leaves it. A sensor layer turns contacts into the trace: switch bounce,
-lost changes, and the board's periodic scan (a ``snapshot`` of every closed switch). An event is
-written only when it changes what the board last reported, as a driver that compares with its last
-reading would; a lost change therefore stays unseen until the next scan shows it.
-
-Timing (my own choices, from watching people play; seconds):
-
-- thinking before a turn 1-10 (log-uniform); fast play 0.05-0.5, counted from the previous
-  turn's last lift or landing, so the next hand may start while that man still flickers;
-- a move carries the man 0.3-1.5; a placement comes in from the player's side of the board in
-  0.3-1.0 (no event until it lands); a removal follows the mill after 0.4-3;
-- switch bounce: 2-6 extra transitions within 1-10 ms of the change;
-- a man put down off-centre: 2-8 flickers (closed 30-150 ms, open 10-120 ms each), about 0.8 s
-  in all (0.1-2.2 s);
-- a slide over an empty point: a close of 15-60 ms; a hover over a point: 40-120 ms, 0.2-0.6
-  between points; a nudged neighbour: open 30-150 ms;
-- a knocked man is off 0.5-2.5 before its owner puts it back; a hesitation holds the man 0.3-2;
-  a protected man or own man lifted for removal is held 0.4-2; an illegal move stands 1-3 before
-  the man goes back;
-- the board scans every 2-5 (fixed per game), which heals a lost change.
-
-Kinds of mess (each played with probability ``--mess`` wherever it can happen, and counted):
-``bounce`` (per switch change), ``slide`` (a carried man passes over empty points), ``off_centre``,
-``hover`` (a man held over other points before it lands), ``hesitate`` (the man to move lifted and
-put back), ``wrong_man`` (another own man lifted and put back first), ``knock`` (a sleeve knocks a
-man near the hand off its point, before or after the moved man lands; its owner puts it back),
-``nudge``, ``removal_first`` (the man to be taken lifted before the mill is closed), ``protected``
-(a protected man lifted for removal and put back), ``own_lift`` (the remover lifts an own man to
-take it, then puts it back), ``illegal`` (a non-adjacent move, or a move while men are still to be
-placed, then the man goes back and the legal turn follows), ``fast`` (see timing),
-``both_hands`` (the next player lifts a man before the mover's man has landed), ``lost`` (one
-switch change of a turn never reported; the next scan shows it), ``two_lifted`` (a flying side
-grabs two men, puts one back) and ``captured_dropped`` (a taken man dropped back onto a point and
-picked up again).
-
-Decidability: what is excluded and why. A trace is only useful if a careful reader *could* get the
-record right. The tracker sees occupancy and when it changed, never colour. So:
-
-- Any state of the board that lasts 0.25 s or longer during a turn with a lingering kind of mess,
-  as the switches show it (true occupancy) and as the events show it (with a lost change, until
-  the next scan), must not be the occupancy after a *different* legal reading from the position
-  before the turn: another whole turn, another mill-closing step waiting for its removal, any two
-  turns in a row, or another turn with one more man missing (a move onto a point where a
-  placement is legal, with the origin off at the same moment, *is* that placement with a knocked
-  man). Such a turn is re-drawn (up to 8 times, then played without the lingering kinds). This
-  excludes, for example, a knocked man that could be the removal the mill earns, an illegal move
-  while men are still to be placed, a man knocked off beside the target in ``lasker``, and a lost
-  lift whose landing reads as a legal placement.
-- While the other side still has men to place, no man is put on a point after the turn is
-  complete (a knocked man put back late, a taken man dropped back): it would read as the other
-  side's placement there.
-- Shorter states (bounce, slides, hovers, flickers, nudges; all under 0.15 s) are not checked:
-  a switch closed for a tenth of a second is not a man put down. A taken man dropped back stays
-  at least 0.3 s, so it is checked.
-- A man just put down is not taken (or moved) by the other side before it has stood still for
-  0.5 s: taken while it still flickers, it reads as a hand hovering there, never as a turn.
-- Fast play never lands a placement before the last man put down has stopped flickering, nor
-  starts a move that could have swapped targets with it: only the order of the landings would
-  tell which man went where.
-- ``both_hands`` is played only when no side has men in hand and the mover's turn takes no man
-  (nothing may happen during a pending removal but the remover's own hand), and not when the
-  crossed reading (each man landing on the other's target) is also legal.
-- The next turn starts only after every knocked man is back and after the scan that heals a lost
-  change: two stale pictures at once would make two games equally likely.
-- A man is never put down on another's point, and every mess restores the board (a knocked man
-  goes back to its own point).
-
-How the games are chosen: ``STYLES`` per game (``attack`` prefers mills, ``block`` hems the
-other side in, ``shuffle`` moves a man back and forth, ``quiet`` avoids mills), a turn that
-blocks the opponent strongly preferred, a resignation in one game of ten, a claimable draw
-claimed four times in five, and a resignation after 300 turns.
-"""
+"""The two people's hands turn by turn: the contacts of magnets with switches, and the kinds of mess
+they play (``KINDS``); see the package's docstring for the timings and the kinds."""
 
 from __future__ import annotations
 
@@ -94,7 +9,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from morris_pi.rules import POINTS, PROFILES, Game, Outcome, Position, Turn, coordinates, point_index
+from morris_pi.rules import POINTS, PROFILES, Game, Position, Turn, coordinates, point_index
+
+from .plan import Plan, after_raw, occupancy, wrong_occupancies
 
 KINDS: tuple[str, ...] = (
     "bounce",
@@ -121,7 +38,6 @@ LINGERING = frozenset(KINDS) - {"bounce", "slide", "off_centre", "hover", "nudge
 LINGER_S = 0.25
 #: How long a man stands still before the same point is touched again by the other side.
 SETTLE_S = 0.5
-MAX_TURNS = 300
 ATTEMPTS = 8
 SIDE_NAMES = ("white", "black")
 
@@ -139,18 +55,6 @@ class Contact:
 
 
 @dataclass
-class Plan:
-    """The game to be played: positions before each turn, the turns, and how it ends."""
-
-    profile: str
-    positions: list[Position]
-    turns: list[Turn]
-    record: str
-    outcome: Outcome
-    button: str | None  # "resign" or "draw" pressed after the last turn
-
-
-@dataclass
 class Script:
     """One turn's contacts, and what the next turn must wait for."""
 
@@ -160,126 +64,6 @@ class Script:
     settled: float = 0.0  # when the man put down stopped flickering
     must_wait: float = 0.0  # knocked men back, lost change healed
     early: tuple[str, float] | None = None  # the next player's man already lifted (both_hands)
-
-
-def mask(points: Iterable[str]) -> int:
-    out = 0
-    for p in points:
-        out |= 1 << point_index(p)
-    return out
-
-
-def occupancy(pos: Position) -> int:
-    return pos.men[0] | pos.men[1]
-
-
-def after_raw(occ: int, raw: tuple[int, int, int]) -> int:
-    origin, target, removal = raw
-    if origin >= 0:
-        occ &= ~(1 << origin)
-    occ |= 1 << target
-    if removal >= 0:
-        occ &= ~(1 << removal)
-    return occ
-
-
-def pending_steps(pos: Position) -> list[tuple[int, int]]:
-    """Steps that close a mill and then wait for a removal."""
-    if not pos.removable(pos.side):
-        return []
-    return [(o, t) for o, t in pos.steps() if pos.closes_mill(o, t)]
-
-
-def wrong_occupancies(pos: Position, turn: Turn) -> set[int]:
-    """Occupancies of every legal reading of one or two turns other than ``turn`` itself.
-
-    >>> g = Game.from_record("d6 a1 f6 a4")
-    >>> wrong = wrong_occupancies(g.position, Turn("b6", removal="a1"))
-    >>> mask(["d6", "f6", "b6", "a1"]) in wrong  # b6xa4 instead of b6xa1
-    True
-    >>> mask(["d6", "f6", "b6", "a4", "a1"]) in wrong  # b6 pending is our own turn's state
-    False
-    """
-    occ0 = occupancy(pos)
-    out: set[int] = set()
-    for raw in pos.turns():
-        p1 = pos.play(raw)
-        occ1 = occupancy(p1)
-        out.add(occ1)
-        for raw2 in p1.turns():
-            out.add(after_raw(occ1, raw2))
-        for o, t in pending_steps(p1):
-            out.add(after_raw(occ1, (o, t, -1)))
-    raw = turn.to_raw()
-    ours = {after_raw(occ0, raw), after_raw(occ0, (raw[0], raw[1], -1))}
-    # one other turn with a man knocked off besides looks the same as it: a move onto a point
-    # where a placement is legal, with the origin off at the same moment, is that placement
-    singles = {occupancy(pos.play(r)) for r in pos.turns()}
-    singles |= {after_raw(occ0, (o, t, -1)) for o, t in pending_steps(pos)}
-    out |= singles
-    for occ1 in singles - ours:
-        for b in range(len(POINTS)):
-            if occ1 >> b & 1:
-                out.add(occ1 & ~(1 << b))
-    out -= ours
-    out.discard(occ0)
-    return out
-
-
-# -- choosing the game -----------------------------------------------------------------------
-
-
-#: How the players pick turns (chosen per game), so that every ending happens: ``attack`` takes
-#: men (fewer than three), ``block`` hems the other side in, ``shuffle`` moves a man back and
-#: forth (threefold repetition) and ``quiet`` avoids mills (the N-move rule).
-STYLES = (("attack", 0.45), ("block", 0.25), ("shuffle", 0.15), ("quiet", 0.15))
-
-
-def choose_game(rng: random.Random, profile: str) -> Plan:
-    """Random but sensible play in one of the ``STYLES``; sometimes a resignation or a claimed draw."""
-    game = Game(profile)
-    positions: list[Position] = []
-    turns: list[Turn] = []
-    style = rng.choices([name for name, _ in STYLES], [w for _, w in STYLES])[0]
-    resign_at = rng.randint(12, 150) if rng.random() < 0.1 else None
-    button = None
-    while not game.is_over:
-        if len(turns) == resign_at or len(turns) >= MAX_TURNS:
-            button = "resign"
-            game.resign(game.turn)
-            break
-        if game.claimable_draw() and rng.random() < 0.8:
-            button = "draw"
-            game.claim_draw()
-            break
-        pos = game.position
-        legal = game.legal_turns()
-        back = None
-        if style == "shuffle" and len(turns) >= 2 and turns[-2].origin:
-            back = Turn(turns[-2].origin, turns[-2].target)
-        weights = []
-        for turn in legal:
-            after = pos.play(turn.to_raw())
-            w = 1.0
-            if turn.removal:
-                w = {"attack": 6.0, "block": 3.0, "shuffle": 2.0, "quiet": 0.05}[style]
-            if style == "block" and pos.hand[pos.side] == 0:
-                w /= (1 + len(after.steps())) ** 4
-            if style == "shuffle" and turn.step == back and len(turns) > 30:
-                w = 500.0
-            if after.count(after.side) >= 3 and not after.steps():
-                w = 1000.0 if style == "block" else 40.0
-            weights.append(w)
-        turn = rng.choices(legal, weights)[0]
-        positions.append(pos)
-        turns.append(turn)
-        game.play(turn)
-    outcome = game.outcome
-    assert outcome is not None
-    return Plan(profile, positions, turns, game.record, outcome, button)
-
-
-# -- playing it with hands -------------------------------------------------------------------
 
 
 def _u(rng: random.Random, lo: float, hi: float) -> float:
@@ -727,103 +511,3 @@ class Hands:
 
 
 # -- the sensor layer ------------------------------------------------------------------------
-
-
-def render(hands: Hands, contacts: list[Contact], end: float) -> list[dict[str, object]]:
-    """Contacts to trace events: bounce, lost changes and the periodic scan."""
-    rng = random.Random(f"{hands.seed}:render")
-    by_point: dict[str, list[Contact]] = {}
-    for c in sorted(contacts, key=lambda c: c.t):
-        by_point.setdefault(c.point, []).append(c)
-    transitions: list[tuple[float, int, str, bool]] = []  # (t, order, point, closed)
-    for point, seq in by_point.items():
-        state = False
-        for k, c in enumerate(seq):
-            if c.closed == state:
-                raise AssertionError(f"{point}: contact at {c.t:.3f} does not change the switch")
-            state = c.closed
-            if c.lost:
-                continue
-            transitions.append((c.t, 0, point, c.closed))
-            if c.bounce:
-                gap = (seq[k + 1].t - c.t) if k + 1 < len(seq) else 1.0
-                room = min(0.010, gap / 2)
-                u = c.t
-                flip = c.closed
-                for _ in range(rng.randint(1, 3)):
-                    u += rng.uniform(0.1, 0.4) * room / 2
-                    transitions.append((u, 0, point, not flip))
-                    u += rng.uniform(0.1, 0.4) * room / 2
-                    transitions.append((u, 0, point, flip))
-    truth_changes = sorted(((c.t, c.point, c.closed) for c in contacts), key=lambda x: x[0])
-    scans = []
-    s = hands.scan_phase
-    while s < end:
-        scans.append(s)
-        s += hands.scan_period
-    transitions.sort(key=lambda x: x[0])
-    items: list[tuple[float, int, object]] = [(t, 0, (p, v)) for t, _, p, v in transitions]
-    items += [(t, 1, None) for t in scans]
-    items.sort(key=lambda x: (x[0], x[1]))
-    reported: set[str] = set()
-    truth: set[str] = set()
-    j = 0
-    out: list[dict[str, object]] = [{"t": 0, "snapshot": []}]
-    for t, _, what in items:
-        if what is None:
-            while j < len(truth_changes) and truth_changes[j][0] <= t:
-                _, p, v = truth_changes[j]
-                (truth.add if v else truth.discard)(p)
-                j += 1
-            reported = set(truth)
-            out.append({"t": round(t, 4), "snapshot": sorted(reported, key=point_index)})
-            continue
-        p, v = what  # type: ignore[misc]
-        if v == (p in reported):
-            continue
-        (reported.add if v else reported.discard)(p)
-        out.append({"t": round(t, 4), "on" if v else "off": p})
-    last_t = 0.0
-    for line in out:  # rounding must not reorder
-        line["t"] = max(float(line["t"]), last_t)  # type: ignore[arg-type]
-        last_t = float(line["t"])  # type: ignore[arg-type]
-    return out
-
-
-def make_trace(
-    seed: str,
-    profile: str,
-    mess: dict[str, float],
-    window: tuple[int, int] | None = None,
-    turns: int | None = None,
-) -> tuple[list[dict[str, object]], dict[str, object], Counter[str]]:
-    """One game: the trace lines (header first), the expectation and the kinds played.
-
-    ``window`` plays mess only on those turns (first, last; 0-based) and ``turns`` stops the game
-    after that many turns, with the record so far and no outcome expected: how a failing trace
-    is cut down to the turns that matter.
-    """
-    rng = random.Random(seed)
-    plan = choose_game(rng, profile)
-    if turns is not None and turns >= len(plan.turns):
-        turns = None
-    hands = Hands(seed, plan, mess, window, turns)
-    contacts, end = hands.play()
-    end += rng.uniform(2.0, 5.0)
-    header: dict[str, object] = {"profile": profile, "white": "human", "black": "human"}
-    events = render(hands, contacts, end + 4.0)
-    if plan.button and turns is None:
-        events.append({"t": round(end, 4), "button": plan.button})
-    events.sort(key=lambda e: float(e["t"]))  # type: ignore[arg-type]
-    events.append({"t": round(end + 5.0, 4)})
-    expected: dict[str, object] = {"record": plan.record, "outcome": plan.outcome.to_dict()}
-    if turns is not None:
-        expected = {"record": " ".join(str(t) for t in plan.turns[:turns])}
-    kinds = Counter(hands.counts)
-    kinds[f"end:{plan.outcome.reason}"] += 1
-    return [header, *events], expected, kinds
-
-
-def mess_levels(level: float, only: list[str] | None, off: list[str] | None) -> dict[str, float]:
-    chosen = set(only or KINDS) - set(off or [])
-    return {k: (level if k in chosen else 0.0) for k in KINDS}
