@@ -20,6 +20,7 @@ from typing import Any
 from morris_pi.rules import Turn
 
 from . import Subparsers
+from .arguments import positive
 from .progress import Progress, add_progress_argument
 from .record_args import add_record_arguments, game_from_args
 
@@ -28,18 +29,8 @@ from .record_args import add_record_arguments, game_from_args
 MAX_DEPTH = 16
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} must be at least 1")
-    return value
-
-
 def _depth(text: str) -> int:
-    value = _positive_int(text)
+    value = positive(text)
     if value > MAX_DEPTH:
         raise argparse.ArgumentTypeError(
             f"{text[:20]} is too deep: --depth must be 1 to {MAX_DEPTH} (each turn deeper about doubles the time)"
@@ -48,7 +39,7 @@ def _depth(text: str) -> int:
 
 
 def _level(text: str) -> int:
-    value = _positive_int(text)
+    value = positive(text)
     if value > 10:
         raise argparse.ArgumentTypeError(f"{text!r}: levels are 1 to 10")
     return value
