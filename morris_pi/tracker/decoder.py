@@ -46,6 +46,8 @@ STALL_CHANGES = 120
 #: board carries a doubt that no later change has settled (the players have long moved on), and
 #: the decoder reads no more of the game: the board waits rather than guess.
 STALE_S = 30.0
+#: Good stories beyond which no meeting of them is looked for (each is played out once).
+MET_STORIES = 200
 #: Seconds the whole board must have been still before anything is committed: a change only
 #: just seen has not shown yet what it begins.
 FIRM_S = 0.3
@@ -164,6 +166,9 @@ class StoryDecoder:
             len(s.turns) > agreed and s.turns[agreed] == best.turns[agreed] for s in good
         ):
             agreed += 1
+        # Good stories that part and meet again in the same position differ in nothing the
+        # switches will ever show later: waiting cannot decide between them, so the cheapest does.
+        agreed = max(agreed, self._met(good))
         if not agreed:
             self._recheck(now, evidence.last_change)
             return False
@@ -185,6 +190,26 @@ class StoryDecoder:
             return False
         self._commit(best, agreed, past.points, need, [len(p.changes) for p in evidence.points])
         return True
+
+    def _met(self, good: list[Story]) -> int:
+        """The most turns of the best story after which every good story has reached its position."""
+        if len(good) > MET_STORIES:
+            return 0
+
+        def states(story: Story) -> list[tuple[object, ...]]:
+            pos, out = self.game.position, list[tuple[object, ...]]()
+            for raw in story.turns:
+                pos = pos.play(raw)
+                out.append((pos.men, pos.hand, pos.side, pos.quiet))
+            return out
+
+        order = states(good[0])
+        met = set(order)
+        for story in good[1:]:
+            met.intersection_update(states(story))
+            if not met:
+                return 0
+        return max((k + 1 for k, state in enumerate(order) if state in met), default=0)
 
     def _line(self) -> list[RawTurn] | None:
         return None if self.line is None else self.line[len(self.game.history) - self._line_from :]

@@ -72,6 +72,9 @@ class Model:
     #: A man standing on his point, from his landing to his lift or removal later in the story:
     #: the other player needs time to see him and reach him. Only a short stand is priced.
     stand: Duration = Duration(1.0, 0.6)
+    #: From a man's landing to a knock that lifts him off his point: the hand that put him down
+    #: lets go first. Only a short one is priced.
+    reach: Duration = Duration(0.3, 0.5)
     #: A magnet carried over an empty point: a brief closing.
     touch: Duration = Duration(0.05, 0.6, prior=1.0)
     #: A man set down on an empty point and taken up again (a change of mind, a slip).

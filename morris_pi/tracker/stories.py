@@ -128,7 +128,7 @@ class _Scorer:
             seq = self.ev.points[i].changes
             first, back = seq[a], seq[a + 1]
             d_lo, d_hi = max(back.lo - first.t, 0.0), back.t - first.lo
-            got = min((d.cost_between(d_lo, d_hi), name) for name, d in self._roles(seq, a))
+            got = min((d.cost_between(d_lo, d_hi) + self._stood(seq, a, name), name) for name, d in self._roles(seq, a))
             self._excursions[(i, a)] = got
         return got
 
@@ -136,8 +136,14 @@ class _Scorer:
         """The cheapest role for point ``i``'s last change as an excursion not over yet, and its cost."""
         seq = self.ev.points[i].changes
         d = self.ev.now - seq[a].t
-        cost, name = min((dur.tail(d), name) for name, dur in self._roles(seq, a))
+        cost, name = min((dur.tail(d) + self._stood(seq, a, name), name) for name, dur in self._roles(seq, a))
         return self.model.unfinished + cost, name
+
+    def _stood(self, seq: tuple[Change, ...], a: int, role: str) -> float:
+        """A knocked man has been let go first: a hand reaches him only after his last landing."""
+        if role != "knock" or a == 0:
+            return 0.0
+        return self.model.reach.head(seq[a].t - seq[a - 1].lo)
 
     def floors(self, i: int, most: int) -> list[float]:
         """Per ``k`` up to ``most + 1``: the least point ``i``'s changes cost with ``k`` or more of them flips."""
