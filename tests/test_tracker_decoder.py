@@ -224,3 +224,39 @@ def test_a_change_no_turn_explains_for_long_ends_the_reading() -> None:
     assert not d.stalled and d.record == PLACED
     settle(d, 60.0)
     assert d.stalled and d.record == PLACED and d.next_deadline() == float("inf")
+
+
+def test_stories_that_meet_in_one_position_are_decided_by_what_they_cost() -> None:
+    # white g7-g4 closes a mill and takes d1; black lifts d3 0.18 s later and moves it to d2.
+    # "g7-g4xd3, d1-d2" explains every change too (black's hand first), and both leave the same
+    # men on the same points: no later change can tell them apart, so waiting is no use and the
+    # cheaper story is written
+    game = Game.from_record(PLACED)
+    d = StoryDecoder(game.copy())
+    board = set(game.board)
+    steps = [(5.0, "g7", False), (5.9, "g4", True), (8.0, "d1", False), (8.18, "d3", False), (8.8, "d2", True)]
+    feed(d, [(0.0, tuple(board))])
+    for t, point, closed in steps:
+        board = board | {point} if closed else board - {point}
+        feed(d, [(t, tuple(board))])
+    changes = {p: [(t, closed)] for t, p, closed in steps}
+    stories = [str(s) for s in read_stories(game.position, Evidence.static(mask(*game.board), changes, 11.0))]
+    assert stories[:2] == ["g7-g4xd1 d3-d2", "g7-g4xd3 d1-d2"]
+    settle(d, 30.0)
+    assert d.record == f"{PLACED} g7-g4xd1 d3-d2"
+
+
+def test_a_man_is_not_knocked_off_by_the_hand_that_just_put_him_down() -> None:
+    # black's man comes in over b4 (closed 57 ms) and d3 to c4; white places b4 0.8 s later.
+    # "black placed b4, knocked it off at once, white placed c4, b4 went back" would need a hand
+    # to reach b4 within 57 ms of its landing: it is no good story
+    game = Game.from_record("g7 c3 c5")
+    changes = {
+        "b4": [(18.255, True), (18.312, False), (19.623, True)],
+        "d3": [(18.586, True), (18.698, False)],
+        "c4": [(18.787, True)],
+    }
+    evidence = Evidence.static(mask(*game.board), changes, 21.0)
+    stories = [str(s) for s in read_stories(game.position, evidence)]
+    assert stories[0] == "c4 b4"
+    assert "b4 c4" not in stories

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from morris_pi.rules import Game, Turn
 from morris_pi.rules.board import POINTS
 
-from .evidence import SwitchLog
+from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
 from .stories import LONGEST_TURNS, MAX_TURNS, RawTurn, Story, flips_of, read_stories
 
@@ -46,6 +46,11 @@ STALL_CHANGES = 120
 #: board carries a doubt that no later change has settled (the players have long moved on), and
 #: the decoder reads no more of the game: the board waits rather than guess.
 STALE_S = 30.0
+#: Rounds of following good stories further when they use every turn told (``_further``), the
+#: turns each round tells again, and the different beginnings beyond which it is not tried.
+FURTHER_ROUNDS = 6
+FURTHER_REDO = 2
+FURTHER_HEADS = 8
 #: Good stories beyond which no meeting of them is looked for (each is played out once).
 MET_STORIES = 200
 #: Seconds the whole board must have been still before anything is committed: a change only
@@ -81,6 +86,9 @@ class StoryDecoder:
         self._firm_due = math.inf
         self._now = -math.inf
         self._shown: list[Story] | None = None
+        #: The beginnings of the last ranking's good stories: where to follow them further from
+        #: when the board runs ahead of the turns told (``_further``).
+        self._heads: set[tuple[RawTurn, ...]] = set()
 
     @property
     def record(self) -> str:
@@ -149,9 +157,13 @@ class StoryDecoder:
         # if a good one still uses them all, nothing is committed.
         turns = MAX_TURNS
         good = read_stories(self.game.position, past, self.model, line=self._line())
-        while (full := any(len(s.turns) == turns for s in good)) and turns < LONGEST_TURNS:
+        while (full := not good or any(len(s.turns) == turns for s in good)) and turns < LONGEST_TURNS:
             turns += 1
             good = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns)
+        if full:
+            good, full = self._further(past, good, turns)
+        if good:
+            self._heads = {s.turns[: max(len(s.turns) - FURTHER_REDO, 0)] for s in good}
         if not good:
             self._recheck(now, evidence.last_change)
             if sum(len(p.changes) for p in evidence.points) > STALL_CHANGES:
@@ -190,6 +202,36 @@ class StoryDecoder:
             return False
         self._commit(best, agreed, past.points, need, [len(p.changes) for p in evidence.points])
         return True
+
+    def _further(self, past: Evidence, good: list[Story], turns: int) -> tuple[list[Story], bool]:
+        """Follow stories further than ``turns`` when the good ones use them all, or none is good:
+        each good one (or, with none, each good one of the last ranking) from what it told but
+        its last turns. A doubt about who placed which man is settled by what the men do later.
+
+        Returns the good stories, and whether one still uses every turn told.
+        """
+        heads = {s.turns[: turns - FURTHER_REDO] for s in good if len(s.turns) == turns} if good else self._heads
+        shorter = [s for s in good if len(s.turns) < turns]
+        for _ in range(FURTHER_ROUNDS):
+            if not heads or len(heads) > FURTHER_HEADS:
+                break
+            found = shorter + [
+                story
+                for head in sorted(heads)
+                for story in read_stories(
+                    self.game.position, past, self.model, line=self._line(), turns=len(head) + MAX_TURNS, prefix=head
+                )
+            ]
+            if not found:
+                break
+            cheapest = min(s.cost for s in found)
+            good = sorted((s for s in found if s.cost <= cheapest + self.model.margin), key=lambda s: s.cost)
+            full_ones = [s for s in good if any(len(s.turns) == len(h) + MAX_TURNS for h in heads)]
+            if not full_ones:
+                return good, False
+            heads = {s.turns[: len(s.turns) - FURTHER_REDO] for s in full_ones}
+            shorter = [s for s in good if s not in full_ones]
+        return good, bool(good)
 
     def _met(self, good: list[Story]) -> int:
         """The most turns of the best story after which every good story has reached its position."""
@@ -250,4 +292,5 @@ class StoryDecoder:
             keep[i] = total[i] - drop
         for raw in best.turns[:agreed]:
             self.game.play(Turn.from_raw(raw))
+        self._heads = {h[agreed:] for h in self._heads if h[:agreed] == best.turns[:agreed]}
         self.log.rebase(self._occupancy(), keep, cut)

@@ -76,7 +76,7 @@ class Model:
     #: lets go first. Only a short one is priced.
     reach: Duration = Duration(0.3, 0.5)
     #: A magnet carried over an empty point: a brief closing.
-    touch: Duration = Duration(0.05, 0.6, prior=1.0)
+    touch: Duration = Duration(0.05, 0.45, prior=1.0)
     #: A man set down on an empty point and taken up again (a change of mind, a slip).
     drop: Duration = Duration(1.5, 0.6, prior=8.0)
     #: A standing man pushed off its switch and back: a brief opening.

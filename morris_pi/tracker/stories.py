@@ -327,11 +327,12 @@ def read_stories(
     *,
     line: Sequence[RawTurn] | None = None,
     turns: int = MAX_TURNS,
+    prefix: Sequence[RawTurn] = (),
 ) -> list[Story]:
     """Every story of up to ``turns`` turns within the model's margin of the cheapest, cheapest first.
 
     ``line`` keeps only the stories that follow it (a game whose turns are known, as when the
-    model is fitted to games with their records).
+    model is fitted to games with their records); ``prefix`` only those that begin with it.
 
     A chain is not followed further once even its cheapest continuation would cost more than the
     margin above the cheapest story found: every cost is positive, and each point's changes
@@ -365,13 +366,18 @@ def read_stories(
             found.append(story)
             best[0] = min(best[0], story.cost)
 
+    def allowed(pos: Position, ply: int) -> Sequence[RawTurn]:
+        if ply < len(prefix):
+            return prefix[ply : ply + 1]
+        return pos.turns() if line is None else line[ply : ply + 1]
+
     def walk(pos: Position, chain: tuple[RawTurn, ...]) -> None:
         if len(found) >= MAX_STORIES or bound_now[0] + model.turn * len(chain) > best[0] + model.margin:
             return
-        if odd <= ONGOING_MAX:
+        if odd <= ONGOING_MAX and len(chain) >= len(prefix):
             keep(scorer.score(chain, None))
-        if odd <= 2 + ONGOING_MAX:
-            for pending in _pendings(pos, None if line is None else line[len(chain) : len(chain) + 1]):
+        if odd <= 2 + ONGOING_MAX and len(chain) >= len(prefix):
+            for pending in _pendings(pos, allowed(pos, len(chain))):
                 if fits(pending):
                     touch(pending, 1)
                     if odd <= ONGOING_MAX and bound_now[0] + model.turn * (len(chain) + 1) <= best[0] + model.margin:
@@ -379,7 +385,7 @@ def read_stories(
                     touch(pending, -1)
         if len(chain) == turns or odd > 3 * (turns - len(chain)) + ONGOING_MAX + 2:
             return
-        for turn in pos.turns() if line is None else line[len(chain) : len(chain) + 1]:
+        for turn in allowed(pos, len(chain)):
             if not fits(turn):
                 continue
             touch(turn, 1)
