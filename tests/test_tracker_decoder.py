@@ -260,3 +260,24 @@ def test_a_man_is_not_knocked_off_by_the_hand_that_just_put_him_down() -> None:
     stories = [str(s) for s in read_stories(game.position, evidence)]
     assert stories[0] == "c4 b4"
     assert "b4 c4" not in stories
+
+
+def test_a_burst_longer_than_the_turns_told_is_followed_to_its_end() -> None:
+    # both players keep reaching at once: seven men land within a second, more turns than any
+    # story tells, and the good stories are followed further from their beginnings
+    points = ["a1", "g7", "d1", "d7", "b4", "d2", "f4"]
+    d = StoryDecoder()
+    feed(d, [(0.0, ())])
+    for k in range(len(points)):
+        feed(d, [(2.0 + 0.14 * k, tuple(points[: k + 1]))])
+    settle(d, 40.0)
+    assert d.record == " ".join(points)
+
+
+def test_stories_may_be_told_from_a_given_beginning() -> None:
+    game = Game.from_record("d6")
+    evidence = Evidence.static(mask("d6"), {"a4": [(2.3, True)], "g7": [(4.0, True)]}, 6.0)
+    head = (Turn.parse("a4").to_raw(),)
+    stories = read_stories(game.position, evidence, prefix=head)
+    assert stories and all(s.turns[:1] == head for s in stories)
+    assert str(stories[0]) == "a4 g7"

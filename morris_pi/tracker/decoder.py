@@ -47,7 +47,7 @@ STALL_CHANGES = 120
 #: the decoder reads no more of the game: the board waits rather than guess.
 STALE_S = 30.0
 #: Rounds of following good stories further when they use every turn told (``_further``), the
-#: turns each round tells again, and the different beginnings beyond which it is not tried.
+#: turns each round tells again, and how many different beginnings (the cheapest) are followed.
 FURTHER_ROUNDS = 6
 FURTHER_REDO = 2
 FURTHER_HEADS = 8
@@ -163,7 +163,7 @@ class StoryDecoder:
         if full:
             good, full = self._further(past, good, turns)
         if good:
-            self._heads = {s.turns[: max(len(s.turns) - FURTHER_REDO, 0)] for s in good}
+            self._heads = _beginnings(good)
         if not good:
             self._recheck(now, evidence.last_change)
             if sum(len(p.changes) for p in evidence.points) > STALL_CHANGES:
@@ -210,10 +210,10 @@ class StoryDecoder:
 
         Returns the good stories, and whether one still uses every turn told.
         """
-        heads = {s.turns[: turns - FURTHER_REDO] for s in good if len(s.turns) == turns} if good else self._heads
+        heads = _beginnings([s for s in good if len(s.turns) == turns]) if good else self._heads
         shorter = [s for s in good if len(s.turns) < turns]
         for _ in range(FURTHER_ROUNDS):
-            if not heads or len(heads) > FURTHER_HEADS:
+            if not heads:
                 break
             found = shorter + [
                 story
@@ -229,7 +229,7 @@ class StoryDecoder:
             full_ones = [s for s in good if any(len(s.turns) == len(h) + MAX_TURNS for h in heads)]
             if not full_ones:
                 return good, False
-            heads = {s.turns[: len(s.turns) - FURTHER_REDO] for s in full_ones}
+            heads = _beginnings(full_ones)
             shorter = [s for s in good if s not in full_ones]
         return good, bool(good)
 
@@ -294,3 +294,14 @@ class StoryDecoder:
             self.game.play(Turn.from_raw(raw))
         self._heads = {h[agreed:] for h in self._heads if h[:agreed] == best.turns[:agreed]}
         self.log.rebase(self._occupancy(), keep, cut)
+
+
+def _beginnings(stories: list[Story]) -> set[tuple[RawTurn, ...]]:
+    """What the cheapest stories (cheapest first) told but their last turns: where to follow them
+    further from. Only the ``FURTHER_HEADS`` cheapest beginnings are followed."""
+    out: dict[tuple[RawTurn, ...], None] = {}
+    for story in stories:
+        out.setdefault(story.turns[: max(len(story.turns) - FURTHER_REDO, 0)])
+        if len(out) == FURTHER_HEADS:
+            break
+    return set(out)
