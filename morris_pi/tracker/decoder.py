@@ -4,9 +4,11 @@
 Once a change is firm (``FIRM_S`` after it, a burst of changes once), it ranks every story
 (``stories.read_stories``) against the evidence since the committed position, as it stood
 ``FIRM_S`` ago. The stories returned are the *good* ones, within the model's ``margin`` of the
-cheapest; the turns at the front of every good story are *agreed*. Agreed turns are committed
+cheapest; the turns at the front of every good story are *agreed*, and so are the cheapest
+story's turns up to a position every good story reaches (``_met``). Agreed turns are committed
 once every switch they changed has been quiet for ``confirm_s``. Nothing is ever rolled back: a
-turn is committed only when no good story disagrees, and the next ranking starts after it. A
+turn is committed only when no good story disagrees with where it leads, and the next ranking
+starts after it. A
 change that no committed turn explains for ``STALE_S`` ends the reading (the board waits).
 
 It is run beside the ``Tracker`` (in shadow, ``bench/shadow_tracker.py``) until it reads at
@@ -26,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from morris_pi.rules import Game, Turn
+from morris_pi.rules import Game, Position, Turn
 from morris_pi.rules.board import POINTS
 
 from .evidence import Evidence, SwitchLog
@@ -154,7 +156,8 @@ class StoryDecoder:
             return False
         # A good story that uses every turn told may stand for a longer one that was not told: the
         # players ran ahead of the board. Longer stories are told then, up to LONGEST_TURNS, and
-        # if a good one still uses them all, nothing is committed.
+        # past that the good ones are followed further (``_further``); if a followed one still
+        # uses every turn told, nothing is committed.
         turns = MAX_TURNS
         good = read_stories(self.game.position, past, self.model, line=self._line())
         while (full := not good or any(len(s.turns) == turns for s in good)) and turns < LONGEST_TURNS:
@@ -238,11 +241,11 @@ class StoryDecoder:
         if len(good) > MET_STORIES:
             return 0
 
-        def states(story: Story) -> list[tuple[object, ...]]:
-            pos, out = self.game.position, list[tuple[object, ...]]()
+        def states(story: Story) -> list[Position]:
+            pos, out = self.game.position, []
             for raw in story.turns:
                 pos = pos.play(raw)
-                out.append((pos.men, pos.hand, pos.side, pos.quiet))
+                out.append(pos)
             return out
 
         order = states(good[0])
