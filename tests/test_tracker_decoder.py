@@ -281,3 +281,54 @@ def test_stories_may_be_told_from_a_given_beginning() -> None:
     stories = read_stories(game.position, evidence, prefix=head)
     assert stories and all(s.turns[:1] == head for s in stories)
     assert str(stories[0]) == "a4 g7"
+
+
+def test_a_magnet_over_one_point_while_a_man_lands_on_another_is_a_second_hand() -> None:
+    # white places c5, black places f4 22 ms later, and black's sleeve knocks c5 off its switch
+    # 115 ms after that; c5 lies off for a second. "c5 was a magnet passing over, f4 the only
+    # turn" needs a magnet over c5 while f4's man was put down: a second hand, so it is no longer
+    # the only good story, and f4 is not written alone while c5 is off
+    d = StoryDecoder()
+    feed(d, [(0.0, ()), (7.790, ("c5",)), (7.812, ("c5", "f4")), (7.927, ("f4",))])
+    settle(d, 9.6)
+    assert d.record == ""
+    evidence = Evidence.static(0, {"c5": [(7.790, True), (7.927, False)], "f4": [(7.812, True)]}, 9.6)
+    alone = next(s for s in read_stories(Position.start(), evidence) if str(s) == "f4")
+    parts = explain(evidence, alone)
+    assert [p.where for p in parts if p.role == "second hand"] == ["c5 while f4"]
+    assert sum(p.cost for p in parts) == pytest.approx(alone.cost)
+
+
+def test_a_man_settling_after_his_landing_was_written_is_still_settling() -> None:
+    # f4's man landed at 1.0 and was written; he rattles on his switch 20 ms later. Read from the
+    # written position, the rattle is the landing settling (a flicker), not a neighbour nudged
+    game = Game.from_record("f4")
+    log = SwitchLog(0, 0.0)
+    log.feed(mask("f4"), 1.0)
+    log.feed(0, 1.02)
+    log.feed(mask("f4"), 1.031)
+    log.rebase(mask("f4"), [2 if p == "f4" else 0 for p in POINTS], 1.0)
+    evidence = log.evidence(3.0)
+    stories = read_stories(game.position, evidence)
+    assert stories and stories[0].turns == ()
+    roles = [part.role for part in explain(evidence, stories[0])]
+    assert "flicker" in roles and "nudge" not in roles
+
+
+def test_a_man_that_landed_just_before_the_written_position_has_stood_only_briefly() -> None:
+    # white's f4-f6 was written as f6 landed; black's mill b6-b4 takes f6 0.8 s after it landed:
+    # the story prices how long f6 stood, as it would had both turns been read together
+    game = Game.from_record(f"{PLACED} f4-f6")
+    start = mask(*Game.from_record(PLACED).board)
+    f4, f6, b6, b4 = (mask(p) for p in ("f4", "f6", "b6", "b4"))
+    log = SwitchLog(start, 0.0)
+    log.feed(start - f4, 0.5)
+    log.feed(start - f4 + f6, 1.0)
+    log.rebase(mask(*game.board), [0] * len(POINTS), 1.0)
+    for t, occupied in ((1.05, start - f4 + f6 - b6), (1.3, start - f4 + f6 - b6 + b4), (1.8, start - f4 - b6 + b4)):
+        log.feed(occupied, t)
+    evidence = log.evidence(4.0)
+    story = read_stories(game.position, evidence)[0]
+    assert str(story) == "b6-b4xf6"
+    stand = [part for part in explain(evidence, story) if part.role == "stand"]
+    assert [round(part.lo, 3) for part in stand] == [0.8] and stand[0].cost > 0

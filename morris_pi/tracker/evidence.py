@@ -47,6 +47,9 @@ class PointEvidence:
 
     closed: bool
     changes: tuple[Change, ...] = ()
+    #: When the man standing at the base landed, if that was seen since the game's start: a brief
+    #: opening soon after it is the same landing settling, not a knock.
+    landed: float = -math.inf
 
     @property
     def now_closed(self) -> bool:
@@ -80,7 +83,7 @@ class Evidence:
         points = tuple(
             p
             if not p.changes or p.changes[-1].t <= t
-            else PointEvidence(p.closed, tuple(c for c in p.changes if c.t <= t))
+            else PointEvidence(p.closed, tuple(c for c in p.changes if c.t <= t), p.landed)
             for p in self.points
         )
         return Evidence(points, t, self.since)
@@ -108,7 +111,7 @@ class SwitchLog:
     found changed without a report changed unseen, after its last known state.
     """
 
-    __slots__ = ("_base", "_changes", "_known_at", "raw", "since")
+    __slots__ = ("_base", "_changes", "_known_at", "_landed", "raw", "since")
 
     def __init__(self, occupied: int, now: float = -math.inf) -> None:
         self.raw = occupied
@@ -116,6 +119,8 @@ class SwitchLog:
         self._changes: list[list[Change]] = [[] for _ in POINTS]
         #: Per point, since when its state is known to hold (its last change, or a scan).
         self._known_at = [now] * len(POINTS)
+        #: Per point closed at the base, when its man landed (``-inf``: before anything was seen).
+        self._landed = [-math.inf] * len(POINTS)
         #: When the last turn before the base ended (``-inf``: not known).
         self.since = -math.inf
 
@@ -142,7 +147,9 @@ class SwitchLog:
         self._known_at[i] = now
 
     def evidence(self, now: float) -> Evidence:
-        points = tuple(PointEvidence(bool(self._base >> i & 1), tuple(seq)) for i, seq in enumerate(self._changes))
+        points = tuple(
+            PointEvidence(bool(self._base >> i & 1), tuple(seq), self._landed[i]) for i, seq in enumerate(self._changes)
+        )
         return Evidence(points, now, self.since)
 
     def rebase(self, base: int, keep: list[int], since: float = -math.inf) -> None:
@@ -157,6 +164,11 @@ class SwitchLog:
         self.since = since
         for i, seq in enumerate(self._changes):
             n = keep[i]
+            gone = seq[: len(seq) - n]
+            if not base >> i & 1:
+                self._landed[i] = -math.inf
+            elif gone and gone[-1].closed:
+                self._landed[i] = gone[-1].lo
             self._changes[i] = seq[len(seq) - n :] if n else []
 
     def reset(self, occupied: int, now: float) -> None:
@@ -165,4 +177,5 @@ class SwitchLog:
         self._base = occupied
         self._changes = [[] for _ in POINTS]
         self._known_at = [now] * len(POINTS)
+        self._landed = [-math.inf] * len(POINTS)
         self.since = -math.inf

@@ -99,6 +99,9 @@ class Model:
     #: How long the next turn's first change came before this turn's last one (two hands at
     #: once: the next player lifts while the man still flies or flickers). Only its tail is priced.
     early: Duration = Duration(0.65, 0.8, prior=3.5)
+    #: A magnet held over an empty point while a man is put down, lifted or taken elsewhere: two
+    #: hands over the board at once.
+    second_hand: float = 3.5
     #: Stories costing more than this much above the best are not believed.
     margin: float = 4.0
     #: A story costing more than this explains too little: the board is shown as a problem.

@@ -41,6 +41,9 @@ ONGOING_MAX = 2
 ALIGNMENTS_KEPT = 4
 
 RawTurn = tuple[int, int, int]
+#: One way to read a point's changes: its cost as noise, which changes are flips, and the spans
+#: a magnet surely stood over the point while no man of the story was on it.
+Option = tuple[float, tuple[int, ...], tuple[tuple[float, float], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,16 +111,16 @@ class _Scorer:
         self.ev = evidence
         self.model = model
         self.counts = [len(p.changes) for p in evidence.points]
-        self._options: dict[tuple[int, int], list[tuple[float, tuple[int, ...]]]] = {}
+        self._options: dict[tuple[int, int], list[Option]] = {}
         self._excursions: dict[tuple[int, int], tuple[float, str]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
 
-    def _roles(self, seq: tuple[Change, ...], a: int) -> tuple[tuple[str, Duration], ...]:
+    def _roles(self, seq: tuple[Change, ...], a: int, landed: float) -> tuple[tuple[str, Duration], ...]:
         """The roles changes ``a`` (and ``a + 1``) of a point may play as noise."""
         m = self.model
         if seq[a].closed:  # closed over an empty point
             return (("touch", m.touch), ("drop", m.drop))
-        if a > 0 and seq[a - 1].closed and seq[a].t - seq[a - 1].t <= m.flicker_window_s:
+        if seq[a].t - _landing(seq, a, landed) <= m.flicker_window_s:
             return (("nudge", m.nudge), ("knock", m.knock), ("flicker", m.flicker))
         return (("nudge", m.nudge), ("knock", m.knock))
 
@@ -128,22 +131,30 @@ class _Scorer:
             seq = self.ev.points[i].changes
             first, back = seq[a], seq[a + 1]
             d_lo, d_hi = max(back.lo - first.t, 0.0), back.t - first.lo
-            got = min((d.cost_between(d_lo, d_hi) + self._stood(seq, a, name), name) for name, d in self._roles(seq, a))
+            landed = self.ev.points[i].landed
+            got = min(
+                (d.cost_between(d_lo, d_hi) + self._stood(seq, a, name, landed), name)
+                for name, d in self._roles(seq, a, landed)
+            )
             self._excursions[(i, a)] = got
         return got
 
     def ongoing_role(self, i: int, a: int) -> tuple[float, str]:
         """The cheapest role for point ``i``'s last change as an excursion not over yet, and its cost."""
         seq = self.ev.points[i].changes
+        landed = self.ev.points[i].landed
         d = self.ev.now - seq[a].t
-        cost, name = min((dur.tail(d) + self._stood(seq, a, name), name) for name, dur in self._roles(seq, a))
+        cost, name = min(
+            (dur.tail(d) + self._stood(seq, a, name, landed), name) for name, dur in self._roles(seq, a, landed)
+        )
         return self.model.unfinished + cost, name
 
-    def _stood(self, seq: tuple[Change, ...], a: int, role: str) -> float:
+    def _stood(self, seq: tuple[Change, ...], a: int, role: str, landed: float) -> float:
         """A knocked man has been let go first: a hand reaches him only after his last landing."""
-        if role != "knock" or a == 0:
+        since = seq[a].t - _landing(seq, a, landed)
+        if role != "knock" or math.isinf(since):
             return 0.0
-        return self.model.reach.head(seq[a].t - seq[a - 1].lo)
+        return self.model.reach.head(since)
 
     def floors(self, i: int, most: int) -> list[float]:
         """Per ``k`` up to ``most + 1``: the least point ``i``'s changes cost with ``k`` or more of them flips."""
@@ -175,40 +186,83 @@ class _Scorer:
             out[k] = low
         return out
 
-    def options(self, i: int, m: int) -> list[tuple[float, tuple[int, ...]]]:
+    def options(self, i: int, m: int) -> list[Option]:
         """The cheapest ways to pick ``m`` of point ``i``'s changes as flips, the rest as noise."""
         key = (i, m)
         got = self._options.get(key)
         if got is not None:
             return got
         n = self.counts[i]
-        found: list[tuple[float, tuple[int, ...]]] = []
+        seq = self.ev.points[i].changes
+        found: list[Option] = []
 
-        def walk(start: int, left: int, picked: tuple[int, ...], cost: float) -> None:
+        def held(a: int, ongoing: bool) -> tuple[tuple[float, float], ...]:
+            """While a magnet surely was over the point, if changes ``a`` on are one passing over it."""
+            role = self.ongoing_role(i, a)[1] if ongoing else self.excursion_role(i, a)[1]
+            if role != "touch":
+                return ()
+            end = self.ev.now if ongoing else seq[a + 1].lo
+            return ((seq[a].t, end),) if end > seq[a].t else ()
+
+        def walk(start: int, left: int, picked: tuple[int, ...], cost: float, magnets: tuple) -> None:  # type: ignore[type-arg]
             if left == 0:
                 a = start
                 while a + 1 < n:
                     cost += self.excursion_role(i, a)[0]
+                    magnets += held(a, False)
                     a += 2
                 if a < n:
                     cost += self.ongoing_role(i, a)[0]
-                found.append((cost, picked))
+                    magnets += held(a, True)
+                found.append((cost, picked, magnets))
                 return
             for j in range(start, n - left + 1, 2):  # an even number of noise changes before j
-                walk(j + 1, left - 1, (*picked, j), cost)
+                walk(j + 1, left - 1, (*picked, j), cost, magnets)
                 if j + 1 < n:
                     cost += self.excursion_role(i, j)[0]
+                    magnets += held(j, False)
 
-        walk(0, m, (), 0.0)
+        walk(0, m, (), 0.0, ())
         found.sort()
         found = found[:ALIGNMENTS_KEPT]
         self._options[key] = found
         return found
 
+    def second_hands(
+        self,
+        magnets: list[tuple[int, float, float]],
+        need: list[list[Flip]],
+        picked: Sequence[tuple[int, ...]],
+        parts: list[Part] | None = None,
+    ) -> float:
+        """What the magnets over empty points cost while a flip elsewhere happened: the hand that
+        makes the flip cannot also hold a man over another point, so a second hand was over the
+        board at once (as when the next player reaches before this one has let go)."""
+        cost = 0.0
+        for i, lo, hi in magnets:
+            for p, flips in enumerate(need):
+                if p == i or not flips:
+                    continue
+                seq = self.ev.points[p].changes
+                if any(lo < seq[j].lo and seq[j].t < hi for j in picked[p]):
+                    cost += self.model.second_hand
+                    if parts is not None:
+                        where = f"{POINTS[i]} while {POINTS[p]}"
+                        parts.append(Part("second hand", where, lo, hi, self.model.second_hand))
+                    break
+        return cost
+
     def stands(self, i: int, flips: list[Flip], picked: tuple[int, ...], parts: list[Part] | None = None) -> float:
-        """What the men that land on point ``i`` and leave it again within the story cost as they stand."""
+        """What the men that land on point ``i`` and leave it again within the story cost as they
+        stand: the man standing there at the base too, if his landing was seen."""
         seq = self.ev.points[i].changes
         cost = 0.0
+        landed = self.ev.points[i].landed
+        if flips[0].role != "land" and landed > -math.inf:
+            longest = seq[picked[0]].t - landed
+            cost += self.model.stand.head(longest)
+            if parts is not None:
+                parts.append(Part("stand", f"{POINTS[i]}, to turn {flips[0].ply + 1}", longest, longest, cost))
         for (f, j), (g, k) in itertools.pairwise(zip(flips, picked, strict=True)):
             if f.role == "land":
                 longest = seq[k].t - seq[j].lo
@@ -265,7 +319,7 @@ class _Scorer:
         points = self.ev.points
         plies = len(turns) + (pending is not None)
         choice: list[int] = [0] * len(POINTS)
-        opts: list[list[tuple[float, tuple[int, ...]]]] = []
+        opts: list[list[Option]] = []
         for i, flips in enumerate(need):
             o = self.options(i, len(flips))
             if not o:
@@ -275,14 +329,18 @@ class _Scorer:
         def total(choice: list[int]) -> float:
             noise = 0.0
             times: dict[tuple[int, str], tuple[float, float]] = {}
+            magnets: list[tuple[int, float, float]] = []
             for i, flips in enumerate(need):
-                c, picked = opts[i][choice[i]]
+                c, picked, held = opts[i][choice[i]]
                 noise += c
                 seq = points[i].changes
                 for f, j in zip(flips, picked, strict=True):
                     times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
-                if len(flips) > 1:
+                if len(flips) > 1 or (flips and points[i].landed > -math.inf):
                     noise += self.stands(i, flips, picked)
+                magnets.extend((i, lo, hi) for lo, hi in held)
+            if magnets:
+                noise += self.second_hands(magnets, need, [opts[p][choice[p]][1] for p in range(len(POINTS))])
             return noise + self.timing(plies, times)
 
         best = total(choice)
@@ -307,6 +365,14 @@ class _Scorer:
         cost = best + self.lost + self.model.turn * plies
         matched = tuple(opts[i][choice[i]][1] for i in range(len(POINTS)))
         return Story(turns, pending, cost, matched)
+
+
+def _landing(seq: tuple[Change, ...], a: int, landed: float) -> float:
+    """When the man that change ``a`` (an opening) lifts landed: the closing before it, or the
+    landing before the evidence began (``-inf``: not known)."""
+    if a > 0:
+        return seq[a - 1].lo if seq[a - 1].closed else -math.inf
+    return landed
 
 
 def _pendings(pos: Position, line: Sequence[RawTurn] | None = None) -> list[RawTurn]:
@@ -409,6 +475,7 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
     need = flips_of(story.turns, story.pending)
     parts: list[Part] = []
     times: dict[tuple[int, str], tuple[float, float]] = {}
+    magnets: list[tuple[int, float, float]] = []
     for i, picked in enumerate(story.matched):
         seq = evidence.points[i].changes
         for f, j in zip(need[i], picked, strict=True):
@@ -423,14 +490,19 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 cost, role = scorer.excursion_role(i, a)
                 lo, hi = max(seq[a + 1].lo - seq[a].t, 0.0), seq[a + 1].t - seq[a].lo
                 parts.append(Part(role, f"{POINTS[i]}#{a}", lo, hi, cost))
+                if role == "touch" and seq[a + 1].lo > seq[a].t:
+                    magnets.append((i, seq[a].t, seq[a + 1].lo))
                 a += 2
             else:
                 cost, role = scorer.ongoing_role(i, a)
                 d = evidence.now - seq[a].t
                 parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
+                if role == "touch" and evidence.now > seq[a].t:
+                    magnets.append((i, seq[a].t, evidence.now))
                 a += 1
+    scorer.second_hands(magnets, need, story.matched, parts)
     for i, picked in enumerate(story.matched):
-        if len(need[i]) > 1:
+        if need[i]:
             scorer.stands(i, need[i], picked, parts)
     plies = len(story.turns) + (story.pending is not None)
     scorer.timing(plies, times, parts)
