@@ -332,3 +332,27 @@ def test_a_man_that_landed_just_before_the_written_position_has_stood_only_brief
     assert str(story) == "b6-b4xf6"
     stand = [part for part in explain(evidence, story) if part.role == "stand"]
     assert [round(part.lo, 3) for part in stand] == [0.8] and stand[0].cost > 0
+
+
+def test_a_man_put_back_is_let_go_before_another_hand_lifts_him() -> None:
+    # white's mill g7-g4 takes c5; black lifts b6 and flies it to f2, and the hand passes over
+    # the empty c5 (closed 15 ms). "g7-g4xb6, and c5 knocked off for half a second, put back and
+    # lifted 15 ms later to fly to f2" would need the hand that put c5 back to let go and another
+    # to lift him at once: the man taken is c5
+    game = Game.from_record(
+        "f4 d3 f6 d6 e4 b2 g4xd3 a4 c3 b6 f2xb2 e5 d2 d1 b2xa4 e3 a1xe5 d3 a4 b4 a7xd1 c5 c4 e5 g4-g7 "
+        "d6-d5xc4 g7-g4xe3 d3-e3 a1-d1 c5-c4 a4-a1xc4 e3-d3 g4-g7 d5-c5 f2-g1xd3 b4-c4",
+        "twelve",
+    )
+    changes = {
+        "g7": [(169.883, False)],
+        "g4": [(171.011, True)],
+        "c5": [(173.097, False), (173.649, True), (173.664, False)],
+        "b6": [(173.276, False)],
+        "f2": [(174.770, True)],
+    }
+    evidence = Evidence.static(mask(*game.board), changes, 175.0)
+    stories = read_stories(game.position, evidence)
+    assert str(stories[0]) == "g7-g4xc5 b6-f2"
+    moved = [s for s in stories if str(s) == "g7-g4xb6 c5-f2"]
+    assert not moved or moved[0].cost > stories[0].cost + 1

@@ -270,6 +270,15 @@ class _Scorer:
                 cost += c
                 if parts is not None:
                     parts.append(Part("stand", f"{POINTS[i]}, turns {f.ply + 1}-{g.ply + 1}", longest, longest, c))
+        # A knocked man put back is let go by the hand that put him back before another lifts him.
+        taken = set(picked)
+        for f, j in zip(flips, picked, strict=True):
+            if f.role != "land" and j >= 2 and j - 1 not in taken and self.excursion_role(i, j - 2)[1] == "knock":
+                longest = seq[j].t - seq[j - 1].lo
+                c = self.model.stand.head(longest)
+                cost += c
+                if parts is not None:
+                    parts.append(Part("stand", f"{POINTS[i]}, put back to turn {f.ply + 1}", longest, longest, c))
         return cost
 
     def timing(
@@ -336,7 +345,7 @@ class _Scorer:
                 seq = points[i].changes
                 for f, j in zip(flips, picked, strict=True):
                     times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
-                if len(flips) > 1 or (flips and points[i].landed > -math.inf):
+                if flips:
                     noise += self.stands(i, flips, picked)
                 magnets.extend((i, lo, hi) for lo, hi in held)
             if magnets:
