@@ -2,6 +2,7 @@
 
     python bench/shadow_tracker.py [--gen second|physical] [--seed N|random] [--games 100]
                                    [--mess 0.25] [--jobs 2] [--limit 120] [--show-wrong]
+                                   [--beside-tracker]
 
 Each game's switch events go to ``morris_pi.tracker.decoder.StoryDecoder`` on the trace's
 own clock (woken at every event and at every deadline it names). A game is *exact* when the
@@ -39,18 +40,30 @@ INDEX = {p: i for i, p in enumerate(POINTS)}
 
 def trace_of(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str, str]:
     """The events, the true record and the profile of game ``n`` of a generator's seed."""
+    rows, record, profile = whole_trace(gen, seed, n, mess)
+    return rows[1:], record, profile
+
+
+def whole_trace(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str, str]:
+    """Game ``n`` of a generator's seed as replay-format rows (its header first), its record, its profile."""
     profile = PROFILES[n % len(PROFILES)]
     if gen == "second":
         from morris_pi.traces import second_hands
 
         lines, expected, _ = second_hands.make_trace(f"{seed}:{n}", profile, second_hands.mess_levels(mess, None, None))
-        return lines[1:], str(expected["record"]), profile
+        return lines, str(expected["record"]), profile
     from morris_pi.traces.physical import generate, noise
 
     trace = generate(profile, seed * 100_000 + n, mode="two-player", mess=noise(mess))
+    return [json.loads(line) for line in trace.lines()], str(trace.expected()["record"]), profile
 
-    rows = [json.loads(line) for line in trace.lines()]
-    return rows[1:], str(trace.expected()["record"]), profile
+
+def tracker_verdict(rows: list[dict], truth: str) -> str:
+    """What today's ``Tracker`` makes of the same trace (through ``replay``, as ``morris-pi replay`` runs it)."""
+    from morris_pi.traces.heldout import replay_rows
+
+    _, out, _ = replay_rows(json.dumps(row) for row in rows)
+    return verdict(str(out[-1]["record"]) if out else "", truth)
 
 
 def load_model(path: str | None) -> Model:
@@ -135,9 +148,10 @@ def _too_slow(signum: int, frame: object) -> None:
     raise _TooSlow
 
 
-def run_one(job: tuple[str, int, int, float, float, str | None]) -> dict:
-    gen, seed, n, mess, limit, model = job
-    events, truth, profile = trace_of(gen, seed, n, mess)
+def run_one(job: tuple[str, int, int, float, float, str | None, bool]) -> dict:
+    gen, seed, n, mess, limit, model, beside = job
+    rows, truth, profile = whole_trace(gen, seed, n, mess)
+    events = rows[1:]
     signal.signal(signal.SIGALRM, _too_slow)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
@@ -149,7 +163,8 @@ def run_one(job: tuple[str, int, int, float, float, str | None]) -> dict:
         got, cpu, kind = f"{type(exc).__name__}: {exc}", 0.0, "crash"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    return {"game": n, "profile": profile, "kind": kind, "got": got, "truth": truth, "cpu": cpu}
+    tracker = tracker_verdict(rows, truth) if beside else ""
+    return {"game": n, "profile": profile, "kind": kind, "got": got, "truth": truth, "cpu": cpu, "tracker": tracker}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-table", action="store_true", help="write no row into bench/results/shadow_tracker.md")
     parser.add_argument("--model", help="a JSON file of model fields to read with instead of the default")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per game before it counts as slow")
+    parser.add_argument(
+        "--beside-tracker", action="store_true", help="also replay each game with today's Tracker, and count it"
+    )
     args = parser.parse_args(argv)
     try:
         load_model(args.model)
@@ -170,20 +188,35 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--model: {exc}")
     seed = random.SystemRandom().randrange(10, 1_000_000) if args.seed == "random" else int(args.seed)
     print(f"seed {seed}, generator {args.gen}, mess {args.mess}, {args.games} games", flush=True)
-    jobs = [(args.gen, seed, n, args.mess, args.limit, args.model) for n in range(args.games)]
+    jobs = [(args.gen, seed, n, args.mess, args.limit, args.model, args.beside_tracker) for n in range(args.games)]
     with Pool(args.jobs) as pool:
         results = pool.map(run_one, jobs, chunksize=1)
     counts = Counter(r["kind"] for r in results)
+    tracker = Counter(r["tracker"] for r in results)
+    beside = f"{tracker['exact']} / {tracker['short']} / {tracker['wrong']}" if args.beside_tracker else ""
     cpu = sorted(r["cpu"] for r in results)
     for r in results:
         if r["kind"] in ("wrong", "crash", "slow") or (args.show_wrong and r["kind"] != "exact"):
-            print(f"  {r['kind']:6} game {r['game']} {r['profile']}: got {r['got'][-90:]!r}")
+            also = f" (Tracker: {r['tracker']})" if args.beside_tracker else ""
+            print(f"  {r['kind']:6} game {r['game']} {r['profile']}{also}: got {r['got'][-90:]!r}")
             print(f"         truth ...{r['truth'][len(r['got']) - 40 if r['kind'] != 'crash' else 0 :][:120]!r}")
     if not args.no_table:
         record(
             "shadow_tracker",
             "The story decoder in shadow (bench/shadow_tracker.py)",
-            ["run", "games", "exact", "short", "wrong", "crash", "slow", "exact %", "CPU s per game, median", "max"],
+            [
+                "run",
+                "games",
+                "exact",
+                "short",
+                "wrong",
+                "crash",
+                "slow",
+                "exact %",
+                "CPU s per game, median",
+                "max",
+                "Tracker exact / short / wrong",
+            ],
             [
                 {
                     "run": f"{args.gen} seed {seed} mess {args.mess:g}"
@@ -197,19 +230,21 @@ def main(argv: list[str] | None = None) -> int:
                     "exact %": f"{100 * counts['exact'] / max(len(results), 1):.1f}",
                     "CPU s per game, median": f"{cpu[len(cpu) // 2]:.2f}",
                     "max": f"{cpu[-1]:.2f}",
+                    "Tracker exact / short / wrong": beside,
                 }
             ],
             notes=(
                 "Games between two people, read by `StoryDecoder` alone on the trace's own clock. *Short*: the record"
                 " is a beginning of the true one (the board waits); *wrong*: it holds a turn nobody played; *slow*:"
                 " over `--limit` seconds of wall time. Seeds 0 to 9 are the ones the model was set on; other seeds"
-                " are held out."
+                " are held out. With `--beside-tracker` the same traces are replayed by today's `Tracker` too."
             ),
         )
     print(
         f"exact {counts['exact']}, short {counts['short']}, wrong {counts['wrong']}, crash {counts['crash']},"
         f" slow {counts['slow']}"
         f" of {len(results)}; cpu per game median {cpu[len(cpu) // 2]:.2f} s, max {cpu[-1]:.2f} s"
+        + (f"; Tracker exact / short / wrong {beside}" if beside else "")
     )
     return 1 if counts["wrong"] or counts["crash"] else 0
 
