@@ -41,9 +41,11 @@ ONGOING_MAX = 2
 ALIGNMENTS_KEPT = 4
 
 RawTurn = tuple[int, int, int]
+#: Spans of time, each from its start to its end.
+Spans = tuple[tuple[float, float], ...]
 #: One way to read a point's changes: its cost as noise, which changes are flips, and the spans
 #: a magnet surely stood over the point while no man of the story was on it.
-Option = tuple[float, tuple[int, ...], tuple[tuple[float, float], ...]]
+Option = tuple[float, tuple[int, ...], Spans]
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,40 +195,41 @@ class _Scorer:
         if got is not None:
             return got
         n = self.counts[i]
-        seq = self.ev.points[i].changes
         found: list[Option] = []
 
-        def held(a: int, ongoing: bool) -> tuple[tuple[float, float], ...]:
-            """While a magnet surely was over the point, if changes ``a`` on are one passing over it."""
-            role = self.ongoing_role(i, a)[1] if ongoing else self.excursion_role(i, a)[1]
-            if role != "touch":
-                return ()
-            end = self.ev.now if ongoing else seq[a + 1].lo
-            return ((seq[a].t, end),) if end > seq[a].t else ()
-
-        def walk(start: int, left: int, picked: tuple[int, ...], cost: float, magnets: tuple) -> None:  # type: ignore[type-arg]
+        def walk(start: int, left: int, picked: tuple[int, ...], cost: float, magnets: Spans) -> None:
             if left == 0:
                 a = start
                 while a + 1 < n:
                     cost += self.excursion_role(i, a)[0]
-                    magnets += held(a, False)
+                    magnets += self.held(i, a, ongoing=False)
                     a += 2
                 if a < n:
                     cost += self.ongoing_role(i, a)[0]
-                    magnets += held(a, True)
+                    magnets += self.held(i, a, ongoing=True)
                 found.append((cost, picked, magnets))
                 return
             for j in range(start, n - left + 1, 2):  # an even number of noise changes before j
                 walk(j + 1, left - 1, (*picked, j), cost, magnets)
                 if j + 1 < n:
                     cost += self.excursion_role(i, j)[0]
-                    magnets += held(j, False)
+                    magnets += self.held(i, j, ongoing=False)
 
         walk(0, m, (), 0.0, ())
         found.sort()
         found = found[:ALIGNMENTS_KEPT]
         self._options[key] = found
         return found
+
+    def held(self, i: int, a: int, *, ongoing: bool) -> Spans:
+        """When a magnet surely was over point ``i``, if its changes from ``a`` are one passing over it
+        (``ongoing``: still there)."""
+        role = self.ongoing_role(i, a)[1] if ongoing else self.excursion_role(i, a)[1]
+        if role != "touch":
+            return ()
+        seq = self.ev.points[i].changes
+        end = self.ev.now if ongoing else seq[a + 1].lo
+        return ((seq[a].t, end),) if end > seq[a].t else ()
 
     def second_hands(
         self,
@@ -499,15 +502,13 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 cost, role = scorer.excursion_role(i, a)
                 lo, hi = max(seq[a + 1].lo - seq[a].t, 0.0), seq[a + 1].t - seq[a].lo
                 parts.append(Part(role, f"{POINTS[i]}#{a}", lo, hi, cost))
-                if role == "touch" and seq[a + 1].lo > seq[a].t:
-                    magnets.append((i, seq[a].t, seq[a + 1].lo))
+                magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=False))
                 a += 2
             else:
                 cost, role = scorer.ongoing_role(i, a)
                 d = evidence.now - seq[a].t
                 parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
-                if role == "touch" and evidence.now > seq[a].t:
-                    magnets.append((i, seq[a].t, evidence.now))
+                magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=True))
                 a += 1
     scorer.second_hands(magnets, need, story.matched, parts)
     for i, picked in enumerate(story.matched):
