@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.results import record
+from morris_pi.commands.arguments import positive
 from morris_pi.engine.search import Limits, Searcher
 from morris_pi.rules import Game, Turn
 
@@ -38,27 +39,17 @@ def positions(log: Path, games: int, cuts: tuple[int, ...]) -> dict[int, list[Ga
     return out
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--log", type=Path, default=RUNS / "level10-skill10.jsonl", help="a bench/sanmill.py log")
-    parser.add_argument("--games", type=_positive, default=8, help="games to cut positions from")
+    parser.add_argument("--games", type=positive, default=8, help="games to cut positions from")
     parser.add_argument(
         "--nodes",
-        type=_positive,
+        type=positive,
         default=100000,
         help="budget of the depth comparison (level 10's when the figures in docs/history/engine.md were measured)",
     )
-    parser.add_argument("--depth", type=_positive, default=5, help="depth of the node comparison")
+    parser.add_argument("--depth", type=positive, default=5, help="depth of the node comparison")
     args = parser.parse_args(argv)
     try:
         by_cut = positions(args.log, args.games, (8, 11, 14))

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import random
 import signal
 import sys
 import time
@@ -30,7 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.results import record  # noqa: E402
+from morris_pi.commands.arguments import positive, probability  # noqa: E402
+from morris_pi.commands.arguments import seed as seed_or_random  # noqa: E402
 from morris_pi.rules import POINTS  # noqa: E402
+from morris_pi.traces.heldout import parse_seed  # noqa: E402
 from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
 from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
 
@@ -170,10 +172,10 @@ def run_one(job: tuple[str, int, int, float, float, str | None, bool]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gen", choices=("second", "physical"), default="second")
-    parser.add_argument("--seed", default="0", help="a number, or 'random' (printed)")
-    parser.add_argument("--games", type=int, default=60)
-    parser.add_argument("--mess", type=float, default=0.25)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=seed_or_random, default="0", help="a number, or 'random' (printed)")
+    parser.add_argument("--games", type=positive, default=60)
+    parser.add_argument("--mess", type=probability, default=0.25)
+    parser.add_argument("--jobs", type=positive, default=2)
     parser.add_argument("--show-wrong", action="store_true")
     parser.add_argument("--no-table", action="store_true", help="write no row into bench/results/shadow_tracker.md")
     parser.add_argument("--model", help="a JSON file of model fields to read with instead of the default")
@@ -186,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         load_model(args.model)
     except ValueError as exc:
         parser.error(f"--model: {exc}")
-    seed = random.SystemRandom().randrange(10, 1_000_000) if args.seed == "random" else int(args.seed)
+    seed = parse_seed(args.seed)
     print(f"seed {seed}, generator {args.gen}, mess {args.mess}, {args.games} games", flush=True)
     jobs = [(args.gen, seed, n, args.mess, args.limit, args.model, args.beside_tracker) for n in range(args.games)]
     with Pool(args.jobs) as pool:

@@ -40,6 +40,8 @@ def test_a_seed_is_a_number_or_drawn_at_random():
     assert heldout.parse_seed("42") == 42
     drawn = {heldout.parse_seed("random") for _ in range(5)}
     assert len(drawn) > 1 and all(0 <= s < heldout.SEED_RANGE for s in drawn)
+    # the seeds the readers were tuned on are never drawn as held out
+    assert all(s >= heldout.TUNED_SEEDS for s in drawn)
     with pytest.raises(ValueError, match="whole number or 'random'"):
         heldout.parse_seed("soon")
 

@@ -22,6 +22,34 @@ def test_the_shadow_bench_counts_games_and_writes_its_table(tmp_path) -> None:
     assert "| physical seed 0 mess 0 | 2 | 2 | 0 | 0 |" in table
 
 
+def test_beside_the_decoder_the_same_traces_are_replayed_by_the_tracker(tmp_path) -> None:
+    run = bench("shadow_tracker", "--gen", "second", "--seed", "0", "--games", "2", "--jobs", "1", "--beside-tracker")
+    assert run.returncode in (0, 1), run.stderr
+    assert "; Tracker exact / short / wrong " in run.stdout
+    table = (tmp_path / "results" / "shadow_tracker.md").read_text()
+    lines = table.splitlines()
+    assert next(line for line in lines if line.startswith("| run |")).endswith(
+        "| Tracker exact / short / wrong | commit | date | python |"
+    )
+    row = next(line for line in lines if line.startswith("| second seed 0 mess 0.25 |"))
+    counts = run.stdout.rsplit("Tracker exact / short / wrong ", 1)[1].strip()
+    assert f"| {counts} |" in row
+
+
+@pytest.mark.parametrize(
+    ("argument", "said"),
+    [
+        (("--seed", "soon"), "--seed: a whole number or 'random', got 'soon'"),
+        (("--mess", "1.5"), "--mess: must lie in 0..1, got 1.5"),
+        (("--games", "0"), "--games: 0 is not at least 1"),
+    ],
+)
+def test_a_bad_argument_is_refused_naming_it(argument: tuple[str, str], said: str) -> None:
+    run = bench("shadow_tracker", *argument, "--no-table")
+    assert run.returncode == 2
+    assert said in run.stderr and "Traceback" not in run.stderr
+
+
 def test_a_model_that_cannot_tell_noise_from_turns_is_seen_in_the_counts(tmp_path) -> None:
     # every closing as cheap as a turn's: the same clean games are no longer all read
     model = tmp_path / "model.json"

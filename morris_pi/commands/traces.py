@@ -19,32 +19,14 @@ from morris_pi.traces import GENERATORS, MODES
 from morris_pi.traces.second_hands import KINDS as SECOND_HANDS_KINDS
 
 from . import Subparsers
-from .arguments import level, positive
+from .arguments import level, positive, probability
+from .arguments import seed as seed_or_random
 
 HELP = {
     "simple": "a random game played with bounce, slides, nudges, lifts and missed events",
     "physical": "whole games steered to every ending, played by modelled hands and switches",
     "second_hands": "a second model of hands, magnets and reed switches, every turn decidable",
 }
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must lie in 0..1, got {value}")
-    return value
-
-
-def _seed(text: str) -> str:
-    if text != "random":
-        try:
-            int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"a whole number or 'random', got {text[:20]!r}") from None
-    return text
 
 
 def register(subparsers: Subparsers) -> None:
@@ -63,7 +45,9 @@ def register(subparsers: Subparsers) -> None:
     for sub in made.values():
         sub.add_argument("out", type=Path, help="the folder to write the traces in")
         sub.add_argument("--games", type=positive, default=10, help="how many games (default 10)")
-        sub.add_argument("--seed", type=_seed, default="0", help="a whole number, or 'random' (drawn and printed)")
+        sub.add_argument(
+            "--seed", type=seed_or_random, default="0", help="a whole number, or 'random' (drawn and printed)"
+        )
         sub.add_argument(
             "--profiles",
             nargs="+",
@@ -88,7 +72,7 @@ def register(subparsers: Subparsers) -> None:
     simple.add_argument("--clean", action="store_true", help="no mess at all: every switch changes once, on time")
 
     physical = made["physical"]
-    physical.add_argument("--mess", type=_probability, default=0.25, help="probability of each kind (default 0.25)")
+    physical.add_argument("--mess", type=probability, default=0.25, help="probability of each kind (default 0.25)")
     physical.add_argument(
         "--kinds", nargs="+", metavar="KIND", help="only these kinds of mess (morris_pi.traces.physical.mess.KINDS)"
     )
@@ -96,7 +80,7 @@ def register(subparsers: Subparsers) -> None:
     physical.add_argument("--level", type=level, help="the engine at this level plays the computer's side")
 
     second = made["second_hands"]
-    second.add_argument("--mess", type=_probability, default=0.25, help="probability of each kind where it can happen")
+    second.add_argument("--mess", type=probability, default=0.25, help="probability of each kind where it can happen")
     kinds = ", ".join(SECOND_HANDS_KINDS)
     second.add_argument(
         "--only", nargs="+", choices=SECOND_HANDS_KINDS, metavar="KIND", help=f"play only these kinds of mess: {kinds}"
