@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from morris_pi import replay
 from morris_pi.core.safe_files import UnreadableFile
-from morris_pi.core.storage import Storage, parse_save
+from morris_pi.core.save_format import parse_save
+from morris_pi.core.storage import Storage
 from morris_pi.rules import Game
 
 FUZZ = settings(

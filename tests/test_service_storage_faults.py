@@ -11,8 +11,9 @@ import logging
 import pytest
 from test_service import config, error_points
 
+from morris_pi.core.save_format import parse_save
 from morris_pi.core.session import ERROR_PATTERNS
-from morris_pi.core.storage import Storage, parse_save
+from morris_pi.core.storage import Storage
 from morris_pi.guidance import DEFAULT_PALETTE
 from morris_pi.hw.fakes.disk import SmallDisk
 from morris_pi.rules import Game

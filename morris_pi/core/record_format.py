@@ -172,3 +172,55 @@ def player_names(meta: Mapping[str, Any]) -> tuple[str, str]:
         if meta.get(side):
             names[side] = str(meta[side])
     return names["white"], names["black"]
+
+
+def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
+    """The record's tags for what a game keeps beside its settings: its engine seed, its clock, the
+    position it was set up from (``FEN``, with PGN's ``SetUp``) and how each player was assisted.
+
+    >>> game_tags({"seed": 7, "timing": {"control": "5+3", "left": {"white": 61.5, "black": 4.0},
+    ...                                 "turns": [2.5, 11.0], "flagged": None}})
+    {'Seed': '7', 'TimeControl': '5+3', 'WhiteClock': '1:01.5', 'BlackClock': '0:04.0', 'TurnTimes': '2.5 11.0'}
+    """
+    tags: dict[str, str] = {}
+    seed = meta.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        tags["Seed"] = str(seed)
+    fen = meta.get("fen")
+    if isinstance(fen, str) and fen:
+        tags["SetUp"] = "1"
+        tags["FEN"] = fen
+    assist = meta.get("assist")
+    if isinstance(assist, Mapping):
+        tags["Assistance"] = "; ".join(f"{side}: {assist[side]}" for side in ("white", "black") if side in assist)
+    used = meta.get("hints_used")
+    if isinstance(used, Mapping):
+        tags["HintsUsed"] = " ".join(f"{side} {used[side]}" for side in ("white", "black") if side in used)
+    clock = meta.get("timing")
+    if isinstance(clock, Mapping) and isinstance(clock.get("control"), str):
+        tags["TimeControl"] = clock["control"]
+        left = clock.get("left")
+        if isinstance(left, Mapping):
+            for side, name in (("white", "WhiteClock"), ("black", "BlackClock")):
+                value = left.get(side)
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    tags[name] = clock_text(float(value))
+        turns = clock.get("turns")
+        if isinstance(turns, list):
+            tags["TurnTimes"] = " ".join(f"{float(t):.1f}" for t in turns if isinstance(t, (int, float)))
+        if clock.get("flagged") in ("white", "black"):
+            tags["TimeForfeit"] = str(clock["flagged"])
+    return tags
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds on a clock: ``m:ss.s`` (``h:mm:ss.s`` from an hour).
+
+    >>> clock_text(61.54), clock_text(4), clock_text(3725.0)
+    ('1:01.5', '0:04.0', '1:02:05.0')
+    """
+    tenths = round(max(0.0, seconds) * 10)
+    minutes, rest = divmod(tenths, 600)
+    text = f"{rest // 10:02d}.{rest % 10}"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{text}" if hours else f"{minutes}:{text}"

@@ -22,10 +22,7 @@ cannot be written (a full disk) is kept as ``unarchived-<id>.json`` and
 archived by ``archive_waiting`` at the next start; the save of a game that is
 not archived yet is never cleared or overwritten.
 
-The save is JSON rather than TOML because the standard library both reads and
-writes JSON, because any game text nests in it safely as one escaped string,
-and because a file cut short anywhere fails to parse instead of reading as a
-shorter but valid file.
+The save's own format is ``morris_pi.core.save_format``.
 
 >>> import tempfile
 >>> from morris_pi.rules import Game
@@ -38,7 +35,6 @@ shorter but valid file.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -56,26 +52,21 @@ from morris_pi.core.record_format import (
     RecordNotFoundError,
     StorageError,
     format_record,
+    game_tags,
     parse_record,
     plain_value,
     player_names,
     result_tag,
 )
 from morris_pi.core.safe_files import REAL_DISK, Disk, UnreadableFile, atomic_write_text, fsync_dir, read_regular_file
+from morris_pi.core.save_format import MAX_SAVE_BYTES, parse_save, save_document
 from morris_pi.rules import Game
-
-#: Identifies a save file and its layout version; ``load_current`` refuses others.
-SAVE_FORMAT = "morris-pi/save"
-SAVE_VERSION = 1
 
 CURRENT_NAME = "current.json"
 RECORDS_DIRNAME = "records"
 RECORD_SUFFIX = ".txt"
 WAITING_PREFIX = "unarchived-"
 
-#: The largest save read. A real one is a few kB even for a 1,000-turn game;
-#: anything bigger is not a save, and reading it whole could exhaust a Pi's memory.
-MAX_SAVE_BYTES = 1 << 20
 #: The largest record file read (``records show``/``list``): same reasoning.
 MAX_RECORD_BYTES = 1 << 20
 
@@ -93,52 +84,6 @@ def default_state_dir() -> Path:
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-# -- the save format ------------------------------------------------------------------
-
-
-def parse_save(raw: bytes, game_type: Any) -> tuple[Any, dict[str, Any]]:
-    """The game and meta data in the bytes of a save; ``UnreadableFile`` says what is wrong.
-
-    Any failure, whatever its exception (deep nesting, a number too long to
-    convert, a game text the rules refuse), is turned into ``UnreadableFile``.
-
-    >>> parse_save(b"[" * 100000, None)
-    Traceback (most recent call last):
-    ...
-    morris_pi.core.safe_files.UnreadableFile: not valid JSON: nested too deeply
-    """
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UnreadableFile(f"not UTF-8 text (byte {exc.start})") from None
-    if not text.strip():
-        raise UnreadableFile("empty file")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UnreadableFile(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except RecursionError:
-        raise UnreadableFile("not valid JSON: nested too deeply") from None
-    except Exception as exc:  # e.g. ValueError for an integer of thousands of digits
-        raise UnreadableFile(f"not valid JSON: {_short(exc)}") from None
-    problem = _check_save(data)
-    if problem:
-        raise UnreadableFile(problem)
-    try:
-        game = game_type.from_text(data["game"])
-    except RecursionError:
-        raise UnreadableFile("the game in it is inconsistent: nested too deeply") from None
-    except Exception as exc:
-        raise UnreadableFile(f"the game in it is inconsistent: {_short(exc)}") from None
-    return game, dict(data["meta"])
-
-
-def _short(exc: BaseException, limit: int = 200) -> str:
-    """An exception's message, cut to ``limit`` characters (a bad value can be megabytes)."""
-    text = str(exc) or type(exc).__name__
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 # -- storage --------------------------------------------------------------------------
@@ -205,25 +150,12 @@ class Storage:
         of another game that is not archived yet is moved to ``unarchived-<id>.json``
         first, never overwritten.
         """
-        text = self._document(game, meta)
+        text = save_document(game, meta, self._now())
         self.state_dir.mkdir(parents=True, exist_ok=True)
         if meta.get("id") != self._current_id:
             self._protect_current()
         atomic_write_text(self.current_path, text, disk=self.disk)
         self._current_id = meta.get("id")
-
-    def _document(self, game: Any, meta: Mapping[str, Any]) -> str:
-        document = {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "saved_at": self._now().isoformat(timespec="seconds"),
-            "meta": dict(meta),
-            "game": game.to_text(),
-        }
-        try:
-            return json.dumps(document, indent=2, sort_keys=False, allow_nan=False) + "\n"
-        except (TypeError, ValueError) as exc:
-            raise StorageError(f"cannot save the game: its meta data is not plain JSON data ({exc})") from None
 
     def load_current(self) -> tuple[Any, dict[str, Any]] | None:
         """The saved game and its meta data, or ``None`` if there is none to resume.
@@ -407,7 +339,7 @@ class Storage:
         """The record could not be written: keep the finished game on disk if at all possible."""
         self._held.add(record_id)
         try:
-            text = self._document(game, {**meta, "id": record_id})
+            text = save_document(game, {**meta, "id": record_id}, self._now())
             self.state_dir.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self._waiting_path(record_id), text, disk=self.disk)
         except (OSError, StorageError):
@@ -629,71 +561,3 @@ def _record_order(path: Path) -> tuple[str, int, str]:
     if match:
         return match.group(1), int(match.group(2) or 1), stem
     return stem, 0, stem
-
-
-def _check_save(data: Any) -> str | None:
-    """What is wrong with a parsed save document, or ``None``."""
-    if not isinstance(data, dict):
-        return f"expected a JSON object, found {type(data).__name__}"
-    if data.get("format") != SAVE_FORMAT:
-        return f"format is {data.get('format')!r}, expected {SAVE_FORMAT!r}"
-    version = data.get("version")
-    if version != SAVE_VERSION:
-        return f"format version {version!r}, this program reads version {SAVE_VERSION}"
-    if not isinstance(data.get("meta"), dict):
-        return "'meta' is missing or not an object"
-    if not isinstance(data.get("game"), str):
-        return "'game' is missing or not text"
-    return None
-
-
-def game_tags(meta: Mapping[str, Any]) -> dict[str, str]:
-    """The record's tags for what a game keeps beside its settings: its engine seed, its clock, the
-    position it was set up from (``FEN``, with PGN's ``SetUp``) and how each player was assisted.
-
-    >>> game_tags({"seed": 7, "timing": {"control": "5+3", "left": {"white": 61.5, "black": 4.0},
-    ...                                 "turns": [2.5, 11.0], "flagged": None}})
-    {'Seed': '7', 'TimeControl': '5+3', 'WhiteClock': '1:01.5', 'BlackClock': '0:04.0', 'TurnTimes': '2.5 11.0'}
-    """
-    tags: dict[str, str] = {}
-    seed = meta.get("seed")
-    if isinstance(seed, int) and not isinstance(seed, bool):
-        tags["Seed"] = str(seed)
-    fen = meta.get("fen")
-    if isinstance(fen, str) and fen:
-        tags["SetUp"] = "1"
-        tags["FEN"] = fen
-    assist = meta.get("assist")
-    if isinstance(assist, Mapping):
-        tags["Assistance"] = "; ".join(f"{side}: {assist[side]}" for side in ("white", "black") if side in assist)
-    used = meta.get("hints_used")
-    if isinstance(used, Mapping):
-        tags["HintsUsed"] = " ".join(f"{side} {used[side]}" for side in ("white", "black") if side in used)
-    clock = meta.get("timing")
-    if isinstance(clock, Mapping) and isinstance(clock.get("control"), str):
-        tags["TimeControl"] = clock["control"]
-        left = clock.get("left")
-        if isinstance(left, Mapping):
-            for side, name in (("white", "WhiteClock"), ("black", "BlackClock")):
-                value = left.get(side)
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    tags[name] = clock_text(float(value))
-        turns = clock.get("turns")
-        if isinstance(turns, list):
-            tags["TurnTimes"] = " ".join(f"{float(t):.1f}" for t in turns if isinstance(t, (int, float)))
-        if clock.get("flagged") in ("white", "black"):
-            tags["TimeForfeit"] = str(clock["flagged"])
-    return tags
-
-
-def clock_text(seconds: float) -> str:
-    """Seconds on a clock: ``m:ss.s`` (``h:mm:ss.s`` from an hour).
-
-    >>> clock_text(61.54), clock_text(4), clock_text(3725.0)
-    ('1:01.5', '0:04.0', '1:02:05.0')
-    """
-    tenths = round(max(0.0, seconds) * 10)
-    minutes, rest = divmod(tenths, 600)
-    text = f"{rest // 10:02d}.{rest % 10}"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{text}" if hours else f"{minutes}:{text}"

@@ -47,8 +47,9 @@ from morris_pi.core.menu import GameSettings
 from morris_pi.core.opponents import EngineGrader, StandInOpponent, engine_opponents
 from morris_pi.core.ports import Clock, GameStore, Opponent
 from morris_pi.core.position_setup import start_fen
+from morris_pi.core.record_format import clock_text
 from morris_pi.core.session import Session
-from morris_pi.core.storage import Storage, clock_text
+from morris_pi.core.storage import Storage
 from morris_pi.guidance import DEFAULT_PALETTE, Look
 from morris_pi.rules import Game, Geometry, Side, get_profile
 from morris_pi.web.seam import BoardSeam
