@@ -248,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         f" of {len(results)}; cpu per game median {cpu[len(cpu) // 2]:.2f} s, max {cpu[-1]:.2f} s"
         + (f"; Tracker exact / short / wrong {beside}" if beside else "")
     )
+    slowest = sorted(results, key=lambda r: -r["cpu"])[:3]
+    print("slowest games: " + ", ".join(f"{r['game']} ({r['cpu']:.1f} s)" for r in slowest))
     return 1 if counts["wrong"] or counts["crash"] else 0
 
 

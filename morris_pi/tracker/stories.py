@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from morris_pi.rules import Position, Turn
@@ -235,19 +235,20 @@ class _Scorer:
         self,
         magnets: list[tuple[int, float, float]],
         need: list[list[Flip]],
-        picked: Sequence[tuple[int, ...]],
+        picked: Mapping[int, tuple[int, ...]],
         parts: list[Part] | None = None,
     ) -> float:
         """What the magnets over empty points cost while a flip elsewhere happened: the hand that
         makes the flip cannot also hold a man over another point, so a second hand was over the
-        board at once (as when the next player reaches before this one has let go)."""
+        board at once (as when the next player reaches before this one has let go).
+
+        ``picked`` gives, per point with flips, which of its changes they are."""
         cost = 0.0
+        points = self.ev.points
+        flips = [(p, c.lo, c.t) for p, js in picked.items() if need[p] for c in (points[p].changes[j] for j in js)]
         for i, lo, hi in magnets:
-            for p, flips in enumerate(need):
-                if p == i or not flips:
-                    continue
-                seq = self.ev.points[p].changes
-                if any(lo < seq[j].lo and seq[j].t < hi for j in picked[p]):
+            for p, start, end in flips:
+                if p != i and lo < start and end < hi:
                     cost += self.model.second_hand
                     if parts is not None:
                         where = f"{POINTS[i]} while {POINTS[p]}"
@@ -338,21 +339,26 @@ class _Scorer:
                 return None
             opts.append(o)
 
+        # Points with no flip of the chain keep their cheapest reading: priced once, not per choice.
+        moving = [i for i, flips in enumerate(need) if flips]
+        still_noise = sum(opts[i][0][0] for i in range(len(POINTS)) if not need[i])
+        still_magnets = [(i, lo, hi) for i in range(len(POINTS)) if not need[i] for lo, hi in opts[i][0][2]]
+
         def total(choice: list[int]) -> float:
-            noise = 0.0
+            noise = still_noise
             times: dict[tuple[int, str], tuple[float, float]] = {}
-            magnets: list[tuple[int, float, float]] = []
-            for i, flips in enumerate(need):
+            magnets = list(still_magnets)
+            for i in moving:
+                flips = need[i]
                 c, picked, held = opts[i][choice[i]]
                 noise += c
                 seq = points[i].changes
                 for f, j in zip(flips, picked, strict=True):
                     times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
-                if flips:
-                    noise += self.stands(i, flips, picked)
+                noise += self.stands(i, flips, picked)
                 magnets.extend((i, lo, hi) for lo, hi in held)
             if magnets:
-                noise += self.second_hands(magnets, need, [opts[p][choice[p]][1] for p in range(len(POINTS))])
+                noise += self.second_hands(magnets, need, {p: opts[p][choice[p]][1] for p in moving})
             return noise + self.timing(plies, times)
 
         best = total(choice)
@@ -510,7 +516,7 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
                 magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=True))
                 a += 1
-    scorer.second_hands(magnets, need, story.matched, parts)
+    scorer.second_hands(magnets, need, dict(enumerate(story.matched)), parts)
     for i, picked in enumerate(story.matched):
         if need[i]:
             scorer.stands(i, need[i], picked, parts)
