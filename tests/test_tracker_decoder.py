@@ -356,3 +356,30 @@ def test_a_man_put_back_is_let_go_before_another_hand_lifts_him() -> None:
     assert str(stories[0]) == "g7-g4xc5 b6-f2"
     moved = [s for s in stories if str(s) == "g7-g4xb6 c5-f2"]
     assert not moved or moved[0].cost > stories[0].cost + 1
+
+
+def test_a_man_lifted_early_is_read_though_his_point_chatters_after() -> None:
+    # white's f2-e3; black lifts e4, sets him down on f2 (not a legal target), where he chatters
+    # on the switch and rests for seconds, takes him back to e4 and then moves e4-e5. Read as noise
+    # alone, f2's changes are cheapest as a man standing there and knocked about, with his lift
+    # the last opening, after e3 had landed: the lift at the first opening must still be tried
+    game = Game.from_record(
+        "b6 f4 c3 a4 d3 d2 g7 f2 e4 d1 d6 b2xd3 e3 a1 b4 a7xb4 d3xf4 d5 g4 c4 f4xd5 e5 b4 d5 g7-d7 "
+        "c4-c5xb4 g4-g7 c5-c4 b6-b4 d5-c5 f4-f6 f2-f4 d6-d5 f4-g4 b4-b6 c4-b4 c3-c4 g4-f4 d3-c3 "
+        "d1-g1 f6-d6xb2 g1-d1 d6-f6 d2-d3 c3-b2 d3-c3 b6-d6xc3 d1-g1 e3-f2 g1-d1 b2-d2 b4-b2 c4-c3 "
+        "c5-c4 d5-c5 d1-g1 d6-b6 g1-d1 f2-g1 e5-d5 b6-b4 f4-f2 d2-d3 a7-b6 f6-f4",
+        "twelve",
+    )
+    chatter = [2.697, 2.842, 2.889, 2.998, 3.077, 3.191, 3.256, 3.292, 3.356, 3.5, 3.578, 3.679, 3.79, 3.83, 3.939]
+    changes = {
+        "f2": [(1.0, False), *((t, k % 2 == 0) for k, t in enumerate(chatter)), (6.675, False)],
+        "e3": [(2.155, True)],
+        "e4": [(2.216, False), (7.177, True), (8.301, False)],
+        "e5": [(8.998, True)],
+        "d1": [(9.428, False), (11.274, True), (11.89, False)],
+        "d2": [(1.839, True), (1.959, False), (12.49, True)],
+    }
+    evidence = Evidence.static(mask(*game.board), changes, 14.0)
+    line = [Turn.parse(word).to_raw() for word in ("f2-e3", "e4-e5", "d1-d2")]
+    stories = read_stories(game.position, evidence, line=line, turns=3)
+    assert [str(s) for s in stories[:1]] == ["f2-e3 e4-e5 d1-d2"]

@@ -217,7 +217,15 @@ class _Scorer:
 
         walk(0, m, (), 0.0, ())
         found.sort()
-        found = found[:ALIGNMENTS_KEPT]
+        # The cheapest as noise may all put a flip where the chain's timing cannot have it (a man
+        # lifted after he landed elsewhere): keep the cheapest for each change a first flip can be too.
+        kept = found[:ALIGNMENTS_KEPT]
+        firsts = {o[1][:1] for o in kept}
+        for o in found[ALIGNMENTS_KEPT:]:
+            if o[1][:1] not in firsts:
+                firsts.add(o[1][:1])
+                kept.append(o)
+        found = kept
         self._options[key] = found
         return found
 
