@@ -383,3 +383,20 @@ def test_a_man_lifted_early_is_read_though_his_point_chatters_after() -> None:
     line = [Turn.parse(word).to_raw() for word in ("f2-e3", "e4-e5", "d1-d2")]
     stories = read_stories(game.position, evidence, line=line, turns=3)
     assert [str(s) for s in stories[:1]] == ["f2-e3 e4-e5 d1-d2"]
+
+
+def test_men_put_down_after_the_last_turn_told_are_left_for_a_longer_story() -> None:
+    # seven placements, and g7's man (the second) is knocked off his switch at the end. A story of
+    # five turns leaves the last two men unexplained and g7's knock going on: three excursions not
+    # over yet. It must still be told, or the stories followed further all begin without g7
+    changes = {
+        "d5": [(1.0, True)],
+        "g7": [(1.018, True), (18.5, False)],
+        "d3": [(4.0, True)],
+        "d1": [(14.0, True)],
+        "d6": [(14.05, True)],
+        "c4": [(17.0, True)],
+        "f4": [(17.03, True)],
+    }
+    stories = read_stories(Position.start(), Evidence.static(0, changes, 18.5), turns=5)
+    assert str(stories[0]) == "d5 g7 d3 d1 d6"

@@ -37,6 +37,9 @@ MAX_STORIES = 100000
 #: Points at most whose last change starts an excursion still going on (a man off-centre, a
 #: hand resting on a point) in one story.
 ONGOING_MAX = 2
+#: More such points a story may leave when it tells every turn it may: the men put down after
+#: its last turn stand for turns beyond what it told, and only a longer story explains them.
+HORIZON_ONGOING = 2
 #: Ways of aligning one point's changes with its flips that are scored in full.
 ALIGNMENTS_KEPT = 4
 
@@ -466,13 +469,14 @@ def read_stories(
     def walk(pos: Position, chain: tuple[RawTurn, ...]) -> None:
         if len(found) >= MAX_STORIES or bound_now[0] + model.turn * len(chain) > best[0] + model.margin:
             return
-        if odd <= ONGOING_MAX and len(chain) >= len(prefix):
+        ongoing = ONGOING_MAX + (HORIZON_ONGOING if len(chain) == turns else 0)
+        if odd <= ongoing and len(chain) >= len(prefix):
             keep(scorer.score(chain, None))
-        if odd <= 2 + ONGOING_MAX and len(chain) >= len(prefix):
+        if odd <= 2 + ongoing and len(chain) >= len(prefix):
             for pending in _pendings(pos, allowed(pos, len(chain))):
                 if fits(pending):
                     touch(pending, 1)
-                    if odd <= ONGOING_MAX and bound_now[0] + model.turn * (len(chain) + 1) <= best[0] + model.margin:
+                    if odd <= ongoing and bound_now[0] + model.turn * (len(chain) + 1) <= best[0] + model.margin:
                         keep(scorer.score(chain, pending))
                     touch(pending, -1)
         if len(chain) == turns or odd > 3 * (turns - len(chain)) + ONGOING_MAX + 2:
