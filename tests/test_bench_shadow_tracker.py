@@ -32,7 +32,9 @@ def test_beside_the_decoder_the_same_traces_are_replayed_by_the_tracker(tmp_path
         "| Tracker exact / short / wrong | commit | date | python |"
     )
     row = next(line for line in lines if line.startswith("| second seed 0 mess 0.25 |"))
-    counts = run.stdout.rsplit("Tracker exact / short / wrong ", 1)[1].strip()
+    summary = next(line for line in run.stdout.splitlines() if line.startswith("exact "))
+    counts = summary.rsplit("Tracker exact / short / wrong ", 1)[1].strip()
+    assert "slowest games: " in run.stdout
     assert f"| {counts} |" in row
 
 
