@@ -97,15 +97,25 @@ def load_model(path: str | None) -> Model:
     return dataclasses.replace(DEFAULT_MODEL, **values)  # type: ignore[arg-type]
 
 
-def play(decoder: StoryDecoder, events: list[dict]) -> int:
+def play(decoder: StoryDecoder, events: list[dict], wakes: list[float] | None = None) -> int:
     """Feed a trace's events to ``decoder`` on the trace's own clock, waking it at every deadline it
-    names, and ten seconds past the end; returns how many changes only a snapshot showed."""
+    names, and ten seconds past the end; returns how many changes only a snapshot showed.
+
+    ``wakes`` collects the CPU seconds of each wake (each ``tick``): what the board's loop waits on.
+    """
     occupied = 0
     lost = 0
+
+    def tick(t: float) -> None:
+        started = time.process_time()
+        decoder.tick(t)
+        if wakes is not None:
+            wakes.append(time.process_time() - started)
+
     for event in events:
         t = float(event["t"])
         while decoder.next_deadline() <= t:
-            decoder.tick(decoder.next_deadline())
+            tick(decoder.next_deadline())
         full = False
         if "on" in event:
             occupied |= 1 << INDEX[event["on"]]
@@ -117,22 +127,24 @@ def play(decoder: StoryDecoder, events: list[dict]) -> int:
             occupied = new
             full = True
         else:
-            decoder.tick(t)
+            tick(t)
             continue
         decoder.feed(occupied, t, full=full)
-        decoder.tick(t)
+        tick(t)
     end = float(events[-1]["t"]) + 10.0 if events else 10.0
     while decoder.next_deadline() <= end:
-        decoder.tick(decoder.next_deadline())
-    decoder.tick(end)
+        tick(decoder.next_deadline())
+    tick(end)
     return lost
 
 
-def read(events: list[dict], profile: str, model: Model = DEFAULT_MODEL) -> tuple[str, float]:
+def read(events: list[dict], profile: str, model: Model = DEFAULT_MODEL) -> tuple[str, float, list[float]]:
+    """The decoder's record of a trace, its CPU seconds, and the CPU seconds of each wake."""
     decoder = StoryDecoder(profile=profile, model=model)
+    wakes: list[float] = []
     started = time.process_time()
-    play(decoder, events)
-    return decoder.record, time.process_time() - started
+    play(decoder, events, wakes)
+    return decoder.record, time.process_time() - started, wakes
 
 
 def verdict(got: str, truth: str) -> str:
@@ -156,8 +168,9 @@ def run_one(job: tuple[str, int, int, float, float, str | None, bool]) -> dict:
     events = rows[1:]
     signal.signal(signal.SIGALRM, _too_slow)
     signal.setitimer(signal.ITIMER_REAL, limit)
+    wakes: list[float] = []
     try:
-        got, cpu = read(events, profile, load_model(model))
+        got, cpu, wakes = read(events, profile, load_model(model))
         kind = verdict(got, truth)
     except _TooSlow:
         got, cpu, kind = "", limit, "slow"
@@ -166,7 +179,16 @@ def run_one(job: tuple[str, int, int, float, float, str | None, bool]) -> dict:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     tracker = tracker_verdict(rows, truth) if beside else ""
-    return {"game": n, "profile": profile, "kind": kind, "got": got, "truth": truth, "cpu": cpu, "tracker": tracker}
+    return {
+        "game": n,
+        "profile": profile,
+        "kind": kind,
+        "got": got,
+        "truth": truth,
+        "cpu": cpu,
+        "wakes": wakes,
+        "tracker": tracker,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     tracker = Counter(r["tracker"] for r in results)
     beside = f"{tracker['exact']} / {tracker['short']} / {tracker['wrong']}" if args.beside_tracker else ""
     cpu = sorted(r["cpu"] for r in results)
+    wakes = sorted(w for r in results for w in r["wakes"])
+    p99 = 1000 * wakes[min(len(wakes) - 1, int(0.99 * len(wakes)))] if wakes else 0.0
     for r in results:
         if r["kind"] in ("wrong", "crash", "slow") or (args.show_wrong and r["kind"] != "exact"):
             also = f" (Tracker: {r['tracker']})" if args.beside_tracker else ""
@@ -217,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                 "exact %",
                 "CPU s per game, median",
                 "max",
+                "p99 ms per wake",
                 "Tracker exact / short / wrong",
             ],
             [
@@ -232,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                     "exact %": f"{100 * counts['exact'] / max(len(results), 1):.1f}",
                     "CPU s per game, median": f"{cpu[len(cpu) // 2]:.2f}",
                     "max": f"{cpu[-1]:.2f}",
+                    "p99 ms per wake": f"{p99:.1f}",
                     "Tracker exact / short / wrong": beside,
                 }
             ],
@@ -240,12 +266,15 @@ def main(argv: list[str] | None = None) -> int:
                 " is a beginning of the true one (the board waits); *wrong*: it holds a turn nobody played; *slow*:"
                 " over `--limit` seconds of wall time. Seeds 0 to 9 are the ones the model was set on; other seeds"
                 " are held out. With `--beside-tracker` the same traces are replayed by today's `Tracker` too."
+                " *p99 ms per wake*: the CPU time of a call to `tick` (a reading or a deadline), the 99th"
+                " percentile over every wake of the run, on this machine."
             ),
         )
     print(
         f"exact {counts['exact']}, short {counts['short']}, wrong {counts['wrong']}, crash {counts['crash']},"
         f" slow {counts['slow']}"
-        f" of {len(results)}; cpu per game median {cpu[len(cpu) // 2]:.2f} s, max {cpu[-1]:.2f} s"
+        f" of {len(results)}; cpu per game median {cpu[len(cpu) // 2]:.2f} s, max {cpu[-1]:.2f} s;"
+        f" {len(wakes)} wakes, p99 {p99:.1f} ms, max {1000 * (wakes[-1] if wakes else 0.0):.0f} ms"
         + (f"; Tracker exact / short / wrong {beside}" if beside else "")
     )
     slowest = sorted(results, key=lambda r: -r["cpu"])[:3]

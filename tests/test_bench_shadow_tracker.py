@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from bench_kit import bench
@@ -18,8 +19,10 @@ def test_the_shadow_bench_counts_games_and_writes_its_table(tmp_path) -> None:
     assert run.returncode == 0, run.stderr
     assert "seed 0, generator physical, mess 0.0, 2 games" in run.stdout
     assert "exact 2, short 0, wrong 0" in run.stdout
+    assert re.search(r"\d+ wakes, p99 \d+\.\d ms, max \d+ ms", run.stdout)
     table = (tmp_path / "results" / "shadow_tracker.md").read_text()
     assert "| physical seed 0 mess 0 | 2 | 2 | 0 | 0 |" in table
+    assert "| p99 ms per wake |" in table
 
 
 def test_beside_the_decoder_the_same_traces_are_replayed_by_the_tracker(tmp_path) -> None:
