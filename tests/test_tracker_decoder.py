@@ -445,3 +445,13 @@ def test_a_man_set_down_astray_and_put_back_is_not_a_move() -> None:
     feed(d, events[8:])
     settle(d, 196.0)
     assert d.record == before + " a1-a4xf4 g1-g4"
+
+
+def test_a_ranking_past_its_budget_decides_nothing_and_the_board_waits() -> None:
+    events = [(0.0, ()), (1.0, ("d6",)), (3.0, ("d6", "a1"))]
+    starved, enough = StoryDecoder(rank_chains=1), StoryDecoder(rank_chains=1000)
+    for d in (starved, enough):
+        feed(d, events)
+        settle(d, 10.0)
+    assert starved.record == "" and not starved.stalled
+    assert enough.record == "d6 a1"

@@ -33,7 +33,7 @@ from morris_pi.rules.board import POINTS
 
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
-from .stories import LONGEST_TURNS, MAX_TURNS, RawTurn, Story, flips_of, read_stories
+from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, RawTurn, Story, flips_of, read_stories
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.
 DEFAULT_CONFIRM_S = 1.0
@@ -58,6 +58,9 @@ MET_STORIES = 200
 #: Seconds the whole board must have been still before anything is committed: a change only
 #: just seen has not shown yet what it begins.
 FIRM_S = 0.3
+#: Chains one ranking may score (all its readings together). A ranking past it decides nothing
+#: and is tried again later, so that no wake holds up the board's loop for long.
+RANK_CHAINS = 10_000
 
 
 class StoryDecoder:
@@ -71,8 +74,10 @@ class StoryDecoder:
         model: Model = DEFAULT_MODEL,
         confirm_s: float = DEFAULT_CONFIRM_S,
         line: Sequence[Turn] | None = None,
+        rank_chains: int = RANK_CHAINS,
     ) -> None:
         self.game = game if game is not None else Game(profile)
+        self.rank_chains = rank_chains
         #: The turns the game is known to follow, from ``game``'s position on (fitting the model
         #: to games with their records); ``None`` in play.
         self.line = None if line is None else [t.to_raw() for t in line]
@@ -159,12 +164,18 @@ class StoryDecoder:
         # past that the good ones are followed further (``_further``); if a followed one still
         # uses every turn told, nothing is committed.
         turns = MAX_TURNS
-        good = read_stories(self.game.position, past, self.model, line=self._line())
-        while (full := not good or any(len(s.turns) == turns for s in good)) and turns < LONGEST_TURNS:
-            turns += 1
-            good = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns)
-        if full:
-            good, full = self._further(past, good, turns)
+        budget = ChainBudget(self.rank_chains)
+        try:
+            good = read_stories(self.game.position, past, self.model, line=self._line(), budget=budget)
+            while (full := not good or any(len(s.turns) == turns for s in good)) and turns < LONGEST_TURNS:
+                turns += 1
+                good = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns, budget=budget)
+            if full:
+                good, full = self._further(past, good, turns, budget)
+        except OutOfChains:
+            # too much to tell at once: nothing is decided now, and later evidence may settle it
+            self._recheck(now, evidence.last_change)
+            return False
         if good:
             self._heads = _beginnings(good)
         if not good:
@@ -206,7 +217,9 @@ class StoryDecoder:
         self._commit(best, agreed, past.points, need, [len(p.changes) for p in evidence.points])
         return True
 
-    def _further(self, past: Evidence, good: list[Story], turns: int) -> tuple[list[Story], bool]:
+    def _further(
+        self, past: Evidence, good: list[Story], turns: int, budget: ChainBudget | None = None
+    ) -> tuple[list[Story], bool]:
         """Follow stories further than ``turns`` when the good ones use them all, or none is good:
         each good one (or, with none, each good one of the last ranking) from what it told but
         its last turns. A doubt about who placed which man is settled by what the men do later.
@@ -222,7 +235,13 @@ class StoryDecoder:
                 story
                 for head in sorted(heads)
                 for story in read_stories(
-                    self.game.position, past, self.model, line=self._line(), turns=len(head) + MAX_TURNS, prefix=head
+                    self.game.position,
+                    past,
+                    self.model,
+                    line=self._line(),
+                    turns=len(head) + MAX_TURNS,
+                    prefix=head,
+                    budget=budget,
                 )
             ]
             if not found:

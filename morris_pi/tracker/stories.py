@@ -51,6 +51,32 @@ Spans = tuple[tuple[float, float], ...]
 Option = tuple[float, tuple[int, ...], Spans]
 
 
+class OutOfChains(Exception):
+    """A ranking scored more chains than its ``ChainBudget`` allows."""
+
+
+class ChainBudget:
+    """How many chains one ranking may score before it gives up, so that no ranking holds up the
+    board's loop for long: the board waits (and ranks again later) instead.
+
+    >>> budget = ChainBudget(1)
+    >>> budget.spend()
+    >>> budget.spend()
+    Traceback (most recent call last):
+    ...
+    morris_pi.tracker.stories.OutOfChains: a ranking scored more than 1 chains
+    """
+
+    def __init__(self, chains: int) -> None:
+        self.chains = chains
+        self.left = chains
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise OutOfChains(f"a ranking scored more than {self.chains} chains")
+
+
 @dataclass(frozen=True, slots=True)
 class Flip:
     """A change a story needs: point ``point`` opens or closes for turn ``ply`` of the chain."""
@@ -423,11 +449,13 @@ def read_stories(
     line: Sequence[RawTurn] | None = None,
     turns: int = MAX_TURNS,
     prefix: Sequence[RawTurn] = (),
+    budget: ChainBudget | None = None,
 ) -> list[Story]:
     """Every story of up to ``turns`` turns within the model's margin of the cheapest, cheapest first.
 
     ``line`` keeps only the stories that follow it (a game whose turns are known, as when the
     model is fitted to games with their records); ``prefix`` only those that begin with it.
+    ``budget`` is spent one chain scored at a time, and raises ``OutOfChains`` when it runs out.
 
     A chain is not followed further once even its cheapest continuation would cost more than the
     margin above the cheapest story found: every cost is positive, and each point's changes
@@ -456,6 +484,11 @@ def read_stories(
     def fits(turn: RawTurn) -> bool:
         return all(p < 0 or used[p] < counts[p] for p in turn)
 
+    def scored(chain: tuple[RawTurn, ...], pending: RawTurn | None) -> Story | None:
+        if budget is not None:
+            budget.spend()
+        return scorer.score(chain, pending)
+
     def keep(story: Story | None) -> None:
         if story is not None and story.cost <= best[0] + model.margin:
             found.append(story)
@@ -471,13 +504,13 @@ def read_stories(
             return
         ongoing = ONGOING_MAX + (HORIZON_ONGOING if len(chain) == turns else 0)
         if odd <= ongoing and len(chain) >= len(prefix):
-            keep(scorer.score(chain, None))
+            keep(scored(chain, None))
         if odd <= 2 + ongoing and len(chain) >= len(prefix):
             for pending in _pendings(pos, allowed(pos, len(chain))):
                 if fits(pending):
                     touch(pending, 1)
                     if odd <= ongoing and bound_now[0] + model.turn * (len(chain) + 1) <= best[0] + model.margin:
-                        keep(scorer.score(chain, pending))
+                        keep(scored(chain, pending))
                     touch(pending, -1)
         if len(chain) == turns or odd > 3 * (turns - len(chain)) + ONGOING_MAX + 2:
             return
