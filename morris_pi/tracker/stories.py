@@ -21,6 +21,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from morris_pi.errors import MorrisPiError
 from morris_pi.rules import Position, Turn
 from morris_pi.rules.board import POINTS
 
@@ -51,8 +52,9 @@ Spans = tuple[tuple[float, float], ...]
 Option = tuple[float, tuple[int, ...], Spans]
 
 
-class OutOfChains(Exception):
-    """A ranking scored more chains than its ``ChainBudget`` allows."""
+class OutOfChains(MorrisPiError, RuntimeError):
+    """A ranking scored more chains than its ``ChainBudget`` allows (the evidence was fine, there
+    was only too much of it to tell at once)."""
 
 
 class ChainBudget:
