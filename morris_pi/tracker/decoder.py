@@ -217,9 +217,7 @@ class StoryDecoder:
         self._commit(best, agreed, past.points, need, [len(p.changes) for p in evidence.points])
         return True
 
-    def _further(
-        self, past: Evidence, good: list[Story], turns: int, budget: ChainBudget | None = None
-    ) -> tuple[list[Story], bool]:
+    def _further(self, past: Evidence, good: list[Story], turns: int, budget: ChainBudget) -> tuple[list[Story], bool]:
         """Follow stories further than ``turns`` when the good ones use them all, or none is good:
         each good one (or, with none, each good one of the last ranking) from what it told but
         its last turns. A doubt about who placed which man is settled by what the men do later.

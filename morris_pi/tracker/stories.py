@@ -273,7 +273,6 @@ class _Scorer:
     def second_hands(
         self,
         magnets: list[tuple[int, float, float]],
-        need: list[list[Flip]],
         picked: Mapping[int, tuple[int, ...]],
         parts: list[Part] | None = None,
     ) -> float:
@@ -281,10 +280,10 @@ class _Scorer:
         makes the flip cannot also hold a man over another point, so a second hand was over the
         board at once (as when the next player reaches before this one has let go).
 
-        ``picked`` gives, per point with flips, which of its changes they are."""
+        ``picked`` gives, per point, which of its changes are the chain's flips."""
         cost = 0.0
         points = self.ev.points
-        flips = [(p, c.lo, c.t) for p, js in picked.items() if need[p] for c in (points[p].changes[j] for j in js)]
+        flips = [(p, c.lo, c.t) for p, js in picked.items() for c in (points[p].changes[j] for j in js)]
         for i, lo, hi in magnets:
             for p, start, end in flips:
                 if p != i and lo < start and end < hi:
@@ -397,7 +396,7 @@ class _Scorer:
                 noise += self.stands(i, flips, picked)
                 magnets.extend((i, lo, hi) for lo, hi in held)
             if magnets:
-                noise += self.second_hands(magnets, need, {p: opts[p][choice[p]][1] for p in moving})
+                noise += self.second_hands(magnets, {p: opts[p][choice[p]][1] for p in moving})
             return noise + self.timing(plies, times)
 
         best = total(choice)
@@ -563,7 +562,7 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
                 magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=True))
                 a += 1
-    scorer.second_hands(magnets, need, dict(enumerate(story.matched)), parts)
+    scorer.second_hands(magnets, dict(enumerate(story.matched)), parts)
     for i, picked in enumerate(story.matched):
         if need[i]:
             scorer.stands(i, need[i], picked, parts)
