@@ -246,6 +246,20 @@ def test_stories_that_meet_in_one_position_are_decided_by_what_they_cost() -> No
     assert d.record == f"{PLACED} g7-g4xd1 d3-d2"
 
 
+def test_a_point_just_emptied_is_not_filled_at_once_by_the_other_hand() -> None:
+    # white's b6 closes a mill and takes a4; the remover's sleeve knocks a1 off his switch for
+    # 0.4 s, and black places on a4 1.5 s after it was emptied. "b6xa1 a1" meets the same position
+    # and explains every change as well (a4 knocked for 1.5 s), but it has black's man land on a1
+    # 0.4 s after white's hand took a man off it: the remover has barely cleared the point
+    game = Game.from_record("d6 a1 f6 a4")
+    changes = {"b6": [(1.0, True)], "a4": [(2.0, False), (3.5, True)], "a1": [(2.05, False), (2.45, True)]}
+    stories = read_stories(game.position, Evidence.static(mask(*game.board), changes, 6.0))
+    assert [str(s) for s in stories][:1] == ["b6xa4 a4"]
+    assert "b6xa1 a1" in [str(s) for s in stories]
+    clear = [p for p in explain(Evidence.static(mask(*game.board), changes, 6.0), stories[0]) if p.role == "clear"]
+    assert [round(p.lo, 2) for p in clear] == [1.5]
+
+
 def test_a_man_is_not_knocked_off_by_the_hand_that_just_put_him_down() -> None:
     # black's man comes in over b4 (closed 57 ms) and d3 to c4; white places b4 0.8 s later.
     # "black placed b4, knocked it off at once, white placed c4, b4 went back" would need a hand

@@ -72,6 +72,10 @@ class Model:
     #: A man standing on his point, from his landing to his lift or removal later in the story:
     #: the other player needs time to see him and reach him. Only a short stand is priced.
     stand: Duration = Duration(1.0, 0.6)
+    #: A point emptied (its man lifted or taken) until another man lands on it: the hand that
+    #: emptied it clears away, and the next needs time to see it empty and reach it. Only a
+    #: short one is priced.
+    clear: Duration = Duration(2.0, 0.6)
     #: From a man's landing to a knock that lifts him off his point: the hand that put him down
     #: lets go first. Only a short one is priced.
     reach: Duration = Duration(0.3, 0.5)

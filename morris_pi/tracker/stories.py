@@ -306,12 +306,14 @@ class _Scorer:
             if parts is not None:
                 parts.append(Part("stand", f"{POINTS[i]}, to turn {flips[0].ply + 1}", longest, longest, cost))
         for (f, j), (g, k) in itertools.pairwise(zip(flips, picked, strict=True)):
-            if f.role == "land":
-                longest = seq[k].t - seq[j].lo
-                c = self.model.stand.head(longest)
-                cost += c
-                if parts is not None:
-                    parts.append(Part("stand", f"{POINTS[i]}, turns {f.ply + 1}-{g.ply + 1}", longest, longest, c))
+            longest = seq[k].t - seq[j].lo
+            # a man stands from his landing until another hand lifts him; a point emptied by
+            # one hand is filled by another only once the first has cleared it
+            role, duration = ("stand", self.model.stand) if f.role == "land" else ("clear", self.model.clear)
+            c = duration.head(longest)
+            cost += c
+            if parts is not None:
+                parts.append(Part(role, f"{POINTS[i]}, turns {f.ply + 1}-{g.ply + 1}", longest, longest, c))
         # A knocked man put back is let go by the hand that put him back before another lifts him.
         taken = set(picked)
         for f, j in zip(flips, picked, strict=True):
