@@ -96,6 +96,12 @@ class Model:
     unfinished: float = 1.0
     #: Each turn a story claims (so noise that explains as well is not read as turns).
     turn: float = 2.0
+    #: A man lifted and set down where no rule lets him go, not yet taken up again: a mistake the
+    #: board shows, which he puts right (half of it on each of the two points).
+    astray: float = 4.0
+    #: How long a man set down astray is left there before he is taken up again; only its tail
+    #: is priced while he is.
+    stray: Duration = Duration(1.5, 0.6)
     #: A change that only a later scan showed: the switch's report was lost.
     lost: float = 2.0
     #: The man taken off before the mill's step was made.

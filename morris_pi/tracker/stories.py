@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from morris_pi.errors import MorrisPiError
 from morris_pi.rules import Position, Turn
 from morris_pi.rules.board import POINTS
 
-from .evidence import Change, Evidence
+from .evidence import Change, Evidence, PointEvidence
 from .model import DEFAULT_MODEL, Duration, Model
 
 #: The longest chain of turns a story tells beyond the base position, at first.
@@ -115,6 +115,9 @@ class Story:
     cost: float
     #: Per point (index), the indices of its changes that are the chain's flips, in order.
     matched: tuple[tuple[int, ...], ...] = field(repr=False)
+    #: A man lifted from one point and set down astray on another after the story's turns, not
+    #: yet taken up again: ``(origin, target)``.
+    stray: tuple[int, int] | None = None
 
     def __str__(self) -> str:
         words = [str(Turn.from_raw(t)) for t in self.turns]
@@ -146,6 +149,9 @@ class _Scorer:
         self.counts = [len(p.changes) for p in evidence.points]
         self._options: dict[tuple[int, int], list[Option]] = {}
         self._excursions: dict[tuple[int, int], tuple[float, str]] = {}
+        self._ongoing: dict[tuple[int, int], tuple[float, str]] = {}
+        self._plain: dict[tuple[int, int], tuple[float, str]] = {}
+        self._steps: dict[Position, frozenset[tuple[int, int]]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
 
     def _roles(self, seq: tuple[Change, ...], a: int, landed: float) -> tuple[tuple[str, Duration], ...]:
@@ -173,14 +179,94 @@ class _Scorer:
         return got
 
     def ongoing_role(self, i: int, a: int) -> tuple[float, str]:
-        """The cheapest role for point ``i``'s last change as an excursion not over yet, and its cost."""
-        seq = self.ev.points[i].changes
-        landed = self.ev.points[i].landed
-        d = self.ev.now - seq[a].t
-        cost, name = min(
-            (dur.tail(d) + self._stood(seq, a, name, landed), name) for name, dur in self._roles(seq, a, landed)
+        """The cheapest role for point ``i``'s last change as an excursion not over yet, and its cost.
+
+        ``astray`` is half of a man set down where no rule lets him go (his lift, or his landing):
+        it holds only if the story pairs it with the other half (``strays``).
+        """
+        got = self._ongoing.get((i, a))
+        if got is None:
+            plain = self.ongoing_plain(i, a)
+            m = self.model
+            seq = self.ev.points[i].changes
+            half = m.astray / 2
+            if seq[a].closed:
+                half += m.unfinished + m.stray.tail(self.ev.now - seq[a].t)
+            got = min(plain, (half, "astray"))
+            self._ongoing[(i, a)] = got
+        return got
+
+    def ongoing_plain(self, i: int, a: int) -> tuple[float, str]:
+        """The cheapest role for point ``i``'s last change as noise not over yet (no mistake)."""
+        got = self._plain.get((i, a))
+        if got is None:
+            seq = self.ev.points[i].changes
+            landed = self.ev.points[i].landed
+            d = self.ev.now - seq[a].t
+            cost, name = min(
+                (dur.tail(d) + self._stood(seq, a, name, landed), name) for name, dur in self._roles(seq, a, landed)
+            )
+            got = self._plain[(i, a)] = (self.model.unfinished + cost, name)
+        return got
+
+    def _not_astray(self, i: int) -> float:
+        """What point ``i``'s last change costs more as plain noise than as half of a man astray."""
+        a = self.counts[i] - 1
+        return self.ongoing_plain(i, a)[0] - self.ongoing_role(i, a)[0]
+
+    def stray_end(self, i: int, picked: tuple[int, ...]) -> bool:
+        """Whether point ``i``, its changes ``picked`` as flips, ends with half of a man astray."""
+        n = self.counts[i]
+        after = n - (picked[-1] + 1 if picked else 0)
+        return after % 2 == 1 and self.ongoing_role(i, n - 1)[1] == "astray"
+
+    def strays(
+        self,
+        ends: list[int],
+        illegal: Callable[[int, int], bool],
+        times: Mapping[tuple[int, str], tuple[float, float]],
+        parts: list[Part] | None = None,
+    ) -> tuple[float, tuple[int, int] | None]:
+        """What the halves of a man astray at points ``ends`` cost together: one lift and a later
+        landing that ``illegal`` allows (no rule lets that man go there) are one mistake, with
+        his carry; every other half is read as the noise it would be without it.
+
+        The mistake is the next turn made wrongly: he is lifted after the story's last turn began
+        and set down after every flip of the story (``times``, as ``timing`` takes them)."""
+        m = self.model
+        points = self.ev.points
+        last = {i: points[i].changes[-1] for i in ends}
+        lifts = [i for i in ends if not last[i].closed]
+        lands = [i for i in ends if last[i].closed]
+        if (not lifts or not lands) and parts is None:
+            return sum(self._not_astray(i) for i in ends), None
+        final = max((ply for ply, _ in times), default=-1)
+        begun = min((t for (ply, _), (_, t) in times.items() if ply == final), default=-math.inf)
+        ended = max((lo for lo, _ in times.values()), default=-math.inf)
+        pair = next(
+            (
+                (o, t)
+                for t in lands
+                for o in lifts
+                if begun < last[o].t and last[o].lo < last[t].t and ended < last[t].t and illegal(o, t)
+            ),
+            None,
         )
-        return self.model.unfinished + cost, name
+        cost = 0.0
+        if pair is not None:
+            o, t = pair
+            lo, hi = max(last[t].lo - last[o].t, 1e-3), last[t].t - last[o].lo
+            c = m.carry.cost_between(lo, hi)
+            cost += c
+            if parts is not None:
+                parts.append(Part("astray", f"{POINTS[o]} to {POINTS[t]}", lo, hi, c))
+        for i in ends:
+            if pair is None or i not in pair:
+                c = self._not_astray(i)
+                cost += c
+                if parts is not None:
+                    parts.append(Part("not astray", POINTS[i], 0.0, 0.0, c))
+        return cost, pair
 
     def _stood(self, seq: tuple[Change, ...], a: int, role: str, landed: float) -> float:
         """A knocked man has been let go first: a hand reaches him only after his last landing."""
@@ -367,8 +453,29 @@ class _Scorer:
             prev_start, prev_end = start, max(end, prev_end)
         return cost
 
-    def score(self, turns: tuple[RawTurn, ...], pending: RawTurn | None) -> Story | None:
+    def illegal_steps(self, final: Position | None) -> Callable[[int, int], bool]:
+        """Whether a man of the side to move in ``final`` stands on one point and no turn moves him
+        to another: the mistake a player makes with his own man (``None``: a turn is still in the
+        hand, and no man is read as astray)."""
+        if final is None:
+            return lambda o, t: False
+        own = final.men[final.side]
+
+        def illegal(o: int, t: int) -> bool:
+            if not own >> o & 1:
+                return False
+            steps = self._steps.get(final)
+            if steps is None:
+                steps = self._steps[final] = frozenset((a, b) for a, b, _ in final.turns())
+            return (o, t) not in steps
+
+        return illegal
+
+    def score(self, turns: tuple[RawTurn, ...], pending: RawTurn | None, final: Position | None = None) -> Story | None:
+        """The chain's cheapest reading; ``final`` is where its turns lead (a man set down astray
+        after them is one where no turn of it lets him go)."""
         need = flips_of(turns, pending)
+        illegal = self.illegal_steps(final if pending is None else None)
         points = self.ev.points
         plies = len(turns) + (pending is not None)
         choice: list[int] = [0] * len(POINTS)
@@ -383,6 +490,7 @@ class _Scorer:
         moving = [i for i, flips in enumerate(need) if flips]
         still_noise = sum(opts[i][0][0] for i in range(len(POINTS)) if not need[i])
         still_magnets = [(i, lo, hi) for i in range(len(POINTS)) if not need[i] for lo, hi in opts[i][0][2]]
+        still_strays = [i for i in range(len(POINTS)) if not need[i] and self.stray_end(i, opts[i][0][1])]
 
         def total(choice: list[int]) -> float:
             noise = still_noise
@@ -399,6 +507,9 @@ class _Scorer:
                 magnets.extend((i, lo, hi) for lo, hi in held)
             if magnets:
                 noise += self.second_hands(magnets, {p: opts[p][choice[p]][1] for p in moving})
+            ends = still_strays + [i for i in moving if self.stray_end(i, opts[i][choice[i]][1])]
+            if ends:
+                noise += self.strays(ends, illegal, times)[0]
             return noise + self.timing(plies, times)
 
         best = total(choice)
@@ -422,7 +533,20 @@ class _Scorer:
             return None
         cost = best + self.lost + self.model.turn * plies
         matched = tuple(opts[i][choice[i]][1] for i in range(len(POINTS)))
-        return Story(turns, pending, cost, matched)
+        ends = [i for i in range(len(POINTS)) if self.stray_end(i, matched[i])]
+        stray = self.strays(ends, illegal, _times(points, need, matched))[1] if ends else None
+        return Story(turns, pending, cost, matched, stray)
+
+
+def _times(
+    points: Sequence[PointEvidence], need: list[list[Flip]], matched: Sequence[tuple[int, ...]]
+) -> dict[tuple[int, str], tuple[float, float]]:
+    """When each flip of a chain happened (its earliest and latest time), by ply and role."""
+    return {
+        (f.ply, f.role): (points[i].changes[j].lo, points[i].changes[j].t)
+        for i, flips in enumerate(need)
+        for f, j in zip(flips, matched[i], strict=True)
+    }
 
 
 def _landing(seq: tuple[Change, ...], a: int, landed: float) -> float:
@@ -487,10 +611,10 @@ def read_stories(
     def fits(turn: RawTurn) -> bool:
         return all(p < 0 or used[p] < counts[p] for p in turn)
 
-    def scored(chain: tuple[RawTurn, ...], pending: RawTurn | None) -> Story | None:
+    def scored(chain: tuple[RawTurn, ...], pending: RawTurn | None, final: Position) -> Story | None:
         if budget is not None:
             budget.spend()
-        return scorer.score(chain, pending)
+        return scorer.score(chain, pending, final)
 
     def keep(story: Story | None) -> None:
         if story is not None and story.cost <= best[0] + model.margin:
@@ -507,13 +631,13 @@ def read_stories(
             return
         ongoing = ONGOING_MAX + (HORIZON_ONGOING if len(chain) == turns else 0)
         if odd <= ongoing and len(chain) >= len(prefix):
-            keep(scored(chain, None))
+            keep(scored(chain, None, pos))
         if odd <= 2 + ongoing and len(chain) >= len(prefix):
             for pending in _pendings(pos, allowed(pos, len(chain))):
                 if fits(pending):
                     touch(pending, 1)
                     if odd <= ongoing and bound_now[0] + model.turn * (len(chain) + 1) <= best[0] + model.margin:
-                        keep(scored(chain, pending))
+                        keep(scored(chain, pending, pos))
                     touch(pending, -1)
         if len(chain) == turns or odd > 3 * (turns - len(chain)) + ONGOING_MAX + 2:
             return
@@ -565,6 +689,9 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=True))
                 a += 1
     scorer.second_hands(magnets, dict(enumerate(story.matched)), parts)
+    ends = [i for i in range(len(POINTS)) if scorer.stray_end(i, story.matched[i])]
+    if ends:
+        scorer.strays(ends, lambda o, t: (o, t) == story.stray, times, parts)
     for i, picked in enumerate(story.matched):
         if need[i]:
             scorer.stands(i, need[i], picked, parts)
