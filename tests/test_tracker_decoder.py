@@ -483,6 +483,19 @@ def test_a_man_set_down_astray_is_one_mistake_while_he_stands_there() -> None:
     assert d.record == f"{PLACED} b2-b4 d1-d2"
 
 
+def test_the_other_sides_man_stepped_as_if_ones_own_is_a_mistake_too() -> None:
+    # after white's b2-b4, black takes white's f4 for his own and steps it to g4, next to it: one
+    # mistake while he stands there. Set down on a point f4 is not next to, it is no such mistake
+    # (a man put back where he came from reads like that, and must not be taken for one)
+    game = Game.from_record(PLACED)
+    moved = {"b2": [(5.0, False)], "b4": [(5.8, True)], "f4": [(7.0, False)]}
+    for target, stray in (("g4", True), ("c3", False)):
+        changes = {**moved, target: [(7.4, True)]}
+        story = read_stories(game.position, Evidence.static(mask(*game.board), changes, 8.4))[0]
+        assert str(story) == "b2-b4"
+        assert (story.stray == (POINTS.index("f4"), POINTS.index(target))) is stray
+
+
 def test_a_ranking_past_its_budget_decides_nothing_and_the_board_waits() -> None:
     events = [(0.0, ()), (1.0, ("d6",)), (3.0, ("d6", "a1"))]
     starved, enough = StoryDecoder(rank_chains=1), StoryDecoder(rank_chains=1000)

@@ -454,14 +454,19 @@ class _Scorer:
         return cost
 
     def illegal_steps(self, final: Position | None) -> Callable[[int, int], bool]:
-        """Whether a man of the side to move in ``final`` stands on one point and no turn moves him
-        to another: the mistake a player makes with his own man (``None``: a turn is still in the
-        hand, and no man is read as astray)."""
+        """Whether a man lifted from one point and set down on another in ``final`` is a mistake a
+        player makes: his own man where no turn lets him go, or the other side's man stepped to a
+        neighbouring point, as if it were his own (``None``: a turn is still in the hand, and no
+        man is read as astray)."""
         if final is None:
             return lambda o, t: False
         own = final.men[final.side]
+        other = final.men[1 - final.side]
+        adjacency = final.tables.adjacency
 
         def illegal(o: int, t: int) -> bool:
+            if other >> o & 1:
+                return bool(adjacency[o] >> t & 1)
             if not own >> o & 1:
                 return False
             steps = self._steps.get(final)
