@@ -496,6 +496,39 @@ def test_the_other_sides_man_stepped_as_if_ones_own_is_a_mistake_too() -> None:
         assert (story.stray == (POINTS.index("f4"), POINTS.index(target))) is stray
 
 
+def test_a_turn_in_the_hand_at_the_last_turn_told_asks_for_a_longer_story() -> None:
+    # a frozen stretch of a generated game: c4 is placed (its switch's report lost, a scan shows
+    # it) and taken 0.3 s later by f2's mill, then e5, g1 and e4 (lost too) are placed. Told in
+    # four turns, "f2 e5 g1" with e4 read as a mill's step awaiting its removal is the only good
+    # story. It uses every turn told, so five are told, and the true story is cheaper: once the
+    # next player lifts a7, it is written
+    game = Game.from_record("a7 c3 f6 d5 c5 a1 b2 b6 d1 b4 e3 d3 d2", "move-this")
+    before = game.record
+    d = StoryDecoder(game)
+    board = set(game.board)
+    feed(d, [(0.0, tuple(board))])
+    steps = [
+        (4.6198, "-d1"), (4.7464, "+d1"), (5.0619, "scan"), (7.8053, "+a4"), (7.8862, "-a4"),
+        (7.8871, "+a4"), (7.8879, "-a4"), (7.8898, "+a4"), (7.8910, "-a4"), (7.8918, "+a4"),
+        (7.8929, "-a4"), (8.2009, "-c3"), (8.2015, "+c3"), (8.2032, "-c3"), (8.3468, "+c3"),
+        (8.4567, "scan +c4"), (8.7567, "-c4"), (8.7578, "+c4"), (8.7593, "-c4"), (10.7102, "+f2"),
+        (11.8515, "scan"), (12.8242, "+e5"), (12.8947, "-d5"), (12.9303, "+d5"), (13.6489, "+g1"),
+        (15.2463, "scan"), (15.9360, "+f4"), (15.9974, "-f4"), (16.3959, "+c4"), (16.4740, "-c4"),
+        (16.4747, "+c4"), (16.4756, "-c4"), (18.6411, "scan +e4"), (22.0360, "scan"),
+        (25.4308, "scan"), (26.2664, "-a7"),
+    ]  # fmt: skip
+    for t, step in steps:
+        settle(d, t)
+        full = step.startswith("scan")
+        change = step.removeprefix("scan").strip()
+        if change:
+            (board.add if change[0] == "+" else board.discard)(change[1:])
+        d.feed(mask(*board), t, full=full)
+        d.tick(t)
+    settle(d, 27.0)
+    assert d.record == before + " c4 f2xc4 e5 g1 e4"
+
+
 def test_a_ranking_past_its_budget_decides_nothing_and_the_board_waits() -> None:
     events = [(0.0, ()), (1.0, ("d6",)), (3.0, ("d6", "a1"))]
     starved, enough = StoryDecoder(rank_chains=1), StoryDecoder(rank_chains=1000)

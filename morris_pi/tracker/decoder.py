@@ -167,7 +167,7 @@ class StoryDecoder:
         budget = ChainBudget(self.rank_chains)
         try:
             good = read_stories(self.game.position, past, self.model, line=self._line(), budget=budget)
-            while (full := not good or any(len(s.turns) == turns for s in good)) and turns < LONGEST_TURNS:
+            while (full := not good or any(_uses_all(s, turns) for s in good)) and turns < LONGEST_TURNS:
                 turns += 1
                 good = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns, budget=budget)
             if full:
@@ -224,8 +224,8 @@ class StoryDecoder:
 
         Returns the good stories, and whether one still uses every turn told.
         """
-        heads = _beginnings([s for s in good if len(s.turns) == turns]) if good else self._heads
-        shorter = [s for s in good if len(s.turns) < turns]
+        heads = _beginnings([s for s in good if _uses_all(s, turns)]) if good else self._heads
+        shorter = [s for s in good if not _uses_all(s, turns)]
         for _ in range(FURTHER_ROUNDS):
             if not heads:
                 break
@@ -246,7 +246,7 @@ class StoryDecoder:
                 break
             cheapest = min(s.cost for s in found)
             good = sorted((s for s in found if s.cost <= cheapest + self.model.margin), key=lambda s: s.cost)
-            full_ones = [s for s in good if any(len(s.turns) == len(h) + MAX_TURNS for h in heads)]
+            full_ones = [s for s in good if any(_uses_all(s, len(h) + MAX_TURNS) for h in heads)]
             if not full_ones:
                 return good, False
             heads = _beginnings(full_ones)
@@ -314,6 +314,13 @@ class StoryDecoder:
             self.game.play(Turn.from_raw(raw))
         self._heads = {h[agreed:] for h in self._heads if h[:agreed] == best.turns[:agreed]}
         self.log.rebase(self._occupancy(), keep, cut)
+
+
+def _uses_all(story: Story, turns: int) -> bool:
+    """Whether ``story`` uses every turn told: all of them, or all but one and the next begun (a
+    turn still in the hand stands where a whole turn more may be, such as a man placed read as a
+    mill's step awaiting its removal)."""
+    return len(story.turns) + (story.pending is not None) >= turns
 
 
 def _beginnings(stories: list[Story]) -> set[tuple[RawTurn, ...]]:
