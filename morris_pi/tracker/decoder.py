@@ -33,7 +33,8 @@ from morris_pi.rules.board import POINTS
 
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
-from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, RawTurn, Story, flips_of, read_stories
+from .scoring import RawTurn, Story, flips_of
+from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, read_stories
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.
 DEFAULT_CONFIRM_S = 1.0

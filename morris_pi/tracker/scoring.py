@@ -1,0 +1,514 @@
+"""Scoring one chain of turns against the switch evidence: what each reading of it costs.
+
+A chain's flips (``flips_of``) are matched with each point's changes; the changes left over are
+noise excursions with roles from the model, and the flips' times price the hands that made them
+(carries, removals, stands, overlaps). ``Scorer`` caches each point's readings across the many
+chains one ranking scores (``stories.read_stories``); ``Part`` is one priced piece of a story,
+as ``stories.explain`` lists them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from morris_pi.rules import Position, Turn
+from morris_pi.rules.board import POINTS
+
+from .evidence import Change, Evidence, PointEvidence
+from .model import Duration, Model
+
+#: Ways of aligning one point's changes with its flips that are scored in full.
+ALIGNMENTS_KEPT = 4
+
+RawTurn = tuple[int, int, int]
+#: Spans of time, each from its start to its end.
+Spans = tuple[tuple[float, float], ...]
+#: One way to read a point's changes: its cost as noise, which changes are flips, and the spans
+#: a magnet surely stood over the point while no man of the story was on it.
+Option = tuple[float, tuple[int, ...], Spans]
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """A change a story needs: point ``point`` opens or closes for turn ``ply`` of the chain."""
+
+    point: int
+    closed: bool
+    ply: int
+    role: str  # "lift", "land" or "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One priced piece of a story: a role, where it is, how long it lasted (``lo`` to ``hi``), its cost."""
+
+    role: str
+    where: str
+    lo: float
+    hi: float
+    cost: float
+
+    def __str__(self) -> str:
+        span = f"{self.lo:.3f}s" if self.hi - self.lo < 1e-3 else f"{self.lo:.3f}-{self.hi:.3f}s"
+        return f"{self.role} {self.where} {span}: {self.cost:.2f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """A chain of turns, the turn still in the hand, what it costs, and which change is which."""
+
+    turns: tuple[RawTurn, ...]
+    #: A turn begun and not finished: ``(origin, -1, -1)`` a man lifted, or a mill's step
+    #: ``(origin, target, -1)`` whose removal is due.
+    pending: RawTurn | None
+    cost: float
+    #: Per point (index), the indices of its changes that are the chain's flips, in order.
+    matched: tuple[tuple[int, ...], ...] = field(repr=False)
+    #: A man lifted from one point and set down astray on another after the story's turns, not
+    #: yet taken up again: ``(origin, target)``.
+    stray: tuple[int, int] | None = None
+
+    def __str__(self) -> str:
+        words = [str(Turn.from_raw(t)) for t in self.turns]
+        if self.pending is not None:
+            o, t, _ = self.pending
+            words.append(f"({POINTS[o]}" + (f"-{POINTS[t]})" if t >= 0 else " lifted)") if o >= 0 else f"({POINTS[t]})")
+        return " ".join(words)
+
+
+def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None) -> list[list[Flip]]:
+    """Per point, the flips a chain needs, in chain order."""
+    out: list[list[Flip]] = [[] for _ in POINTS]
+    for ply, (o, t, r) in enumerate((*turns, *((pending,) if pending else ()))):
+        if o >= 0:
+            out[o].append(Flip(o, False, ply, "lift"))
+        if t >= 0:
+            out[t].append(Flip(t, True, ply, "land"))
+        if r >= 0:
+            out[r].append(Flip(r, False, ply, "take"))
+    return out
+
+
+class Scorer:
+    """Scores chains against one evidence object; per-point work is cached across chains."""
+
+    def __init__(self, evidence: Evidence, model: Model) -> None:
+        self.ev = evidence
+        self.model = model
+        self.counts = [len(p.changes) for p in evidence.points]
+        self._options: dict[tuple[int, int], list[Option]] = {}
+        self._excursions: dict[tuple[int, int], tuple[float, str]] = {}
+        self._ongoing: dict[tuple[int, int], tuple[float, str]] = {}
+        self._plain: dict[tuple[int, int], tuple[float, str]] = {}
+        self._steps: dict[Position, frozenset[tuple[int, int]]] = {}
+        self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
+
+    def _roles(self, seq: tuple[Change, ...], a: int, landed: float) -> tuple[tuple[str, Duration], ...]:
+        """The roles changes ``a`` (and ``a + 1``) of a point may play as noise."""
+        m = self.model
+        if seq[a].closed:  # closed over an empty point
+            return (("touch", m.touch), ("drop", m.drop))
+        if seq[a].t - _landing(seq, a, landed) <= m.flicker_window_s:
+            return (("nudge", m.nudge), ("knock", m.knock), ("flicker", m.flicker))
+        return (("nudge", m.nudge), ("knock", m.knock))
+
+    def excursion_role(self, i: int, a: int) -> tuple[float, str]:
+        """The cheapest role for changes ``a`` and ``a + 1`` of point ``i`` as one excursion, and its cost."""
+        got = self._excursions.get((i, a))
+        if got is None:
+            seq = self.ev.points[i].changes
+            first, back = seq[a], seq[a + 1]
+            d_lo, d_hi = max(back.lo - first.t, 0.0), back.t - first.lo
+            landed = self.ev.points[i].landed
+            got = min(
+                (d.cost_between(d_lo, d_hi) + self._stood(seq, a, name, landed), name)
+                for name, d in self._roles(seq, a, landed)
+            )
+            self._excursions[(i, a)] = got
+        return got
+
+    def ongoing_role(self, i: int, a: int) -> tuple[float, str]:
+        """The cheapest role for point ``i``'s last change as an excursion not over yet, and its cost.
+
+        ``astray`` is half of a man set down where no rule lets him go (his lift, or his landing):
+        it holds only if the story pairs it with the other half (``strays``).
+        """
+        got = self._ongoing.get((i, a))
+        if got is None:
+            plain = self.ongoing_plain(i, a)
+            m = self.model
+            seq = self.ev.points[i].changes
+            half = m.astray / 2
+            if seq[a].closed:
+                half += m.unfinished + m.stray.tail(self.ev.now - seq[a].t)
+            got = min(plain, (half, "astray"))
+            self._ongoing[(i, a)] = got
+        return got
+
+    def ongoing_plain(self, i: int, a: int) -> tuple[float, str]:
+        """The cheapest role for point ``i``'s last change as noise not over yet (no mistake)."""
+        got = self._plain.get((i, a))
+        if got is None:
+            seq = self.ev.points[i].changes
+            landed = self.ev.points[i].landed
+            d = self.ev.now - seq[a].t
+            cost, name = min(
+                (dur.tail(d) + self._stood(seq, a, name, landed), name) for name, dur in self._roles(seq, a, landed)
+            )
+            got = self._plain[(i, a)] = (self.model.unfinished + cost, name)
+        return got
+
+    def _not_astray(self, i: int) -> float:
+        """What point ``i``'s last change costs more as plain noise than as half of a man astray."""
+        a = self.counts[i] - 1
+        return self.ongoing_plain(i, a)[0] - self.ongoing_role(i, a)[0]
+
+    def stray_end(self, i: int, picked: tuple[int, ...]) -> bool:
+        """Whether point ``i``, its changes ``picked`` as flips, ends with half of a man astray."""
+        n = self.counts[i]
+        after = n - (picked[-1] + 1 if picked else 0)
+        return after % 2 == 1 and self.ongoing_role(i, n - 1)[1] == "astray"
+
+    def strays(
+        self,
+        ends: list[int],
+        illegal: Callable[[int, int], bool],
+        times: Mapping[tuple[int, str], tuple[float, float]],
+        parts: list[Part] | None = None,
+    ) -> tuple[float, tuple[int, int] | None]:
+        """What the halves of a man astray at points ``ends`` cost together: one lift and a later
+        landing that ``illegal`` allows (no rule lets that man go there) are one mistake, with
+        his carry; every other half is read as the noise it would be without it.
+
+        The mistake is the next turn made wrongly: he is lifted after the story's last turn began
+        and set down after every flip of the story (``times``, as ``timing`` takes them)."""
+        m = self.model
+        points = self.ev.points
+        last = {i: points[i].changes[-1] for i in ends}
+        lifts = [i for i in ends if not last[i].closed]
+        lands = [i for i in ends if last[i].closed]
+        if (not lifts or not lands) and parts is None:
+            return sum(self._not_astray(i) for i in ends), None
+        final = max((ply for ply, _ in times), default=-1)
+        begun = min((t for (ply, _), (_, t) in times.items() if ply == final), default=-math.inf)
+        ended = max((lo for lo, _ in times.values()), default=-math.inf)
+        pair = next(
+            (
+                (o, t)
+                for t in lands
+                for o in lifts
+                if begun < last[o].t and last[o].lo < last[t].t and ended < last[t].t and illegal(o, t)
+            ),
+            None,
+        )
+        cost = 0.0
+        if pair is not None:
+            o, t = pair
+            lo, hi = max(last[t].lo - last[o].t, 1e-3), last[t].t - last[o].lo
+            c = m.carry.cost_between(lo, hi)
+            cost += c
+            if parts is not None:
+                parts.append(Part("astray", f"{POINTS[o]} to {POINTS[t]}", lo, hi, c))
+        for i in ends:
+            if pair is None or i not in pair:
+                c = self._not_astray(i)
+                cost += c
+                if parts is not None:
+                    parts.append(Part("not astray", POINTS[i], 0.0, 0.0, c))
+        return cost, pair
+
+    def _stood(self, seq: tuple[Change, ...], a: int, role: str, landed: float) -> float:
+        """A knocked man has been let go first: a hand reaches him only after his last landing."""
+        since = seq[a].t - _landing(seq, a, landed)
+        if role != "knock" or math.isinf(since):
+            return 0.0
+        return self.model.reach.head(since)
+
+    def floors(self, i: int, most: int) -> list[float]:
+        """Per ``k`` up to ``most + 1``: the least point ``i``'s changes cost with ``k`` or more of them flips."""
+        n = self.counts[i]
+        top = min(n, most)
+        # best[j][k]: the cheapest way to explain the first j changes with k flips
+        best = [[math.inf] * (top + 1) for _ in range(n + 1)]
+        best[0][0] = 0.0
+        for j in range(n):
+            row = best[j]
+            for k in range(top + 1):
+                c = row[k]
+                if c == math.inf:
+                    continue
+                if k < top and c < best[j + 1][k + 1]:
+                    best[j + 1][k + 1] = c
+                if j + 1 < n:
+                    e = c + self.excursion_role(i, j)[0]
+                    best[j + 2][k] = min(best[j + 2][k], e)
+        exact = [best[n][k] for k in range(top + 1)]
+        if n:
+            tail = self.ongoing_role(i, n - 1)[0]
+            exact = [min(exact[k], best[n - 1][k] + tail) for k in range(top + 1)]
+        out = [math.inf] * (most + 2)
+        low = math.inf
+        for k in range(most + 1, -1, -1):
+            if k <= top:
+                low = min(low, exact[k])
+            out[k] = low
+        return out
+
+    def options(self, i: int, m: int) -> list[Option]:
+        """The cheapest ways to pick ``m`` of point ``i``'s changes as flips, the rest as noise."""
+        key = (i, m)
+        got = self._options.get(key)
+        if got is not None:
+            return got
+        n = self.counts[i]
+        found: list[Option] = []
+
+        def walk(start: int, left: int, picked: tuple[int, ...], cost: float, magnets: Spans) -> None:
+            if left == 0:
+                a = start
+                while a + 1 < n:
+                    cost += self.excursion_role(i, a)[0]
+                    magnets += self.held(i, a, ongoing=False)
+                    a += 2
+                if a < n:
+                    cost += self.ongoing_role(i, a)[0]
+                    magnets += self.held(i, a, ongoing=True)
+                found.append((cost, picked, magnets))
+                return
+            for j in range(start, n - left + 1, 2):  # an even number of noise changes before j
+                walk(j + 1, left - 1, (*picked, j), cost, magnets)
+                if j + 1 < n:
+                    cost += self.excursion_role(i, j)[0]
+                    magnets += self.held(i, j, ongoing=False)
+
+        walk(0, m, (), 0.0, ())
+        found.sort()
+        # The cheapest as noise may all put a flip where the chain's timing cannot have it (a man
+        # lifted after he landed elsewhere): keep the cheapest for each change a first flip can be too.
+        kept = found[:ALIGNMENTS_KEPT]
+        firsts = {o[1][:1] for o in kept}
+        for o in found[ALIGNMENTS_KEPT:]:
+            if o[1][:1] not in firsts:
+                firsts.add(o[1][:1])
+                kept.append(o)
+        found = kept
+        self._options[key] = found
+        return found
+
+    def held(self, i: int, a: int, *, ongoing: bool) -> Spans:
+        """When a magnet surely was over point ``i``, if its changes from ``a`` are one passing over it
+        (``ongoing``: still there)."""
+        role = self.ongoing_role(i, a)[1] if ongoing else self.excursion_role(i, a)[1]
+        if role != "touch":
+            return ()
+        seq = self.ev.points[i].changes
+        end = self.ev.now if ongoing else seq[a + 1].lo
+        return ((seq[a].t, end),) if end > seq[a].t else ()
+
+    def second_hands(
+        self,
+        magnets: list[tuple[int, float, float]],
+        picked: Mapping[int, tuple[int, ...]],
+        parts: list[Part] | None = None,
+    ) -> float:
+        """What the magnets over empty points cost while a flip elsewhere happened: the hand that
+        makes the flip cannot also hold a man over another point, so a second hand was over the
+        board at once (as when the next player reaches before this one has let go).
+
+        ``picked`` gives, per point, which of its changes are the chain's flips."""
+        cost = 0.0
+        points = self.ev.points
+        flips = [(p, c.lo, c.t) for p, js in picked.items() for c in (points[p].changes[j] for j in js)]
+        for i, lo, hi in magnets:
+            for p, start, end in flips:
+                if p != i and lo < start and end < hi:
+                    cost += self.model.second_hand
+                    if parts is not None:
+                        where = f"{POINTS[i]} while {POINTS[p]}"
+                        parts.append(Part("second hand", where, lo, hi, self.model.second_hand))
+                    break
+        return cost
+
+    def stands(self, i: int, flips: list[Flip], picked: tuple[int, ...], parts: list[Part] | None = None) -> float:
+        """What the men that land on point ``i`` and leave it again within the story cost as they
+        stand: the man standing there at the base too, if his landing was seen."""
+        seq = self.ev.points[i].changes
+        cost = 0.0
+        landed = self.ev.points[i].landed
+        if flips[0].role != "land" and landed > -math.inf:
+            longest = seq[picked[0]].t - landed
+            cost += self.model.stand.head(longest)
+            if parts is not None:
+                parts.append(Part("stand", f"{POINTS[i]}, to turn {flips[0].ply + 1}", longest, longest, cost))
+        for (f, j), (g, k) in itertools.pairwise(zip(flips, picked, strict=True)):
+            longest = seq[k].t - seq[j].lo
+            # a man stands from his landing until another hand lifts him; a point emptied by
+            # one hand is filled by another only once the first has cleared it
+            role, duration = ("stand", self.model.stand) if f.role == "land" else ("clear", self.model.clear)
+            c = duration.head(longest)
+            cost += c
+            if parts is not None:
+                parts.append(Part(role, f"{POINTS[i]}, turns {f.ply + 1}-{g.ply + 1}", longest, longest, c))
+        # A knocked man put back is let go by the hand that put him back before another lifts him.
+        taken = set(picked)
+        for f, j in zip(flips, picked, strict=True):
+            if f.role != "land" and j >= 2 and j - 1 not in taken and self.excursion_role(i, j - 2)[1] == "knock":
+                longest = seq[j].t - seq[j - 1].lo
+                c = self.model.stand.head(longest)
+                cost += c
+                if parts is not None:
+                    parts.append(Part("stand", f"{POINTS[i]}, put back to turn {f.ply + 1}", longest, longest, c))
+        return cost
+
+    def timing(
+        self, turns: int, times: dict[tuple[int, str], tuple[float, float]], parts: list[Part] | None = None
+    ) -> float:
+        """What the chain's flips cost as hands move: carries, removals, turns after turns."""
+        m = self.model
+        cost = 0.0
+        prev_start = -math.inf
+        prev_end = self.ev.since
+
+        def priced(role: str, ply: int, c: float, lo: float, hi: float) -> float:
+            if parts is not None:
+                parts.append(Part(role, f"turn {ply + 1}", lo, hi, c))
+            return c
+
+        for ply in range(turns):
+            lift = times.get((ply, "lift"))
+            land = times.get((ply, "land"))
+            take = times.get((ply, "take"))
+            if lift is not None and land is not None:
+                if land[1] <= lift[0]:
+                    return math.inf
+                lo, hi = max(land[0] - lift[1], 1e-3), land[1] - lift[0]
+                cost += priced("carry", ply, m.carry.cost_between(lo, hi), lo, hi)
+            if take is not None and land is not None:
+                if take[1] >= land[0]:
+                    lo, hi = max(take[0] - land[1], 1e-3), take[1] - land[0]
+                    cost += priced("remove", ply, m.remove.cost_between(lo, hi), lo, hi)
+                else:
+                    lo, hi = land[0] - take[1], land[1] - take[0]
+                    cost += priced("taken_first", ply, m.taken_first + m.remove.cost_between(lo, hi), lo, hi)
+            stamps = [x for x in (lift, land, take) if x is not None]
+            if not stamps:
+                continue
+            start = min(x[1] for x in stamps)
+            end = max(x[0] for x in stamps)
+            if start <= prev_start:
+                return math.inf
+            if start < prev_end:
+                cost += priced("early", ply, m.early.tail(prev_end - start), prev_end - start, prev_end - start)
+            prev_start, prev_end = start, max(end, prev_end)
+        return cost
+
+    def illegal_steps(self, final: Position | None) -> Callable[[int, int], bool]:
+        """Whether a man lifted from one point and set down on another in ``final`` is a mistake a
+        player makes: his own man where no turn lets him go, or the other side's man stepped to a
+        neighbouring point, as if it were his own (``None``: a turn is still in the hand, and no
+        man is read as astray)."""
+        if final is None:
+            return lambda o, t: False
+        own = final.men[final.side]
+        other = final.men[1 - final.side]
+        adjacency = final.tables.adjacency
+
+        def illegal(o: int, t: int) -> bool:
+            if other >> o & 1:
+                return bool(adjacency[o] >> t & 1)
+            if not own >> o & 1:
+                return False
+            steps = self._steps.get(final)
+            if steps is None:
+                steps = self._steps[final] = frozenset((a, b) for a, b, _ in final.turns())
+            return (o, t) not in steps
+
+        return illegal
+
+    def score(self, turns: tuple[RawTurn, ...], pending: RawTurn | None, final: Position | None = None) -> Story | None:
+        """The chain's cheapest reading; ``final`` is where its turns lead (a man set down astray
+        after them is one where no turn of it lets him go)."""
+        need = flips_of(turns, pending)
+        illegal = self.illegal_steps(final if pending is None else None)
+        points = self.ev.points
+        plies = len(turns) + (pending is not None)
+        choice: list[int] = [0] * len(POINTS)
+        opts: list[list[Option]] = []
+        for i, flips in enumerate(need):
+            o = self.options(i, len(flips))
+            if not o:
+                return None
+            opts.append(o)
+
+        # Points with no flip of the chain keep their cheapest reading: priced once, not per choice.
+        moving = [i for i, flips in enumerate(need) if flips]
+        still_noise = sum(opts[i][0][0] for i in range(len(POINTS)) if not need[i])
+        still_magnets = [(i, lo, hi) for i in range(len(POINTS)) if not need[i] for lo, hi in opts[i][0][2]]
+        still_strays = [i for i in range(len(POINTS)) if not need[i] and self.stray_end(i, opts[i][0][1])]
+
+        def total(choice: list[int]) -> float:
+            noise = still_noise
+            times: dict[tuple[int, str], tuple[float, float]] = {}
+            magnets = list(still_magnets)
+            for i in moving:
+                flips = need[i]
+                c, picked, held = opts[i][choice[i]]
+                noise += c
+                seq = points[i].changes
+                for f, j in zip(flips, picked, strict=True):
+                    times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
+                noise += self.stands(i, flips, picked)
+                magnets.extend((i, lo, hi) for lo, hi in held)
+            if magnets:
+                noise += self.second_hands(magnets, {p: opts[p][choice[p]][1] for p in moving})
+            ends = still_strays + [i for i in moving if self.stray_end(i, opts[i][choice[i]][1])]
+            if ends:
+                noise += self.strays(ends, illegal, times)[0]
+            return noise + self.timing(plies, times)
+
+        best = total(choice)
+        for _ in range(2):
+            improved = False
+            for i, o in enumerate(opts):
+                if len(o) < 2 or not need[i]:
+                    continue
+                keep = choice[i]
+                for k in range(len(o)):
+                    if k == keep:
+                        continue
+                    choice[i] = k
+                    c = total(choice)
+                    if c < best:
+                        best, keep, improved = c, k, True
+                choice[i] = keep
+            if not improved:
+                break
+        if math.isinf(best):
+            return None
+        cost = best + self.lost + self.model.turn * plies
+        matched = tuple(opts[i][choice[i]][1] for i in range(len(POINTS)))
+        ends = [i for i in range(len(POINTS)) if self.stray_end(i, matched[i])]
+        stray = self.strays(ends, illegal, _times(points, need, matched))[1] if ends else None
+        return Story(turns, pending, cost, matched, stray)
+
+
+def _times(
+    points: Sequence[PointEvidence], need: list[list[Flip]], matched: Sequence[tuple[int, ...]]
+) -> dict[tuple[int, str], tuple[float, float]]:
+    """When each flip of a chain happened (its earliest and latest time), by ply and role."""
+    return {
+        (f.ply, f.role): (points[i].changes[j].lo, points[i].changes[j].t)
+        for i, flips in enumerate(need)
+        for f, j in zip(flips, matched[i], strict=True)
+    }
+
+
+def _landing(seq: tuple[Change, ...], a: int, landed: float) -> float:
+    """When the man that change ``a`` (an opening) lifts landed: the closing before it, or the
+    landing before the evidence began (``-inf``: not known)."""
+    if a > 0:
+        return seq[a - 1].lo if seq[a - 1].closed else -math.inf
+    return landed
