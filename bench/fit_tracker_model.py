@@ -38,7 +38,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from shadow_tracker import INDEX, play, trace_of  # noqa: E402
 
 from morris_pi.rules import Turn  # noqa: E402
-from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
+from morris_pi.tracker.decoder import Branch, StoryDecoder  # noqa: E402
+from morris_pi.tracker.evidence import Evidence  # noqa: E402
 from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
 from morris_pi.tracker.scoring import Story  # noqa: E402
 from morris_pi.tracker.stories import explain  # noqa: E402
@@ -59,12 +60,14 @@ class _Fitting(StoryDecoder):
         self.parts: list[tuple[str, float, bool]] = []
         self.turns = 0
 
-    def _commit(self, best: Story, agreed: int, points: tuple, need: list, total: list[int]) -> None:  # type: ignore[override, type-arg]
-        assert self.log is not None
-        past = self.log.evidence(self._at).until(self._at - 0.3)
+    def _commit(
+        self, branch: Branch, best: Story, agreed: int, evidence: Evidence, now: float, *, scaled: bool = False
+    ) -> bool:
+        past = evidence.until(now - 0.3)
         parts = explain(past, best, self.model)
-        super()._commit(best, agreed, points, need, total)
-        after = [len(p.changes) for p in self.log.evidence(self._at).points]
+        total = [len(p.changes) for p in evidence.points]
+        done = super()._commit(branch, best, agreed, evidence, now, scaled=scaled)
+        after = [len(p.changes) for p in branch.log.evidence(now).points]
         dropped = {name: total[i] - after[i] for name, i in INDEX.items()}
         self.turns += agreed
         for part in parts:
@@ -78,10 +81,7 @@ class _Fitting(StoryDecoder):
             else:
                 continue
             self.parts.append((part.role, part.lo, part.hi - part.lo < 1e-3))
-
-    def tick(self, now: float) -> None:
-        self._at = now
-        super().tick(now)
+        return done
 
 
 def fit_game(job: tuple[str, int, int, float, Model]) -> tuple[list[tuple[str, float, bool]], int, int, int]:

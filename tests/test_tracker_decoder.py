@@ -82,6 +82,18 @@ def settle(decoder: StoryDecoder, until: float) -> None:
         decoder.tick(decoder.next_deadline())
 
 
+def replay_steps(decoder: StoryDecoder, board: set[str], steps: list[tuple[float, str]]) -> None:
+    """A frozen stretch of a trace: "+p" and "-p" a switch's report, "scan" (with the one change
+    only the scan showed, if any) a reading of every switch."""
+    for t, step in steps:
+        settle(decoder, t)
+        change = step.removeprefix("scan").strip()
+        if change:
+            (board.add if change[0] == "+" else board.discard)(change[1:])
+        decoder.feed(mask(*board), t, full=step.startswith("scan"))
+        decoder.tick(t)
+
+
 def test_the_decoder_commits_turns_once_their_switches_are_quiet() -> None:
     d = StoryDecoder()
     feed(d, [(0.0, ()), (1.0, ("d6",)), (3.0, ("d6", "a1"))])
@@ -517,14 +529,7 @@ def test_a_turn_in_the_hand_at_the_last_turn_told_asks_for_a_longer_story() -> N
         (16.4747, "+c4"), (16.4756, "-c4"), (18.6411, "scan +e4"), (22.0360, "scan"),
         (25.4308, "scan"), (26.2664, "-a7"),
     ]  # fmt: skip
-    for t, step in steps:
-        settle(d, t)
-        full = step.startswith("scan")
-        change = step.removeprefix("scan").strip()
-        if change:
-            (board.add if change[0] == "+" else board.discard)(change[1:])
-        d.feed(mask(*board), t, full=full)
-        d.tick(t)
+    replay_steps(d, board, steps)
     settle(d, 27.0)
     assert d.record == before + " c4 f2xc4 e5 g1 e4"
 
@@ -537,3 +542,35 @@ def test_a_ranking_past_its_budget_decides_nothing_and_the_board_waits() -> None
         settle(d, 10.0)
     assert starved.record == "" and not starved.stalled
     assert enough.record == "d6 a1"
+
+
+def test_whose_man_is_whose_is_carried_forward_until_a_removal_tells() -> None:
+    # a frozen stretch of a generated game: both players reach at once, and black's e5 lands 57 ms
+    # before white's e4, then a sleeve knocks e5 off for 1.1 s. "e4 e5" explains the switches a
+    # little better than "e5 e4", and nothing in the next nine placements tells them apart, so
+    # one reading of the game per belief goes on, each committing its own turns. Black's mill at
+    # b2 then takes e4, which only white's man can be: the record is written from the reading left
+    game = Game.from_record("f6 a4 d6 f4 b6xa4", "no-flying")
+    before = game.record
+    d = StoryDecoder(game)
+    board = set(game.board)
+    feed(d, [(11.0, tuple(board))])
+    steps = [
+        (11.35916, "+e5"), (11.35938, "-e5"), (11.35948, "+e5"), (11.35963, "-e5"),
+        (11.35973, "+e5"), (11.41626, "+e4"), (11.45668, "-e5"), (12.59492, "+e5"),
+        (13.08703, "+a7"), (13.16557, "-a7"), (13.16574, "+a7"), (13.16591, "-a7"),
+        (13.16611, "+a7"), (13.16624, "-a7"), (13.16646, "+a7"), (13.16671, "-a7"),
+        (13.17728, "+a4"), (13.31997, "-a4"), (13.37314, "+a4"), (17.31122, "+g1"),
+        (17.35853, "+d3"), (17.37225, "+a7"), (20.11786, "+d2"), (20.1768, "+g7"),
+        (21.56701, "+f2"), (21.56728, "-f2"), (21.56747, "+f2"), (21.56776, "-f2"),
+        (21.56794, "+f2"), (21.59731, "-d2"), (21.59744, "+d2"), (21.59771, "-d2"),
+        (21.59797, "+d2"), (21.59819, "-d2"), (21.72653, "+d2"), (25.45092, "+g4"),
+        (25.45321, "-g7"), (25.54227, "+g7"), (27.40936, "scan -d3"), (27.57032, "-f2"),
+        (28.23805, "+f2"), (28.93342, "+b2"), (30.36596, "-a4"), (31.85847, "+a4"),
+        (32.56657, "-e4"), (36.03513, "+d7"), (36.08463, "-d7"), (36.24935, "+d7"),
+    ]  # fmt: skip
+    replay_steps(d, board, [(t, step) for t, step in steps if t < 28.9])
+    assert d.record == before  # nine turns on, neither belief is written
+    replay_steps(d, board, [(t, step) for t, step in steps if t >= 28.9])
+    settle(d, 42.0)
+    assert d.record == before + " e5 e4 a4 g1 d3 a7 d2 g7 f2 g4xd3 b2xe4"

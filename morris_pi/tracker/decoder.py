@@ -6,10 +6,17 @@ Once a change is firm (``FIRM_S`` after it, a burst of changes once), it ranks e
 ``FIRM_S`` ago. The stories returned are the *good* ones, within the model's ``margin`` of the
 cheapest; the turns at the front of every good story are *agreed*, and so are the cheapest
 story's turns up to a position every good story reaches (``_met``). Agreed turns are committed
-once every switch they changed has been quiet for ``confirm_s``. Nothing is ever rolled back: a
-turn is committed only when no good story disagrees with where it leads, and the next ranking
-starts after it. A
-change that no committed turn explains for ``STALE_S`` ends the reading (the board waits).
+once every switch they changed has been quiet for ``confirm_s``, and the next ranking starts
+after them.
+
+Some doubts only later turns settle: two men land at once and the switches cannot tell whose is
+whose until one is taken or moved. When the good stories part at their first turn, and each
+part's turns have been quiet for ``PART_QUIET_S``, the reading parts: one ``Branch`` per belief,
+each committing its own turns from then on, ranked on one scale (each carries what its
+committed turns cost). A belief whose stories all cost more than the margin above the cheapest
+is dropped. The record holds the turns every belief shares, so nothing written is ever rolled
+back. A change that no committed turn explains for ``STALE_S`` ends the reading (the board
+waits).
 
 It is run beside the ``Tracker`` (in shadow, ``bench/shadow_tracker.py``) until it reads at
 least as many games exactly and writes no wrong turn; see docs/tracker-decoder.md.
@@ -59,9 +66,43 @@ MET_STORIES = 200
 #: Seconds the whole board must have been still before anything is committed: a change only
 #: just seen has not shown yet what it begins.
 FIRM_S = 0.3
+#: Readings of the game believed at once (``Branch``): a doubt the switches will only settle
+#: turns later (whose man is whose, when two hands reached at once) is carried forward as one
+#: reading per belief, each committing its own turns, instead of holding up every turn after it.
+MAX_BRANCHES = 4
+#: Seconds every switch a part's turns changed must have been quiet before a reading is parted.
+#: Longer than ``confirm_s``: a part commits which change was which turn's, and a doubt still
+#: young may yet be a turn whose change is still to come (a removal made late).
+PART_QUIET_S = 3.0
 #: Chains one ranking may score (all its readings together). A ranking past it decides nothing
 #: and is tried again later, so that no wake holds up the board's loop for long.
 RANK_CHAINS = 10_000
+
+
+class Branch:
+    """One reading of the game believed: the turns committed in it, and the switches since.
+
+    ``offset`` is what its committed turns cost beyond those of the cheapest reading when it parted
+    from the others, so that stories of different readings are ranked on one scale.
+    """
+
+    __slots__ = ("game", "heads", "log", "offset")
+
+    def __init__(self, game: Game, log: SwitchLog, offset: float = 0.0) -> None:
+        self.game = game
+        self.log = log
+        self.offset = offset
+        #: The beginnings of the last ranking's good stories: where to follow them further from
+        #: when the board runs ahead of the turns told (``StoryDecoder._further``).
+        self.heads: set[tuple[RawTurn, ...]] = set()
+
+    def copy(self) -> Branch:
+        other = Branch(self.game.copy(), self.log.copy(), self.offset)
+        other.heads = set(self.heads)
+        return other
+
+    def occupancy(self) -> int:
+        return sum(1 << POINTS.index(p) for p in self.game.board)
 
 
 class StoryDecoder:
@@ -77,16 +118,19 @@ class StoryDecoder:
         line: Sequence[Turn] | None = None,
         rank_chains: int = RANK_CHAINS,
     ) -> None:
-        self.game = game if game is not None else Game(profile)
+        game = game if game is not None else Game(profile)
         self.rank_chains = rank_chains
         #: The turns the game is known to follow, from ``game``'s position on (fitting the model
         #: to games with their records); ``None`` in play.
         self.line = None if line is None else [t.to_raw() for t in line]
-        self._line_from = len(self.game.history)
+        self._line_from = len(game.history)
         self.model = model
         self.confirm_s = float(confirm_s)
-        #: The switches since the committed position, which they start from.
-        self.log = SwitchLog(self._occupancy())
+        first = Branch(game, SwitchLog(0))
+        first.log = SwitchLog(first.occupancy())
+        #: The readings believed, cheapest first; nearly always one. Each has its own committed
+        #: turns and its own switches since them.
+        self._branches = [first]
         #: No story explains the board, and too much has happened since the committed position
         #: for one ever to: the decoder reads no more of this game (the board waits).
         self.stalled = False
@@ -94,9 +138,27 @@ class StoryDecoder:
         self._firm_due = math.inf
         self._now = -math.inf
         self._shown: list[Story] | None = None
-        #: The beginnings of the last ranking's good stories: where to follow them further from
-        #: when the board runs ahead of the turns told (``_further``).
-        self._heads: set[tuple[RawTurn, ...]] = set()
+
+    @property
+    def game(self) -> Game:
+        """The turns every reading believed has committed (the record so far)."""
+        if len(self._branches) == 1:
+            return self._branches[0].game
+        first = self._branches[0].game.history
+        common = 0
+        while common < len(first) and all(
+            len(b.game.history) > common and b.game.history[common] == first[common] for b in self._branches
+        ):
+            common += 1
+        trunk = self._branches[0].game.copy()
+        while len(trunk.history) > common:
+            trunk.undo()
+        return trunk
+
+    @property
+    def log(self) -> SwitchLog:
+        """The switches since the committed position of the cheapest reading."""
+        return self._branches[0].log
 
     @property
     def record(self) -> str:
@@ -106,11 +168,13 @@ class StoryDecoder:
     def stories(self) -> list[Story]:
         """The good stories of the board as it is now, cheapest first: what the LEDs show.
 
-        Ranked when asked for (the decision ranks the board as it stood a moment ago).
+        Ranked when asked for (the decision ranks the board as it stood a moment ago), from the
+        cheapest reading's committed position.
         """
         if self._shown is None:
-            evidence = self.log.evidence(self._now)
-            self._shown = read_stories(self.game.position, evidence, self.model, line=self._line())
+            branch = self._branches[0]
+            evidence = branch.log.evidence(self._now)
+            self._shown = read_stories(branch.game.position, evidence, self.model, line=self._line(branch))
         return self._shown
 
     @property
@@ -119,13 +183,11 @@ class StoryDecoder:
         stories = self.stories
         return stories[0] if stories else None
 
-    def _occupancy(self) -> int:
-        return sum(1 << POINTS.index(p) for p in self.game.board)
-
     def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
         """A reading of the switches (``full``: every switch read at once)."""
-        before = self.log.raw
-        self.log.feed(occupied, now, full=full)
+        before = self._branches[0].log.raw
+        for branch in self._branches:
+            branch.log.feed(occupied, now, full=full)
         self._now = max(self._now, now)
         if occupied != before:
             self._shown = None
@@ -151,42 +213,99 @@ class StoryDecoder:
                 break
 
     def _rank(self, now: float) -> bool:
-        evidence = self.log.evidence(now)
-        if evidence.mask == self._occupancy() and evidence.last_change == -math.inf:
+        """Rank every reading believed; drop those no longer believed; commit in each what is
+        agreed and quiet, or part it into readings when its good stories part and each part is.
+
+        Returns whether anything was committed or parted (rank again at once).
+        """
+        alone = len(self._branches) == 1
+        ranked: list[tuple[Branch, list[Story], bool, Evidence]] = []
+        budget = ChainBudget(self.rank_chains)
+        latest = -math.inf
+        for branch in self._branches:
+            evidence = branch.log.evidence(now)
+            latest = max(latest, evidence.last_change)
+            if alone and evidence.mask == branch.occupancy() and evidence.last_change == -math.inf:
+                return False
+            # What is committed is decided on the board as it stood FIRM_S ago: a change only just
+            # seen has not shown yet what it begins, and it may only confirm the past, never decide it.
+            past = evidence.until(now - FIRM_S)
+            if now - past.first_change > STALE_S:
+                self.stalled = True
+                return False
+            try:
+                good, full = self._read(branch, past, budget)
+            except OutOfChains:
+                # too much to tell at once: nothing is decided now, and later evidence may settle it
+                self._recheck(now, evidence.last_change)
+                return False
+            ranked.append((branch, good, full, evidence))
+        explained = [b.offset + good[0].cost for b, good, _, _ in ranked if good]
+        if not explained:
+            self._recheck(now, latest)
+            if any(sum(len(p.changes) for p in ev.points) > STALL_CHANGES for _, _, _, ev in ranked):
+                self.stalled = True
             return False
-        # What is committed is decided on the board as it stood FIRM_S ago: a change only just
-        # seen has not shown yet what it begins, and it may only confirm the past, never decide it.
-        past = evidence.until(now - FIRM_S)
-        if now - past.first_change > STALE_S:
-            self.stalled = True
-            return False
+        # Readings whose stories all cost more than the margin above the cheapest are no longer
+        # believed; two that reached one position differ in nothing the switches will show later.
+        ceiling = min(explained) + self.model.margin
+        kept: dict[Position, tuple[Branch, list[Story], bool, Evidence]] = {}
+        for branch, good, full, evidence in sorted(
+            ranked, key=lambda r: r[0].offset + r[1][0].cost if r[1] else math.inf
+        ):
+            good = [s for s in good if branch.offset + s.cost <= ceiling]
+            if good and branch.game.position not in kept:
+                kept[branch.game.position] = (branch, good, full, evidence)
+        changed = len(kept) < len(self._branches)
+        self._branches = []
+        for branch, good, full, evidence in kept.values():
+            before = len(branch.game.history)
+            parts = self._decide(branch, good, full, evidence, now, others=len(kept) - 1)
+            changed = changed or parts != [branch] or len(branch.game.history) != before
+            self._branches.extend(parts)
+        if changed:
+            self._shown = None
+        return changed
+
+    def _read(self, branch: Branch, past: Evidence, budget: ChainBudget) -> tuple[list[Story], bool]:
+        """The good stories of one reading, and whether one uses every turn told."""
         # A good story that uses every turn told may stand for a longer one that was not told: the
         # players ran ahead of the board. Longer stories are told then, up to LONGEST_TURNS, and
         # past that the good ones are followed further (``_further``); if a followed one still
         # uses every turn told, nothing is committed.
         turns = MAX_TURNS
-        budget = ChainBudget(self.rank_chains)
-        try:
-            good = read_stories(self.game.position, past, self.model, line=self._line(), budget=budget)
-            while (full := not good or any(_uses_all(s, turns) for s in good)) and turns < LONGEST_TURNS:
-                turns += 1
-                good = read_stories(self.game.position, past, self.model, line=self._line(), turns=turns, budget=budget)
-            if full:
-                good, full = self._further(past, good, turns, budget)
-        except OutOfChains:
-            # too much to tell at once: nothing is decided now, and later evidence may settle it
-            self._recheck(now, evidence.last_change)
-            return False
+        line = self._line(branch)
+        good = read_stories(branch.game.position, past, self.model, line=line, budget=budget)
+        while (full := not good or any(_uses_all(s, turns) for s in good)) and turns < LONGEST_TURNS:
+            turns += 1
+            good = read_stories(branch.game.position, past, self.model, line=line, turns=turns, budget=budget)
+        if full:
+            good, full = self._further(branch, past, good, turns, budget)
         if good:
-            self._heads = _beginnings(good)
-        if not good:
-            self._recheck(now, evidence.last_change)
-            if sum(len(p.changes) for p in evidence.points) > STALL_CHANGES:
-                self.stalled = True
-            return False
+            branch.heads = _beginnings(good)
+        return good, full
+
+    def _decide(
+        self, branch: Branch, good: list[Story], full: bool, evidence: Evidence, now: float, others: int
+    ) -> list[Branch]:
+        """What one reading becomes, with ``others`` believed beside it: itself with the agreed and
+        quiet turns committed, or, when its good stories part at their first turn and every part
+        has turns ready, one reading per part (``MAX_BRANCHES`` in all at most). A reading whose
+        good stories use every turn told commits nothing."""
         if full:
             self._recheck(now, evidence.last_change)
-            return False
+            return [branch]
+        agreed = self._agreed(branch, good)
+        if not agreed:
+            self._recheck(now, evidence.last_change)
+            return self._part(branch, good, evidence, now, room=MAX_BRANCHES - others)
+        ready = self._ready(good[0], agreed, evidence, now)
+        if ready:
+            self._commit(branch, good[0], ready, evidence, now, scaled=others > 0)
+        return [branch]
+
+    def _agreed(self, branch: Branch, good: list[Story]) -> int:
+        """How many turns of the cheapest of ``good`` every one of them agrees on."""
         best = good[0]
         agreed = 0
         while agreed < len(best.turns) and all(
@@ -195,11 +314,14 @@ class StoryDecoder:
             agreed += 1
         # Good stories that part and meet again in the same position differ in nothing the
         # switches will ever show later: waiting cannot decide between them, so the cheapest does.
-        agreed = max(agreed, self._met(good))
-        if not agreed:
-            self._recheck(now, evidence.last_change)
-            return False
-        # the longest agreed prefix whose switches have all been quiet for confirm_s
+        return max(agreed, self._met(branch, good))
+
+    def _ready(self, best: Story, agreed: int, evidence: Evidence, now: float, quiet: float | None = None) -> int:
+        """The longest of the first ``agreed`` turns of ``best`` whose switches have all been quiet
+        for ``quiet`` (``confirm_s``) seconds (0: none yet; a wake is set for when the next one
+        will be)."""
+        quiet = self.confirm_s if quiet is None else quiet
+        past = evidence.until(now - FIRM_S)
         every = flips_of(best.turns, best.pending)
         while agreed:
             need = flips_of(best.turns[:agreed], None)
@@ -208,24 +330,52 @@ class StoryDecoder:
                 for i, flips in enumerate(need)
                 if flips
             )
-            ready = quiet_since + self.confirm_s + FIRM_S
+            ready = quiet_since + quiet + FIRM_S
             if now >= ready:
                 break
             self._wake = min(self._wake, ready)
             agreed -= 1
-        if not agreed:
-            return False
-        self._commit(best, agreed, past.points, need, [len(p.changes) for p in evidence.points])
-        return True
+        return agreed
 
-    def _further(self, past: Evidence, good: list[Story], turns: int, budget: ChainBudget) -> tuple[list[Story], bool]:
+    def _part(self, branch: Branch, good: list[Story], evidence: Evidence, now: float, room: int) -> list[Branch]:
+        """One reading per first turn of the good stories, each with its agreed and quiet turns
+        committed; or ``branch`` alone while any part is not ready (a story with no turn yet, a
+        turn not yet quiet), or there would be more parts than ``room``.
+
+        Each part's ``offset`` carries what its committed turns cost beyond the cheapest story, so
+        that the parts go on being ranked on one scale as the game goes on.
+        """
+        if self.line is not None or any(not s.turns for s in good):
+            return [branch]
+        groups: dict[RawTurn, list[Story]] = {}
+        for story in good:
+            groups.setdefault(story.turns[0], []).append(story)
+        if not 1 < len(groups) <= room:
+            return [branch]
+        plans = []
+        for stories in groups.values():
+            ready = self._ready(stories[0], self._agreed(branch, stories), evidence, now, PART_QUIET_S)
+            if not ready:
+                return [branch]
+            plans.append((stories[0], ready))
+        parts = []
+        for best, ready in plans:
+            part = branch.copy()
+            if not self._commit(part, best, ready, evidence, now, scaled=True):
+                return [branch]
+            parts.append(part)
+        return parts
+
+    def _further(
+        self, branch: Branch, past: Evidence, good: list[Story], turns: int, budget: ChainBudget
+    ) -> tuple[list[Story], bool]:
         """Follow stories further than ``turns`` when the good ones use them all, or none is good:
         each good one (or, with none, each good one of the last ranking) from what it told but
         its last turns. A doubt about who placed which man is settled by what the men do later.
 
         Returns the good stories, and whether one still uses every turn told.
         """
-        heads = _beginnings([s for s in good if _uses_all(s, turns)]) if good else self._heads
+        heads = _beginnings([s for s in good if _uses_all(s, turns)]) if good else branch.heads
         shorter = [s for s in good if not _uses_all(s, turns)]
         for _ in range(FURTHER_ROUNDS):
             if not heads:
@@ -234,10 +384,10 @@ class StoryDecoder:
                 story
                 for head in sorted(heads)
                 for story in read_stories(
-                    self.game.position,
+                    branch.game.position,
                     past,
                     self.model,
-                    line=self._line(),
+                    line=self._line(branch),
                     turns=len(head) + MAX_TURNS,
                     prefix=head,
                     budget=budget,
@@ -254,13 +404,14 @@ class StoryDecoder:
             shorter = [s for s in good if s not in full_ones]
         return good, bool(good)
 
-    def _met(self, good: list[Story]) -> int:
+    @staticmethod
+    def _met(branch: Branch, good: list[Story]) -> int:
         """The most turns of the best story after which every good story has reached its position."""
         if len(good) > MET_STORIES:
             return 0
 
         def states(story: Story) -> list[Position]:
-            pos, out = self.game.position, []
+            pos, out = branch.game.position, []
             for raw in story.turns:
                 pos = pos.play(raw)
                 out.append(pos)
@@ -274,8 +425,8 @@ class StoryDecoder:
                 return 0
         return max((k + 1 for k, state in enumerate(order) if state in met), default=0)
 
-    def _line(self) -> list[RawTurn] | None:
-        return None if self.line is None else self.line[len(self.game.history) - self._line_from :]
+    def _line(self, branch: Branch) -> list[RawTurn] | None:
+        return None if self.line is None else self.line[len(branch.game.history) - self._line_from :]
 
     @staticmethod
     def _quiet_since(seq: tuple, matched: tuple[int, ...], done: int, flips: int) -> float:  # type: ignore[type-arg]
@@ -290,7 +441,20 @@ class StoryDecoder:
         if quiet < RECHECK_FOR_S:
             self._wake = min(self._wake, now + max(RECHECK_S, quiet))
 
-    def _commit(self, best: Story, agreed: int, points: tuple, need: list, total: list[int]) -> None:  # type: ignore[type-arg]
+    def _commit(
+        self, branch: Branch, best: Story, agreed: int, evidence: Evidence, now: float, *, scaled: bool = False
+    ) -> bool:
+        """Play the first ``agreed`` turns of ``best`` in ``branch``, and keep of its switches only
+        the changes those turns leave unexplained (``evidence`` is as of ``now``, ``best`` was read
+        on it as it stood ``FIRM_S`` before).
+
+        ``scaled``: other readings are believed beside this one, so its ``offset`` takes over what
+        the turns committed cost, keeping its stories on their scale. Returns ``False`` if nothing
+        then explains what the turns leave (only asked when ``scaled``).
+        """
+        points = evidence.until(now - FIRM_S).points
+        total = [len(p.changes) for p in evidence.points]
+        need = flips_of(best.turns[:agreed], None)
         cut = -math.inf
         keep = [0] * len(POINTS)
         for i, flips in enumerate(need):
@@ -312,9 +476,15 @@ class StoryDecoder:
                 drop += 2
             keep[i] = total[i] - drop
         for raw in best.turns[:agreed]:
-            self.game.play(Turn.from_raw(raw))
-        self._heads = {h[agreed:] for h in self._heads if h[:agreed] == best.turns[:agreed]}
-        self.log.rebase(self._occupancy(), keep, cut)
+            branch.game.play(Turn.from_raw(raw))
+        branch.heads = {h[agreed:] for h in branch.heads if h[:agreed] == best.turns[:agreed]}
+        branch.log.rebase(branch.occupancy(), keep, cut)
+        if not scaled:
+            branch.offset = 0.0
+            return True
+        rest = read_stories(branch.game.position, branch.log.evidence(now).until(now - FIRM_S), self.model)
+        branch.offset += best.cost - (rest[0].cost if rest else 0.0)
+        return bool(rest)
 
 
 def _uses_all(story: Story, turns: int) -> bool:

@@ -171,6 +171,16 @@ class SwitchLog:
                 self._landed[i] = gone[-1].lo
             self._changes[i] = seq[len(seq) - n :] if n else []
 
+    def copy(self) -> SwitchLog:
+        """An independent log with the same readings (a reading of the game that parts from this one)."""
+        other = SwitchLog(self._base)
+        other.raw = self.raw
+        other._changes = [list(seq) for seq in self._changes]
+        other._known_at = list(self._known_at)
+        other._landed = list(self._landed)
+        other.since = self.since
+        return other
+
     def reset(self, occupied: int, now: float) -> None:
         """Forget everything: the board is as ``occupied`` says, as of ``now``."""
         self.raw = occupied
