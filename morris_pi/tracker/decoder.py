@@ -318,13 +318,22 @@ class StoryDecoder:
 
     def _ready(self, best: Story, agreed: int, evidence: Evidence, now: float, quiet: float | None = None) -> int:
         """The longest of the first ``agreed`` turns of ``best`` whose switches have all been quiet
-        for ``quiet`` (``confirm_s``) seconds (0: none yet; a wake is set for when the next one
-        will be)."""
+        for ``quiet`` (``confirm_s``) seconds and show what the turns left there (0: none yet; a
+        wake is set for when the next one will be quiet)."""
         quiet = self.confirm_s if quiet is None else quiet
         past = evidence.until(now - FIRM_S)
         every = flips_of(best.turns, best.pending)
         while agreed:
             need = flips_of(best.turns[:agreed], None)
+            if any(
+                flips and len(flips) == len(every[i]) and _shows_otherwise(past.points[i].changes, best.matched[i])
+                for i, flips in enumerate(need)
+            ):
+                # a switch these turns changed, and no later turn does, no longer shows what they
+                # left there: the hands are not done with it (a man knocked off, one put down on
+                # the point just left), and the board is read again when it changes
+                agreed -= 1
+                continue
             quiet_since = max(
                 self._quiet_since(past.points[i].changes, best.matched[i], len(flips), len(every[i]))
                 for i, flips in enumerate(need)
@@ -485,6 +494,12 @@ class StoryDecoder:
         rest = read_stories(branch.game.position, branch.log.evidence(now).until(now - FIRM_S), self.model)
         branch.offset += best.cost - (rest[0].cost if rest else 0.0)
         return bool(rest)
+
+
+def _shows_otherwise(changes: tuple, matched: tuple[int, ...]) -> bool:  # type: ignore[type-arg]
+    """Whether a point whose last flip in a story is ``matched[-1]`` has changed an odd number of
+    times since: its switch shows otherwise than that flip left it."""
+    return (len(changes) - matched[-1] - 1) % 2 == 1
 
 
 def _uses_all(story: Story, turns: int) -> bool:
