@@ -602,3 +602,22 @@ def test_a_turn_is_not_written_while_a_switch_it_changed_shows_otherwise() -> No
     replay_steps(d, board, steps[-1:])
     settle(d, 203.0)
     assert d.record == before + " f6-d6"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.02, 3.0), st.sampled_from(["d6", "d5", "c4", "e4", "f6"])), max_size=14))
+def test_a_turn_once_written_is_never_taken_back_whatever_the_switches_do(toggles: list[tuple[float, str]]) -> None:
+    # however the switches chatter, and whatever beliefs are carried and dropped meanwhile, the
+    # record only grows: what a player saw written stays written
+    d = StoryDecoder()
+    feed(d, [(0.0, ())])
+    board: set[str] = set()
+    t, seen = 1.0, ""
+    for gap, point in toggles:
+        t += gap
+        (board.discard if point in board else board.add)(point)
+        feed(d, [(t, tuple(board))])
+        assert d.record.startswith(seen)
+        seen = d.record
+    settle(d, t + 10.0)
+    assert d.record.startswith(seen)
