@@ -82,6 +82,15 @@ def settle(decoder: StoryDecoder, until: float) -> None:
         decoder.tick(decoder.next_deadline())
 
 
+def decoder_on(game: Game, since: float) -> tuple[StoryDecoder, set[str]]:
+    """A decoder from ``game``'s position, its men on their switches as of ``since``, and the
+    points closed (for ``replay_steps``)."""
+    decoder = StoryDecoder(game)
+    board = set(game.board)
+    feed(decoder, [(since, tuple(board))])
+    return decoder, board
+
+
 def replay_steps(decoder: StoryDecoder, board: set[str], steps: list[tuple[float, str]]) -> None:
     """A frozen stretch of a trace: "+p" and "-p" a switch's report, "scan" (with the one change
     only the scan showed, if any) a reading of every switch."""
@@ -516,9 +525,7 @@ def test_a_turn_in_the_hand_at_the_last_turn_told_asks_for_a_longer_story() -> N
     # next player lifts a7, it is written
     game = Game.from_record("a7 c3 f6 d5 c5 a1 b2 b6 d1 b4 e3 d3 d2", "move-this")
     before = game.record
-    d = StoryDecoder(game)
-    board = set(game.board)
-    feed(d, [(0.0, tuple(board))])
+    d, board = decoder_on(game, 0.0)
     steps = [
         (4.6198, "-d1"), (4.7464, "+d1"), (5.0619, "scan"), (7.8053, "+a4"), (7.8862, "-a4"),
         (7.8871, "+a4"), (7.8879, "-a4"), (7.8898, "+a4"), (7.8910, "-a4"), (7.8918, "+a4"),
@@ -552,9 +559,7 @@ def test_whose_man_is_whose_is_carried_forward_until_a_removal_tells() -> None:
     # b2 then takes e4, which only white's man can be: the record is written from the reading left
     game = Game.from_record("f6 a4 d6 f4 b6xa4", "no-flying")
     before = game.record
-    d = StoryDecoder(game)
-    board = set(game.board)
-    feed(d, [(11.0, tuple(board))])
+    d, board = decoder_on(game, 11.0)
     steps = [
         (11.35916, "+e5"), (11.35938, "-e5"), (11.35948, "+e5"), (11.35963, "-e5"),
         (11.35973, "+e5"), (11.41626, "+e4"), (11.45668, "-e5"), (12.59492, "+e5"),
@@ -586,9 +591,7 @@ def test_a_turn_is_not_written_while_a_switch_it_changed_shows_otherwise() -> No
         "f4-f6 a1-d1 f6-f4xd2 c4-c3 d3-d2 c3-c4xd2 c5-d5xd1 a4-a1 d6-f6 a1-a4xd7"
     )
     before = game.record
-    d = StoryDecoder(game)
-    board = set(game.board)
-    feed(d, [(193.5, tuple(board))])
+    d, board = decoder_on(game, 193.5)
     steps = [
         (196.0984, "scan"), (196.6296, "-d5"), (196.8288, "+d6"), (196.958, "-d6"),
         (197.0552, "+d6"), (197.1461, "-d6"), (197.2397, "+d6"), (197.375, "-d6"),

@@ -102,7 +102,7 @@ class Branch:
         return other
 
     def occupancy(self) -> int:
-        return sum(1 << POINTS.index(p) for p in self.game.board)
+        return _occupancy(self.game)
 
 
 class StoryDecoder:
@@ -126,11 +126,9 @@ class StoryDecoder:
         self._line_from = len(game.history)
         self.model = model
         self.confirm_s = float(confirm_s)
-        first = Branch(game, SwitchLog(0))
-        first.log = SwitchLog(first.occupancy())
         #: The readings believed, cheapest first; nearly always one. Each has its own committed
         #: turns and its own switches since them.
-        self._branches = [first]
+        self._branches = [Branch(game, SwitchLog(_occupancy(game)))]
         #: No story explains the board, and too much has happened since the committed position
         #: for one ever to: the decoder reads no more of this game (the board waits).
         self.stalled = False
@@ -494,6 +492,10 @@ class StoryDecoder:
         rest = read_stories(branch.game.position, branch.log.evidence(now).until(now - FIRM_S), self.model)
         branch.offset += best.cost - (rest[0].cost if rest else 0.0)
         return bool(rest)
+
+
+def _occupancy(game: Game) -> int:
+    return sum(1 << POINTS.index(p) for p in game.board)
 
 
 def _shows_otherwise(changes: tuple, matched: tuple[int, ...]) -> bool:  # type: ignore[type-arg]
