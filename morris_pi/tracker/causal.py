@@ -58,11 +58,11 @@ def removal_answered(
     back before it too. With ``opened(point, t)`` the point must surely have been empty when the
     step's man touched down: so also where only a scan showed the removed man go or come back
     (the scan that showed it empty came before that touch, and it closed again only after a
-    change reported after it; soak seed 2 game 83: f6 taken off first with the lift lost, a1
+    change reported after it; as when f6 was taken off first with the lift lost, a1
     placed after the scan, the human's man landed on f6 with the landing lost), and where the
-    answer's landing bounced (seed 2 game 201: its last opening came 1 ms after it touched).
+    answer's landing bounced (its last opening came 1 ms after it touched).
     ``rested(point)``: when the man on the point came to rest; the removed point must still
-    have been empty then (second generator seed 1 game 52: d6 nudged off for 118 ms while b6's
+    have been empty then (as when d6 was nudged off for 118 ms while b6's
     man, put down off-centre, flickered for 0.7 s).
     """
     _, t, r = turn
@@ -127,7 +127,7 @@ def in_order(
         # only a scan showed happened at the latest at that scan, a settle window after its time.
         # His touching down is timed from the first closing of his point after he left his own,
         # if that came before the point's first settled change: a man that flickers as he is put
-        # down settles only at his last closing (second generator seed 1 game 116).
+        # down settles only at his last closing.
         arrived = order(t1)
         if touched is not None and o1 >= 0 and not unsure >> o1 & 1:
             arrived = min(arrived, touched(t1, order(o1)))
@@ -143,8 +143,8 @@ def in_order(
         return True
     left = order(o1)
     if t1 == r2:
-        # The man landed and was taken again: his point closed after he left his own (soak seed
-        # 2 game 1265: a knocked man pushed back across b4 before b6 was lifted, read as b6-b4
+        # The man landed and was taken again: his point closed after he left his own (as when
+        # a knocked man was pushed back across b4 before b6 was lifted, read as b6-b4
         # taken at once by the other side's turn begun).
         return touched is None or touched(t1, left) != math.inf
     if order(t1) - left >= CARRY_S:
@@ -168,13 +168,13 @@ def stood(
     From his first touch to the lift (``lifted``), his point was open only for bounces and
     nudges (``gap(point, start, end)``: the longest opening), for at least ``STOOD_S``, and he
     was lifted only once the other side's ``reply`` had begun: its hand may still be in the air
-    (second generator seed 1 game 123: b4 stood 0.5 s and was lifted just after d1's man came).
+    (as when b4 stood 0.5 s and was lifted just after d1's man came).
     His first touch is the point's first settled change (``order``), or for a moved man his
     first closing after he left his point (``touched``), however brief: a man put down
-    off-centre may bounce for a while before any contact settles (seed 2 game 10). Where only a
+    off-centre may bounce for a while before any contact settles. Where only a
     scan showed a change of the reply (a lost lift: when it began is not known), the reply's
     timing is not asked. A hand hovering over a point touches it briefly, and before the reply
-    (seed 1 game 53: c5 touched 94 ms before c4 was placed).
+    (as when c5 was touched 94 ms before c4 was placed).
 
     >>> first = {0: 1.0, 2: 3.0}.get      # a7's man first touched at 1.0, g7 (the reply) at 3.0
     >>> reply = (-1, 2, -1)

@@ -93,7 +93,7 @@ def _removal_answered(
 ) -> Reading | None:
     """A mill's turn made removal first and answered at once by the other side's placement on the
     removed point, where the board also reads as the mill's step with the removed man put back
-    (``causal.removal_answered``, as for the computer's prompted turn; soak seed 2 game 201)."""
+    (``causal.removal_answered``, as for the computer's prompted turn)."""
     o, t = step
     for raw in allowed:
         if raw[0] != o or raw[1] != t or raw[2] < 0:
@@ -162,10 +162,10 @@ def _two_turns(
         whole = [pair for pair in whole if in_order(*pair, order, unsure, last, touched=touched)]
     if whole and arrived is not None and third:
         # Two players: two placements are read in the order their men came; where occupancy
-        # allows only the other order, the board waits (soak seed 2 game 74: a7 landed 129 ms
+        # allows only the other order, the board waits (as when a7 landed 129 ms
         # before e5, then White lifted c4 by mistake with the lift lost; read as e5 and Black's
-        # a7 taking c4). Against the computer its prompt orders the turns (seed 2 game 1611: the
-        # computer's a7 landing lost, shown by a scan after the human's b6 had landed).
+        # a7 taking c4). Against the computer its prompt orders the turns (as when
+        # the computer's a7 landing was lost, shown by a scan after the human's b6 had landed).
         whole = [(a, b) for a, b in whole if a[0] >= 0 or b[0] >= 0 or arrived(a[1], b[1])] or (
             whole if len(whole) > 1 else []
         )
@@ -236,8 +236,8 @@ def _three_turns(
     too while Black lifts e4 and puts it on e3; hands-1-0144: d1 closes a mill and takes a4,
     Black puts his next man on a4 at once with the landing lost, a scan shows a4 full, and
     White's c4 lands: only ``d1xa4 a4 c4`` is legal). The causal order also refuses a chain
-    a hover or a man put back makes up (soak seed 0 game 183: b2 touched 0.13 s as b4's man went
-    back, read as ``b4-b2``, a reply and ``b2-b4``; seed 2 game 272: ``b4-b2 c4-b4 c3-c4``,
+    a hover or a man put back makes up (b2 touched 0.13 s as b4's man went
+    back, read as ``b4-b2``, a reply and ``b2-b4``; or ``b4-b2 c4-b4 c3-c4``,
     though c4 was filled again 2 s before c3's man left).
     """
     seen = changes.once
@@ -288,7 +288,7 @@ def _follows(
     two placements in the order their men came (unless the second is put where the first took a
     man: that point held the man taken, not one put down with the first). Nothing of the second
     may stand done before the first even began, where ``in_order`` cannot tell when the first
-    man touched down (soak seed 0 game 796: White's f2 lifted, carried over d2 and put back, then
+    man touched down (as when White's f2 was lifted, carried over d2 and put back, then
     Black's a1 carried to d1 with the landing lost, an illegal step; read as f2-d2, a1-d1 and
     d2-f2, the last done 3 s before a1 was lifted)."""
     if first[0] < 0 and second[0] < 0 and second[1] != first[2] and not arrived(first[1], second[1]):
@@ -387,8 +387,8 @@ def _placements(
         raw = next((r for r in raws if r[2] < 0), None)
         if raw is None:
             if n == len(order) and raws:
-                # The last man closed a mill: its step, the removal still to come (soak seed 2
-                # game 363: e4, a4 and e3 within 70 ms, e3 closing e3-e4-e5).
+                # The last man closed a mill: its step, the removal still to come (as when
+                # e4, a4 and e3 came within 70 ms, e3 closing e3-e4-e5).
                 turns.append(Turn.from_raw((-1, point, -1)))
                 return Reading("turns", tuple(turns))
             return None

@@ -86,9 +86,9 @@ class Decisions(ProvisionalTurns):
         # A point changing back right now holds up any reading that changes it: decide again
         # when it has settled either way. A change too new to have settled holds up a reading
         # that needs the point filled and emptied (or emptied and refilled): a man nudged off
-        # and already back must not be read as put there and taken (soak seed 1868). A point
+        # and already back must not be read as put there and taken. A point
         # changed once may change again at once, though: the next man put where a removal was
-        # made (seed 58). If the switch only flickered, nothing settles, so wake up when it
+        # made. If the switch only flickered, nothing settles, so wake up when it
         # would have.
         unsteady = settler.settled ^ occ
         flicker = self._flicker = (settler.raw ^ occ) & ~unsteady
@@ -123,8 +123,8 @@ class Decisions(ProvisionalTurns):
             kind = "progress"
         if kind == "turns" and flicker and self.computer is not None and self._hands_over(reading.turns, flicker):
             # The computer is asked only once this reading is confirmed, so a point it changes that
-            # is already changing again is no answer to it: the hands are not done (soak seed 2 game
-            # 424: d2 lifted with its return lost, nudged off as f2 landed and back 0.15 s later,
+            # is already changing again is no answer to it: the hands are not done (for
+            # example d2 lifted with its return lost, nudged off as f2 landed and back 0.15 s later,
             # read as d2-f2). Read it when that point has settled (a flicker wakes the tracker then).
             kind = "progress"
         # A scan showed a point differently from what the provisional turns left there: an

@@ -234,7 +234,7 @@ def _landed_before_left(
     raw: RawTurn, unsure: int, last: Callable[[int], float] | None, held: Callable[[int, float], float | None] | None
 ) -> bool:
     """Whether a move's origin still held a man when the man now on its target touched down for
-    good: he is not the mover's man, who leaves before he lands (soak seed 2 game 1732: d7
+    good: he is not the mover's man, who leaves before he lands (d7
     placed, then g7 nudged off 38 ms later and put back, then knocked off with the lift lost;
     read as g7-d7). Where only a scan showed the target's man come, when is not known."""
     o, t, _ = raw

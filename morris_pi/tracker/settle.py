@@ -449,8 +449,8 @@ class Settler:
         """When the closing that held ``point`` when the man on ``other`` came to rest began, or
         ``None`` (see ``closed_since``). A man whose landing only a scan showed came to rest at
         some time after his point's last reported change: ``point`` held a man then only if it
-        held one throughout (soak seed 2 game 1047: g4's man back before b4 was touched by a man
-        slid across it, the scan 50 ms after that touch)."""
+        held one throughout (as when g4's man came back before b4 was touched by a man
+        slid across it, and the scan came 50 ms after that touch)."""
         rest = self._rest[other]
         at = self.closed_since(point, rest)
         if at is not None:

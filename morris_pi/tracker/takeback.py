@@ -80,7 +80,7 @@ def _takeback(
         return 0
     if last is not None:
         # A man that changes colour came from a point the takeback empties of his colour, so he
-        # landed after that man left (soak seed 2 game 1430: d3's own man knocked off and put
+        # landed after that man left (as when d3's own man was knocked off and put
         # back, then the other side's c3 carried to e3 by an illegal step 4 s later). Not where
         # removed men come back from the tray.
         for now_other, after_own, now_own, after_all in ((nb, bw, nw, bw | bb), (nw, bb, nb, bw | bb)):

@@ -60,7 +60,7 @@ def _map_turn(turn: Turn, s: dict[str, str]) -> Turn:
 
 
 #: (case, profile, mode) -> (record before the case turn, the case turn, the man at its centre:
-#: the protected man for case 1, C for case 2). Found by ``find_case*`` with seed 0.
+#: the protected man for case 1, C for case 2). Found by ``find_case*``.
 RECORDS: dict[tuple[str, str, str], tuple[str, str, str]] = {
     ("1", "standard", "two-player"): (
         "c5 f4 e5 g7 a1 a4 e3 f2 c3 e4 b4 a7 b2 d2 f6 g4xa1 d3xa4 g1xf6 e5-d5 d2-d1",

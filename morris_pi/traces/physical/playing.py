@@ -280,7 +280,7 @@ def carry_out(hands: Hands, game: Game, turn: Turn, *, computer_turn: bool) -> N
             hands.counts["illegal"] += 1
             origin, target = wrong
             # A deliberate step takes a moment to decide: the man the other side just put down
-            # lifted within a hover's time is, to anyone watching, a hover (soak seed 505).
+            # lifted within a hover's time is, to anyone watching, a hover.
             changed = [c.t for c in hands.contacts.changes[-12:] if c.point in (origin, target)]
             hands.t = max([hands.t] + [t + 0.5 for t in changed])
             if origin is None:
