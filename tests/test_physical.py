@@ -203,7 +203,7 @@ def test_bad_arguments_are_named():
 
 def test_an_illegal_step_never_lifts_the_man_the_other_side_just_put_down_within_a_hovers_time():
     """Lifting the man the opponent set down 0.1 s ago, on purpose, looks to anyone watching
-    like that man hovering (soak seed 505): a deliberate step waits until 0.5 s have passed."""
+    like that man hovering: a deliberate step waits until 0.5 s have passed."""
     game = Game("standard")
     for text in "a1 a7 d2 d6 g4 b4 b6 f6 f2 b2 e4 c4 c3 c5 e3 d5 g1 f4 g4-g7".split():
         game.play(text)
