@@ -36,7 +36,7 @@ import math
 from collections.abc import Sequence
 
 from morris_pi.rules import Game, Position, Turn
-from morris_pi.rules.board import POINTS
+from morris_pi.rules.board import POINTS, mask_of
 
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
@@ -102,7 +102,7 @@ class Branch:
         return other
 
     def occupancy(self) -> int:
-        return _occupancy(self.game)
+        return mask_of(self.game.board)
 
 
 class StoryDecoder:
@@ -128,7 +128,7 @@ class StoryDecoder:
         self.confirm_s = float(confirm_s)
         #: The readings believed, cheapest first; nearly always one. Each has its own committed
         #: turns and its own switches since them.
-        self._branches = [Branch(game, SwitchLog(_occupancy(game)))]
+        self._branches = [Branch(game, SwitchLog(mask_of(game.board)))]
         #: No story explains the board, and too much has happened since the committed position
         #: for one ever to: the decoder reads no more of this game (the board waits).
         self.stalled = False
@@ -492,10 +492,6 @@ class StoryDecoder:
         rest = read_stories(branch.game.position, branch.log.evidence(now).until(now - FIRM_S), self.model)
         branch.offset += best.cost - (rest[0].cost if rest else 0.0)
         return bool(rest)
-
-
-def _occupancy(game: Game) -> int:
-    return sum(1 << POINTS.index(p) for p in game.board)
 
 
 def _shows_otherwise(changes: tuple, matched: tuple[int, ...]) -> bool:  # type: ignore[type-arg]
