@@ -581,6 +581,31 @@ def test_whose_man_is_whose_is_carried_forward_until_a_removal_tells() -> None:
     assert d.record == before + " e5 e4 a4 g1 d3 a7 d2 g7 f2 g4xd3 b2xe4"
 
 
+def test_the_man_taken_is_told_only_once_the_victims_next_hand_is_done() -> None:
+    # a frozen stretch of a generated game: white's f4-e4 closes a mill, and black, to move next,
+    # reaches for c3 before white has taken anything, then puts him back when white takes d2
+    # (knocked a moment before). While c3 is still off, "xc3, then d2 lifted" explains the
+    # switches best; once black's hand is done, c3 back on his point says he was not taken
+    game = Game.from_record(
+        "g4 d6 e5 d3 a1 d7 d5 e3 c5xe3 g1 f6 c4 g7 d1 e3 c3 a4 d2xg7 a4-a7 d7-g7 a1-a4 c4-b4 "
+        "f6-f4 d2-f2 f4-e4xd3 d1-d2 g4-f4 d2-b2 a7-d7 f2-d2 a4-a7 d6-b6xd7 f4-f6 b4-a4 a7-d7 "
+        "g1-d1 e4-f4 d1-g1",
+        "move-this",
+    )
+    before = game.record
+    d, board = decoder_on(game, 185.66)
+    steps = [
+        (185.72263, "-b2"), (186.36456, "+b2"), (186.79336, "-c5"), (187.27971, "+b4"),
+        (188.3136, "-b4"), (188.52717, "+c5"), (188.52727, "-c5"), (188.52745, "+c5"),
+        (188.98139, "-f4"), (189.89833, "+e4"), (190.74009, "-d2"), (191.24009, "-c3"),
+        (191.6314, "+d2"), (192.75915, "-d2"), (193.13018, "+c3"), (194.07609, "-c3"),
+        (195.10739, "+c4"),
+    ]  # fmt: skip
+    replay_steps(d, board, steps)
+    settle(d, 198.0)
+    assert d.record == before + " f4-e4xd2 c3-c4"
+
+
 def test_a_turn_is_not_written_while_a_switch_it_changed_shows_otherwise() -> None:
     # a frozen stretch of a generated game: black's f6-d6, the lift of f6 lost (the next scan shows
     # it), d6's man put down off-centre and flickering, and a sleeve knocking d5 off for 1.1 s.

@@ -6,8 +6,8 @@ Once a change is firm (``FIRM_S`` after it, a burst of changes once), it ranks e
 ``FIRM_S`` ago. The stories returned are the *good* ones, within the model's ``margin`` of the
 cheapest; the turns at the front of every good story are *agreed*, and so are the cheapest
 story's turns up to a position every good story reaches (``_met``). Agreed turns are committed
-once every switch they changed has been quiet for ``confirm_s``, and the next ranking starts
-after them.
+once every switch they changed has been quiet for ``confirm_s`` (a turn that takes a man, once
+the victim's next turn has been too), and the next ranking starts after them.
 
 Some doubts only later turns settle: two men land at once and the switches cannot tell whose is
 whose until one is taken or moved. When the good stories part at their first turn, and each
@@ -332,9 +332,15 @@ class StoryDecoder:
                 # the point just left), and the board is read again when it changes
                 agreed -= 1
                 continue
+            # The man taken and the man the victim moves next are both his: which lift was which
+            # hand's is told only once the next hand is done too (he may reach before the
+            # remover, or put his man back when he sees he was early).
+            told = need
+            if best.turns[agreed - 1][2] >= 0 and (agreed < len(best.turns) or best.pending is not None):
+                told = flips_of(best.turns[: agreed + 1], best.pending if agreed == len(best.turns) else None)
             quiet_since = max(
                 self._quiet_since(past.points[i].changes, best.matched[i], len(flips), len(every[i]))
-                for i, flips in enumerate(need)
+                for i, flips in enumerate(told)
                 if flips
             )
             ready = quiet_since + quiet + FIRM_S
