@@ -632,6 +632,41 @@ def test_a_turn_is_not_written_while_a_switch_it_changed_shows_otherwise() -> No
     assert d.record == before + " f6-d6"
 
 
+def test_a_man_resting_off_his_switch_once_a_scan_has_read_it_is_written() -> None:
+    # a frozen stretch of a generated game: black's f6-d6, d6's man chattering as he is put down
+    # and left resting off his switch; white's d2-b2, d2's lift lost (the next scan shows it) and
+    # b2 chattering. d6 shows otherwise than f6-d6 left it, but no hand comes back to him, and
+    # scans read d6 open for seconds: he rests there, and both turns are written before the next
+    game = Game.from_record(
+        "d2 c3 d5 a4 d7 b2 d1 e3 e4 b4 a7 g7 c5 b6xa7 g1 a1 d6xg7 c4xc5 d7-g7 e3-d3 e4-e3 a4-a7 "
+        "d6-d7 a7-a4xe3 d5-e5 d3-e3 g7-g4 e3-d3 e5-e4 c4-c5 g4-f4 a4-a7 g1-g4xc3 c5-c4 d2-f2 "
+        "c4-c5 g4-g1 c5-d5 d7-g7 d3-e3 e4-e5 a7-a4 e5-e4 d5-e5 f2-d2 e5-d5 e4-e5 e3-d3 e5-e4 "
+        "d3-e3 d2-f2 e3-d3 e4-e3 d5-e5 g7-d7 a4-a7 d1-d2 e5-d5 d2-d1 a7-a4 e3-e4 b2-d2 f4-f6 "
+        "b4-b2 d7-g7 b6-d6 g7-d7 b2-b4 f2-f4 d3-c3 d7-g7 b4-b6 f4-g4xb6 d6-b6 e4-e5 d5-d6 "
+        "g4-f4 d2-f2 g7-d7 f2-d2 f4-f2 d6-d5"
+    )
+    before = game.record
+    d, board = decoder_on(game, 364.8)
+    steps = [
+        (368.7769, "scan"), (368.8094, "-f6"), (370.4203, "+c5"), (370.5402, "-c5"),
+        (370.8806, "+c4"), (370.9616, "-c4"), (371.3458, "+d6"), (371.3472, "-d6"),
+        (371.3488, "+d6"), (371.3496, "-d6"), (371.3508, "+d6"), (371.3834, "-d7"),
+        (371.4607, "+d7"), (371.6967, "-d6"), (371.6982, "+d6"), (371.6993, "-d6"),
+        (371.6999, "+d6"), (371.7014, "-d6"), (371.7019, "+d6"), (371.7036, "-d6"),
+        (372.129, "+b2"), (372.1299, "-b2"), (372.1305, "+b2"), (372.25, "-b2"), (372.292, "+b2"),
+        (372.3726, "-b2"), (372.3734, "+b2"), (372.3747, "-b2"), (372.3752, "+b2"),
+        (372.3762, "-b2"), (372.4512, "+b2"), (372.528, "-b2"), (372.6, "+b2"), (372.637, "-b2"),
+        (372.7015, "+b2"), (372.7026, "-b2"), (372.7042, "+b2"), (372.7047, "-b2"),
+        (372.7053, "+b2"), (372.7066, "-b2"), (372.7081, "+b2"), (372.7389, "-b2"),
+        (372.7631, "scan -d2"), (372.8414, "+b2"), (372.9369, "-b2"), (373.0352, "+b2"),
+        (373.1138, "-b2"), (373.1152, "+b2"), (373.1162, "-b2"), (373.1678, "+b2"),
+        (374.5938, "-b6"), (375.4829, "+b6"), (376.7492, "scan"),
+    ]  # fmt: skip
+    replay_steps(d, board, steps)
+    settle(d, 378.0)
+    assert d.record == before + " f6-d6 d2-b2"
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.floats(0.02, 3.0), st.sampled_from(["d6", "d5", "c4", "e4", "f6"])), max_size=14))
 def test_a_turn_once_written_is_never_taken_back_whatever_the_switches_do(toggles: list[tuple[float, str]]) -> None:

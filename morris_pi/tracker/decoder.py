@@ -324,7 +324,10 @@ class StoryDecoder:
         while agreed:
             need = flips_of(best.turns[:agreed], None)
             if any(
-                flips and len(flips) == len(every[i]) and _shows_otherwise(past.points[i].changes, best.matched[i])
+                flips
+                and len(flips) == len(every[i])
+                and _shows_otherwise(past.points[i].changes, best.matched[i])
+                and not _rests_otherwise(past, i)
                 for i, flips in enumerate(need)
             ):
                 # a switch these turns changed, and no later turn does, no longer shows what they
@@ -504,6 +507,14 @@ def _shows_otherwise(changes: tuple, matched: tuple[int, ...]) -> bool:  # type:
     """Whether a point whose last flip in a story is ``matched[-1]`` has changed an odd number of
     times since: its switch shows otherwise than that flip left it."""
     return (len(changes) - matched[-1] - 1) % 2 == 1
+
+
+def _rests_otherwise(past: Evidence, i: int) -> bool:
+    """Whether point ``i``'s switch has shown otherwise for ``PART_QUIET_S`` and a scan read it
+    since: no report was lost, and no hand is still busy there (a man knocked off is put back
+    sooner). The man rests off his switch (``unfinished``), and the turn is as good as shown."""
+    last = past.points[i].changes[-1].t
+    return past.now - last >= PART_QUIET_S and any(s > last for s in past.scans)
 
 
 def _uses_all(story: Story, turns: int) -> bool:

@@ -25,6 +25,8 @@ from morris_pi.rules.board import POINTS
 
 #: The longest contact bounce: a change undone within this is not a change.
 BOUNCE_S = 0.005
+#: Scans of every switch remembered (the latest).
+SCANS_KEPT = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,9 @@ class Evidence:
     now: float
     #: When the last turn before the base ended (its last change), if the evidence knows.
     since: float = -math.inf
+    #: When every switch was last read at once (the latest scans, oldest first): a switch that a
+    #: scan read after its last change has lost no change since.
+    scans: tuple[float, ...] = ()
 
     @classmethod
     def static(cls, base: int, changes: dict[str, list[tuple[float, bool]]], now: float) -> Evidence:
@@ -86,7 +91,7 @@ class Evidence:
             else PointEvidence(p.closed, tuple(c for c in p.changes if c.t <= t), p.landed)
             for p in self.points
         )
-        return Evidence(points, t, self.since)
+        return Evidence(points, t, self.since, tuple(s for s in self.scans if s <= t))
 
     @property
     def mask(self) -> int:
@@ -111,7 +116,7 @@ class SwitchLog:
     found changed without a report changed unseen, after its last known state.
     """
 
-    __slots__ = ("_base", "_changes", "_known_at", "_landed", "raw", "since")
+    __slots__ = ("_base", "_changes", "_known_at", "_landed", "_scans", "raw", "since")
 
     def __init__(self, occupied: int, now: float = -math.inf) -> None:
         self.raw = occupied
@@ -123,6 +128,7 @@ class SwitchLog:
         self._landed = [-math.inf] * len(POINTS)
         #: When the last turn before the base ended (``-inf``: not known).
         self.since = -math.inf
+        self._scans: list[float] = []
 
     def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
         diff = occupied ^ self.raw
@@ -135,6 +141,7 @@ class SwitchLog:
             i += 1
         if full:
             self._known_at = [now] * len(POINTS)
+            self._scans = [*self._scans[1 - SCANS_KEPT :], now]
 
     def _add(self, i: int, closed: bool, now: float, unseen: bool) -> None:
         seq = self._changes[i]
@@ -150,7 +157,7 @@ class SwitchLog:
         points = tuple(
             PointEvidence(bool(self._base >> i & 1), tuple(seq), self._landed[i]) for i, seq in enumerate(self._changes)
         )
-        return Evidence(points, now, self.since)
+        return Evidence(points, now, self.since, tuple(self._scans))
 
     def rebase(self, base: int, keep: list[int], since: float = -math.inf) -> None:
         """Start again from ``base``, keeping only the last ``keep[i]`` changes of point ``i``.
@@ -179,6 +186,7 @@ class SwitchLog:
         other._known_at = list(self._known_at)
         other._landed = list(self._landed)
         other.since = self.since
+        other._scans = list(self._scans)
         return other
 
     def reset(self, occupied: int, now: float) -> None:
@@ -189,3 +197,4 @@ class SwitchLog:
         self._known_at = [now] * len(POINTS)
         self._landed = [-math.inf] * len(POINTS)
         self.since = -math.inf
+        self._scans = []
