@@ -74,6 +74,9 @@ MAX_BRANCHES = 4
 #: Longer than ``confirm_s``: a part commits which change was which turn's, and a doubt still
 #: young may yet be a turn whose change is still to come (a removal made late).
 PART_QUIET_S = 3.0
+#: Seconds a switch may show otherwise than a written turn left it, with a scan since, before
+#: the man is taken to rest off his switch: a knocked man is put back sooner.
+REST_S = 3.0
 #: Chains one ranking may score (all its readings together). A ranking past it decides nothing
 #: and is tried again later, so that no wake holds up the board's loop for long.
 RANK_CHAINS = 10_000
@@ -339,7 +342,7 @@ class StoryDecoder:
             # hand's is told only once the next hand is done too (he may reach before the
             # remover, or put his man back when he sees he was early).
             told = need
-            if best.turns[agreed - 1][2] >= 0 and (agreed < len(best.turns) or best.pending is not None):
+            if best.turns[agreed - 1][2] >= 0:
                 told = flips_of(best.turns[: agreed + 1], best.pending if agreed == len(best.turns) else None)
             quiet_since = max(
                 self._quiet_since(past.points[i].changes, best.matched[i], len(flips), len(every[i]))
@@ -510,11 +513,11 @@ def _shows_otherwise(changes: tuple, matched: tuple[int, ...]) -> bool:  # type:
 
 
 def _rests_otherwise(past: Evidence, i: int) -> bool:
-    """Whether point ``i``'s switch has shown otherwise for ``PART_QUIET_S`` and a scan read it
-    since: no report was lost, and no hand is still busy there (a man knocked off is put back
-    sooner). The man rests off his switch (``unfinished``), and the turn is as good as shown."""
+    """Whether point ``i``'s switch has shown otherwise for ``REST_S`` and a scan read it since:
+    no report was lost, and no hand is still busy there. The man rests off his switch
+    (``unfinished``), and the turn is as good as shown."""
     last = past.points[i].changes[-1].t
-    return past.now - last >= PART_QUIET_S and any(s > last for s in past.scans)
+    return past.now - last >= REST_S and any(s > last for s in past.scans)
 
 
 def _uses_all(story: Story, turns: int) -> bool:
