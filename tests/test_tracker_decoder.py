@@ -684,3 +684,35 @@ def test_a_turn_once_written_is_never_taken_back_whatever_the_switches_do(toggle
         seen = d.record
     settle(d, t + 10.0)
     assert d.record.startswith(seen)
+
+
+def test_a_burst_too_big_to_tell_at_once_is_told_from_its_oldest_turns() -> None:
+    # a frozen stretch of a generated game: after d1's mill takes e3, black's d1 rattles and
+    # placements follow one another within a second (b6, b4, a1, g4), with men flickering, a7 and
+    # a4 touched and d6 nudged on the way. One ranking of all of it scores more chains than its
+    # budget, and every later one more still: the oldest turns are told on the board as it stood
+    # before the later changes, and written once their switches are quiet.
+    game = Game.from_record("d7 e3 d3 f6 d6 a7 d5xa7 f2 f4 b2 d2 g1 d1xe3", "lasker")
+    before = game.record
+    d, board = decoder_on(game, 55.4)
+    steps = [
+        (56.39656, "-d1"), (57.50272, "+a1"), (57.55478, "-a1"), (57.55498, "+a1"),
+        (57.55516, "-a1"), (57.59364, "+d1"), (58.21901, "-f6"), (59.54298, "+f6"),
+        (59.54308, "-f6"), (59.54329, "+f6"), (59.54348, "-f6"), (59.5436, "+f6"),
+        (59.86255, "+b6"), (59.86265, "-b6"), (59.86286, "+b6"), (59.86308, "-b6"),
+        (59.86323, "+b6"), (59.97831, "-b6"), (59.97847, "+b6"), (59.97853, "-b6"),
+        (60.10763, "+b6"), (60.10784, "-b6"), (60.10803, "+b6"), (60.10818, "-b6"),
+        (60.1083, "+b6"), (60.10858, "-b6"), (60.10881, "+b6"), (60.13453, "-d6"),
+        (60.16875, "+d6"), (60.24721, "+b4"), (60.38565, "-b4"), (60.45622, "+b4"),
+        (60.5725, "+a7"), (60.57257, "-a7"), (60.57262, "+a7"), (60.57284, "-a7"),
+        (60.57301, "+a7"), (60.57324, "-a7"), (60.57334, "+a7"), (60.70245, "-a7"),
+        (60.71725, "+a4"), (60.71748, "-a4"), (60.71764, "+a4"), (60.77302, "-a4"),
+        (60.8083, "+a1"), (60.9455, "+g4"), (64.15665, "-d3"), (64.15691, "+d3"),
+        (64.15713, "-d3"), (64.15731, "+d3"), (64.15755, "-d3"), (64.1577, "+d3"),
+        (64.15787, "-d3"), (65.52687, "+c3"), (65.52712, "-c3"), (65.52718, "+c3"),
+        (65.52735, "-c3"), (65.52751, "+c3"), (65.5278, "-c3"), (65.52791, "+c3"),
+        (65.63041, "-c3"), (65.66607, "+d3"),
+    ]  # fmt: skip
+    replay_steps(d, board, steps)
+    settle(d, 66.0)
+    assert d.record == before + " b6 b4 a1 g4"

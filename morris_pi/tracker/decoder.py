@@ -7,7 +7,8 @@ Once a change is firm (``FIRM_S`` after it, a burst of changes once), it ranks e
 cheapest; the turns at the front of every good story are *agreed*, and so are the cheapest
 story's turns up to a position every good story reaches (``_met``). Agreed turns are committed
 once every switch they changed has been quiet for ``confirm_s`` (a turn that takes a man, once
-the victim's next turn has been too), and the next ranking starts after them.
+the victim's next turn has been too), and the next ranking starts after them. A reading with
+too much to tell at once tells its oldest turns alone (``_catch_up``).
 
 Some doubts only later turns settle: two men land at once and the switches cannot tell whose is
 whose until one is taken or moved. When the good stories part at their first turn, and each
@@ -80,6 +81,9 @@ REST_S = 3.0
 #: Chains one ranking may score (all its readings together). A ranking past it decides nothing
 #: and is tried again later, so that no wake holds up the board's loop for long.
 RANK_CHAINS = 10_000
+#: Shorter windows tried, each half the last, when one reading has too much to tell at once
+#: (``StoryDecoder._catch_up``); they share one ranking's budget.
+CATCH_UP_TRIES = 4
 
 
 class Branch:
@@ -237,7 +241,11 @@ class StoryDecoder:
             try:
                 good, full = self._read(branch, past, budget)
             except OutOfChains:
-                # too much to tell at once: nothing is decided now, and later evidence may settle it
+                # too much to tell at once: the oldest turns are told alone, or nothing is decided
+                # now and later evidence may settle it
+                if alone and self._catch_up(branch, past, evidence, now):
+                    self._shown = None
+                    return True
                 self._recheck(now, evidence.last_change)
                 return False
             ranked.append((branch, good, full, evidence))
@@ -267,6 +275,38 @@ class StoryDecoder:
         if changed:
             self._shown = None
         return changed
+
+    def _catch_up(self, branch: Branch, past: Evidence, evidence: Evidence, now: float) -> bool:
+        """Commit the oldest turns of a board with too much to tell at once: rank the evidence as it
+        stood before its later changes (the first half of them, then the first quarter...), each on
+        a budget of its own, and commit what that ranking agrees on, once every switch those turns
+        changed has been quiet and shows what they left, by all that was seen since.
+
+        Without it a quick burst (men placed one after another within a second, flickering as they
+        land) makes every later ranking dearer still, and the board never catches up. The tries
+        share one ranking's budget. Returns whether anything was committed.
+        """
+        times = sorted(c.t for p in past.points for c in p.changes)
+        told = len(times) // 2
+        for _ in range(CATCH_UP_TRIES):
+            if not told:
+                break
+            # as the board stood just before its next change: the last change seen has aged as long
+            # as it did then
+            part = past.until(math.nextafter(times[told], -math.inf))
+            told //= 2
+            own = ChainBudget(self.rank_chains // CATCH_UP_TRIES)
+            try:
+                good = read_stories(branch.game.position, part, self.model, line=self._line(branch), budget=own)
+            except OutOfChains:
+                continue
+            if not good or any(_uses_all(s, MAX_TURNS) for s in good):
+                continue
+            agreed = self._agreed(branch, good)
+            ready = self._ready(good[0], agreed, evidence, now) if agreed else 0
+            if ready:
+                return self._commit(branch, good[0], ready, evidence, now)
+        return False
 
     def _read(self, branch: Branch, past: Evidence, budget: ChainBudget) -> tuple[list[Story], bool]:
         """The good stories of one reading, and whether one uses every turn told."""
