@@ -278,13 +278,14 @@ class StoryDecoder:
 
     def _catch_up(self, branch: Branch, past: Evidence, evidence: Evidence, now: float) -> bool:
         """Commit the oldest turns of a board with too much to tell at once: rank the evidence as it
-        stood before its later changes (the first half of them, then the first quarter...), each on
-        a budget of its own, and commit what that ranking agrees on, once every switch those turns
-        changed has been quiet and shows what they left, by all that was seen since.
+        stood before its later changes (the first half of them, then the first quarter...), each try
+        on its share of one ranking's budget, and commit what that ranking agrees on, once every
+        switch those turns changed has been quiet and shows what they left, by all that was seen
+        since.
 
         Without it a quick burst (men placed one after another within a second, flickering as they
-        land) makes every later ranking dearer still, and the board never catches up. The tries
-        share one ranking's budget. Returns whether anything was committed.
+        land) makes every later ranking dearer still, and the board never catches up. Returns
+        whether anything was committed.
         """
         times = sorted(c.t for p in past.points for c in p.changes)
         told = len(times) // 2
