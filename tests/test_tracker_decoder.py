@@ -103,6 +103,15 @@ def replay_steps(decoder: StoryDecoder, board: set[str], steps: list[tuple[float
         decoder.tick(t)
 
 
+def record_after(game: Game, since: float, steps: list[tuple[float, str]], until: float) -> str:
+    """The record a decoder on ``game`` has written by ``until``, fed a frozen stretch of a trace
+    (``replay_steps``) whose men stood on their switches as of ``since``."""
+    decoder, board = decoder_on(game, since)
+    replay_steps(decoder, board, steps)
+    settle(decoder, until)
+    return decoder.record
+
+
 def test_the_decoder_commits_turns_once_their_switches_are_quiet() -> None:
     d = StoryDecoder()
     feed(d, [(0.0, ()), (1.0, ("d6",)), (3.0, ("d6", "a1"))])
@@ -525,7 +534,6 @@ def test_a_turn_in_the_hand_at_the_last_turn_told_asks_for_a_longer_story() -> N
     # next player lifts a7, it is written
     game = Game.from_record("a7 c3 f6 d5 c5 a1 b2 b6 d1 b4 e3 d3 d2", "move-this")
     before = game.record
-    d, board = decoder_on(game, 0.0)
     steps = [
         (4.6198, "-d1"), (4.7464, "+d1"), (5.0619, "scan"), (7.8053, "+a4"), (7.8862, "-a4"),
         (7.8871, "+a4"), (7.8879, "-a4"), (7.8898, "+a4"), (7.8910, "-a4"), (7.8918, "+a4"),
@@ -536,9 +544,7 @@ def test_a_turn_in_the_hand_at_the_last_turn_told_asks_for_a_longer_story() -> N
         (16.4747, "+c4"), (16.4756, "-c4"), (18.6411, "scan +e4"), (22.0360, "scan"),
         (25.4308, "scan"), (26.2664, "-a7"),
     ]  # fmt: skip
-    replay_steps(d, board, steps)
-    settle(d, 27.0)
-    assert d.record == before + " c4 f2xc4 e5 g1 e4"
+    assert record_after(game, 0.0, steps, 27.0) == before + " c4 f2xc4 e5 g1 e4"
 
 
 def test_a_ranking_past_its_budget_decides_nothing_and_the_board_waits() -> None:
@@ -593,7 +599,6 @@ def test_the_man_taken_is_told_only_once_the_victims_next_hand_is_done() -> None
         "move-this",
     )
     before = game.record
-    d, board = decoder_on(game, 185.66)
     steps = [
         (185.72263, "-b2"), (186.36456, "+b2"), (186.79336, "-c5"), (187.27971, "+b4"),
         (188.3136, "-b4"), (188.52717, "+c5"), (188.52727, "-c5"), (188.52745, "+c5"),
@@ -601,9 +606,7 @@ def test_the_man_taken_is_told_only_once_the_victims_next_hand_is_done() -> None
         (191.6314, "+d2"), (192.75915, "-d2"), (193.13018, "+c3"), (194.07609, "-c3"),
         (195.10739, "+c4"),
     ]  # fmt: skip
-    replay_steps(d, board, steps)
-    settle(d, 198.0)
-    assert d.record == before + " f4-e4xd2 c3-c4"
+    assert record_after(game, 185.66, steps, 198.0) == before + " f4-e4xd2 c3-c4"
 
 
 def test_a_turn_is_not_written_while_a_switch_it_changed_shows_otherwise() -> None:
@@ -646,7 +649,6 @@ def test_a_man_resting_off_his_switch_once_a_scan_has_read_it_is_written() -> No
         "g4-f4 d2-f2 g7-d7 f2-d2 f4-f2 d6-d5"
     )
     before = game.record
-    d, board = decoder_on(game, 364.8)
     steps = [
         (368.7769, "scan"), (368.8094, "-f6"), (370.4203, "+c5"), (370.5402, "-c5"),
         (370.8806, "+c4"), (370.9616, "-c4"), (371.3458, "+d6"), (371.3472, "-d6"),
@@ -662,9 +664,7 @@ def test_a_man_resting_off_his_switch_once_a_scan_has_read_it_is_written() -> No
         (373.1138, "-b2"), (373.1152, "+b2"), (373.1162, "-b2"), (373.1678, "+b2"),
         (374.5938, "-b6"), (375.4829, "+b6"), (376.7492, "scan"),
     ]  # fmt: skip
-    replay_steps(d, board, steps)
-    settle(d, 378.0)
-    assert d.record == before + " f6-d6 d2-b2"
+    assert record_after(game, 364.8, steps, 378.0) == before + " f6-d6 d2-b2"
 
 
 @settings(max_examples=25, deadline=None)
@@ -694,7 +694,6 @@ def test_a_burst_too_big_to_tell_at_once_is_told_from_its_oldest_turns() -> None
     # before the later changes, and written once their switches are quiet.
     game = Game.from_record("d7 e3 d3 f6 d6 a7 d5xa7 f2 f4 b2 d2 g1 d1xe3", "lasker")
     before = game.record
-    d, board = decoder_on(game, 55.4)
     steps = [
         (56.39656, "-d1"), (57.50272, "+a1"), (57.55478, "-a1"), (57.55498, "+a1"),
         (57.55516, "-a1"), (57.59364, "+d1"), (58.21901, "-f6"), (59.54298, "+f6"),
@@ -713,6 +712,4 @@ def test_a_burst_too_big_to_tell_at_once_is_told_from_its_oldest_turns() -> None
         (65.52735, "-c3"), (65.52751, "+c3"), (65.5278, "-c3"), (65.52791, "+c3"),
         (65.63041, "-c3"), (65.66607, "+d3"),
     ]  # fmt: skip
-    replay_steps(d, board, steps)
-    settle(d, 66.0)
-    assert d.record == before + " b6 b4 a1 g4"
+    assert record_after(game, 55.4, steps, 66.0) == before + " b6 b4 a1 g4"

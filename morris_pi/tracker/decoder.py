@@ -303,8 +303,7 @@ class StoryDecoder:
                 continue
             if not good or any(_uses_all(s, MAX_TURNS) for s in good):
                 continue
-            agreed = self._agreed(branch, good)
-            ready = self._ready(good[0], agreed, evidence, now) if agreed else 0
+            ready = self._ready(good[0], self._agreed(branch, good), evidence, now)
             if ready:
                 return self._commit(branch, good[0], ready, evidence, now)
         return False
