@@ -713,3 +713,64 @@ def test_a_burst_too_big_to_tell_at_once_is_told_from_its_oldest_turns() -> None
         (65.63041, "-c3"), (65.66607, "+d3"),
     ]  # fmt: skip
     assert record_after(game, 55.4, steps, 66.0) == before + " b6 b4 a1 g4"
+
+
+def test_a_move_whose_lift_was_lost_began_when_its_man_was_carried_off() -> None:
+    # a frozen stretch of a generated game: white's g4-f4 with the lift of g4 lost (the next scan,
+    # 2 s later, shows it) and f4's man chattering as he lands; black lifts g7 0.3 s before f4
+    # closes and carries him to g4; then white's b2-d2. White's move began when his man was lifted,
+    # a carry before f4 closed, not when the scan showed it: read from the scan, black's lift came
+    # first and no story of the true turns was told, so "b2-d2" was written on its own
+    game = Game.from_record(
+        "g4 d6 f6 d3 e5 b4 g7 e3 d2 f4 c4 f2 e4 b6 b2 d7 a4 a7 a4-a1 a7-a4 c4-c5 a4-a7 e5-d5 b4-a4 "
+        "b2-b4 d3-c3 d2-d3 c3-c4 d3-d2 e3-d3 d2-b2 d3-c3 b2-d2 c3-d3 d2-d1 f2-d2 g4-g1xd6 f4-g4 e4-f4 "
+        "d7-d6 d5-e5 d2-f2 g7-d7 d3-e3 e5-d5 f2-d2 d5-e5 c4-c3 f4-f2 g4-f4 e5-d5 e3-e4 b4-b2 c3-c4 "
+        "b2-b4 e4-e5 d7-g7 f4-g4 g7-d7 d2-b2 f2-d2 e5-e4 d2-f2 b2-d2 f6-f4 e4-e3 d5-e5 d2-b2 c5-d5 "
+        "d6-f6 d5-c5 c4-c3 d1-d2 c3-c4 a1-d1 b6-d6 d7-g7 a4-a1 f4-e4 d6-d7 d2-d3 d7-d6 e5-d5 b2-d2 "
+        "d3-c3 d2-b2 c3-d3",
+        "move-this",
+    )
+    before = game.record
+    steps = [
+        (467.1791, "scan -c3"), (469.2767, "scan"), (469.7262, "-g7"), (470.0281, "+f4"),
+        (470.0719, "-f2"), (470.1062, "-f4"), (470.1068, "+f4"), (470.108, "-f4"), (470.1401, "+f2"),
+        (470.1817, "+f4"), (470.2287, "-f4"), (470.281, "+f4"), (470.381, "-f4"), (470.3818, "+f4"),
+        (470.3828, "-f4"), (470.4264, "+f4"), (470.495, "-f4"), (470.5961, "+f4"), (470.5972, "-f4"),
+        (470.599, "+f4"), (470.5998, "-f4"), (470.6014, "+f4"), (470.6027, "-f4"), (470.604, "+f4"),
+        (470.7288, "-f4"), (470.8285, "+f4"), (470.8775, "-f4"), (470.9015, "+f4"), (470.9035, "-f4"),
+        (470.9049, "+f4"), (471.0155, "-f4"), (471.0653, "+f4"), (471.1413, "-f4"), (471.142, "+f4"),
+        (471.1425, "-f4"), (471.1441, "+f4"), (471.1453, "-f4"), (471.1463, "+f4"), (471.1478, "-f4"),
+        (471.2565, "+f4"), (471.3743, "scan -g4"), (472.2968, "+g4"), (472.2973, "-g4"),
+        (472.2987, "+g4"), (472.3776, "-g1"), (472.4598, "+g1"), (472.4604, "-g1"), (472.4618, "+g1"),
+        (472.4624, "-g1"), (472.4638, "+g1"), (473.4719, "scan"), (473.8433, "-e3"), (474.251, "+e3"),
+        (474.7828, "-b2"), (474.7834, "+b2"), (474.7841, "-b2"), (474.7859, "+b2"), (474.7878, "-b2"),
+        (475.5696, "scan"), (476.0538, "+d2"), (476.0997, "-d1"), (476.1003, "+d1"), (476.1019, "-d1"),
+        (476.1915, "-d2"), (476.2268, "+d1"), (476.306, "+d2"), (476.4544, "-d2"), (476.5031, "+d2"),
+        (476.5044, "-d2"), (476.5054, "+d2"), (476.6276, "-d2"), (476.6518, "+d2"), (476.7068, "-d2"),
+        (476.7086, "+d2"), (476.7092, "-d2"), (476.7107, "+d2"), (476.7116, "-d2"), (476.7746, "+d2"),
+        (477.6672, "scan"),
+    ]  # fmt: skip
+    assert record_after(game, 467.0, steps, 480.0) == before + " g4-f4 g7-g4 b2-d2"
+
+
+def test_a_turn_is_read_though_no_single_points_other_reading_fits_its_timing() -> None:
+    # a frozen stretch of a generated game: black's d6-d5 after a man touched d5 for 0.3 s and d6
+    # was knocked, white's d7-d6, black's b6-b4 with the lift of b6 lost. Each point's cheapest
+    # reading puts d5's landing at the touch, before d6 was lifted, and d6's lift and landing at the
+    # knock, before d7 was lifted. Read again one point at a time, a man still lands before he is
+    # lifted, and the true story was never scored: "b6-b4" was written on its own
+    game = Game.from_record(
+        "c5 d3 a7 d5 d7 e3 e5 c3xa7 d7-a7 e3-e4 e3 d3-d2 d7 d2-d3 g4 a1 g4-g7xe4 f6 g1 f6-f4 g4xd3 d1 "
+        "f2 a1-a4 d7-d6 f4-f6 d6-d7xc3 d6 e3-e4 b6xe4 f2-f4 a4-a1 e5-e4xd1 a1-d1 f4-f2 d5-e5 e4-e3 d3 "
+        "f2-d2 f6-f4 e3-e4 f4-f6xc5 d2-f2 d3-e3 f2-f4xd1",
+        "lasker",
+    )
+    before = game.record
+    steps = [
+        (216.4826, "scan"), (218.5654, "scan"), (218.8445, "+d5"), (219.1529, "-d5"), (219.4529, "-d6"),
+        (219.9324, "+d6"), (219.9333, "-d6"), (219.9351, "+d6"), (220.6483, "scan"), (221.7432, "-d6"),
+        (221.7437, "+d6"), (221.745, "-d6"), (222.0964, "+d5"), (222.3418, "-d7"), (222.3437, "+d7"),
+        (222.3446, "-d7"), (222.7311, "scan -b6"), (222.9494, "+d6"), (224.8139, "scan"),
+        (226.5471, "+b4"), (226.8967, "scan"), (228.1923, "-b4"), (228.9796, "scan"),
+    ]  # fmt: skip
+    assert record_after(game, 216.3, steps, 231.0) == before + " d6-d5 d7-d6 b6-b4"

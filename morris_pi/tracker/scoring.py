@@ -371,6 +371,9 @@ class Scorer:
         cost = 0.0
         prev_start = -math.inf
         prev_end = self.ev.since
+        # a move whose lift only a scan showed: when it can have begun at the earliest, where it
+        # landed, and the span its carry was priced on
+        lost_lift: tuple[float, float, float, float] | None = None
 
         def priced(role: str, ply: int, c: float, lo: float, hi: float) -> float:
             if parts is not None:
@@ -381,11 +384,14 @@ class Scorer:
             lift = times.get((ply, "lift"))
             land = times.get((ply, "land"))
             take = times.get((ply, "take"))
+            carried = None
             if lift is not None and land is not None:
                 if land[1] <= lift[0]:
                     return math.inf
                 lo, hi = max(land[0] - lift[1], 1e-3), land[1] - lift[0]
                 cost += priced("carry", ply, m.carry.cost_between(lo, hi), lo, hi)
+                if lift[0] < lift[1]:
+                    carried = (lift[0], land[0], lo, hi)
             if take is not None and land is not None:
                 if take[1] >= land[0]:
                     lo, hi = max(take[0] - land[1], 1e-3), take[1] - land[0]
@@ -399,10 +405,19 @@ class Scorer:
             start = min(x[1] for x in stamps)
             end = max(x[0] for x in stamps)
             if start <= prev_start:
-                return math.inf
+                if lost_lift is None or start <= lost_lift[0]:
+                    return math.inf
+                # The move before began with a lift only a scan showed, so it began when its man,
+                # carried to where he landed, was lifted: before this turn, if his carry was long
+                # enough. Its carry is priced again on what is left of its span.
+                _, landed, lo, hi = lost_lift
+                longer = max(landed - start, lo)
+                extra = m.carry.cost_between(longer, hi) - m.carry.cost_between(lo, hi)
+                cost += priced("carry, lifted before the next turn", ply - 1, extra, longer, hi)
             if start < prev_end:
                 cost += priced("early", ply, m.early.tail(prev_end - start), prev_end - start, prev_end - start)
             prev_start, prev_end = start, max(end, prev_end)
+            lost_lift = carried
         return cost
 
     def illegal_steps(self, final: Position | None) -> Callable[[int, int], bool]:
@@ -469,23 +484,36 @@ class Scorer:
                 noise += self.strays(ends, illegal, times)[0]
             return noise + self.timing(plies, times)
 
-        best = total(choice)
-        for _ in range(2):
-            improved = False
-            for i, o in enumerate(opts):
-                if len(o) < 2 or not need[i]:
-                    continue
-                keep = choice[i]
-                for k in range(len(o)):
-                    if k == keep:
+        def descend(choice: list[int]) -> float:
+            # one point's reading changed at a time, while that makes the chain cheaper
+            best = total(choice)
+            for _ in range(2):
+                improved = False
+                for i, o in enumerate(opts):
+                    if len(o) < 2 or not need[i]:
                         continue
-                    choice[i] = k
-                    c = total(choice)
-                    if c < best:
-                        best, keep, improved = c, k, True
-                choice[i] = keep
-            if not improved:
-                break
+                    keep = choice[i]
+                    for k in range(len(o)):
+                        if k == keep:
+                            continue
+                        choice[i] = k
+                        c = total(choice)
+                        if c < best:
+                            best, keep, improved = c, k, True
+                    choice[i] = keep
+                if not improved:
+                    break
+            return best
+
+        best = descend(choice)
+        if math.isinf(best):
+            # The cheapest readings as noise can put flips where no timing of the chain fits, and
+            # no single point's other reading mends that (a man landing before he was lifted, each
+            # of two points read early): begin again from every point's latest flips, the reading
+            # of a board whose noise came before its turns.
+            choice = [max(range(len(o)), key=lambda k, o=o: o[k][1]) if need[i] else 0 for i, o in enumerate(opts)]
+            if not math.isinf(total(choice)):
+                best = descend(choice)
         if math.isinf(best):
             return None
         cost = best + self.lost + self.model.turn * plies
