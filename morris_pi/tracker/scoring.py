@@ -511,7 +511,7 @@ class Scorer:
             # no single point's other reading mends that (a man landing before he was lifted, each
             # of two points read early): begin again from every point's latest flips, the reading
             # of a board whose noise came before its turns.
-            choice = [max(range(len(o)), key=lambda k, o=o: o[k][1]) if need[i] else 0 for i, o in enumerate(opts)]
+            choice = [_latest(o) if need[i] else 0 for i, o in enumerate(opts)]
             if not math.isinf(total(choice)):
                 best = descend(choice)
         if math.isinf(best):
@@ -521,6 +521,11 @@ class Scorer:
         ends = [i for i in range(len(POINTS)) if self.stray_end(i, matched[i])]
         stray = self.strays(ends, illegal, _times(points, need, matched))[1] if ends else None
         return Story(turns, pending, cost, matched, stray)
+
+
+def _latest(options: list[Option]) -> int:
+    """Which of a point's readings puts its flips on the latest changes."""
+    return max(range(len(options)), key=lambda k: options[k][1])
 
 
 def _times(
