@@ -19,6 +19,11 @@ is dropped. The record holds the turns every belief shares, so nothing written i
 back. A change that no committed turn explains for ``STALE_S`` ends the reading (the board
 waits).
 
+Against the computer (``computer``), a hand carries out the computer's turns as the LEDs prompt
+them (``prompt``, asked in every reading ``asking`` names): where it was prompted, its side plays only
+that turn, and a turn of its side a hand made before the prompt is read but not committed until
+the prompt comes (``stories.Prompt``).
+
 It is run beside the ``Tracker`` (in shadow, ``bench/shadow_tracker.py``) until it reads at
 least as many games exactly and writes no wrong turn; see docs/tracker-decoder.md.
 
@@ -36,13 +41,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from morris_pi.rules import Game, Position, Turn
+from morris_pi.rules import SIDES, Game, Position, Side, Turn
 from morris_pi.rules.board import POINTS, mask_of
 
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
 from .scoring import RawTurn, Story, flips_of
-from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, read_stories
+from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, Prompt, read_stories
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.
 DEFAULT_CONFIRM_S = 1.0
@@ -124,9 +129,17 @@ class StoryDecoder:
         confirm_s: float = DEFAULT_CONFIRM_S,
         line: Sequence[Turn] | None = None,
         rank_chains: int = RANK_CHAINS,
+        computer: Side | None = None,
     ) -> None:
         game = game if game is not None else Game(profile)
+        if computer not in (None, *SIDES):
+            raise ValueError(f"computer must be 'white', 'black' or None, got {computer!r}")
         self.rank_chains = rank_chains
+        #: The side the computer plays (``None``: two people play). Its turns are read only as
+        #: prompted (``prompt``).
+        self.computer = computer
+        #: The computer's prompted turn from each position it was asked in.
+        self._prompts: dict[Position, RawTurn] = {}
         #: The turns the game is known to follow, from ``game``'s position on (fitting the model
         #: to games with their records); ``None`` in play.
         self.line = None if line is None else [t.to_raw() for t in line]
@@ -179,7 +192,7 @@ class StoryDecoder:
         if self._shown is None:
             branch = self._branches[0]
             evidence = branch.log.evidence(self._now)
-            self._shown = read_stories(branch.game.position, evidence, self.model, line=self._line(branch))
+            self._shown = self._tell(branch, evidence)
         return self._shown
 
     @property
@@ -187,6 +200,44 @@ class StoryDecoder:
         """The cheapest story of the board now (``None``: nothing explains it)."""
         stories = self.stories
         return stories[0] if stories else None
+
+    @property
+    def asking(self) -> list[Game]:
+        """The readings believed in which the computer is to move and has not been asked for its
+        turn: ask it in each (``prompt``). Nearly always one, the record; while a doubt is carried
+        as several readings, the computer's turn from each tells them apart."""
+        if self.computer is None:
+            return []
+        return [
+            b.game
+            for b in self._branches
+            if b.game.turn == self.computer and b.game.outcome is None and b.game.position not in self._prompts
+        ]
+
+    def prompt(self, turn: Turn | str, game: Game | None = None) -> bool:
+        """The computer's chosen turn in ``game`` (one of ``asking``; by default the record), which
+        a hand will carry out.
+
+        Only it is read as the computer's turn there; returns ``False`` (and ignores it) when the
+        computer is not to move there. ``ValueError`` if it is not legal there.
+
+        >>> d = StoryDecoder(computer="black")
+        >>> d.feed(0, 0.0); d.feed(1 << POINTS.index("d6"), 1.0); d.tick(2.4)
+        >>> d.record, [g.record for g in d.asking]
+        ('d6', ['d6'])
+        >>> d.prompt("a1"), d.asking
+        (True, [])
+        """
+        turn = Turn.parse(turn) if isinstance(turn, str) else turn
+        game = self.game if game is None else game
+        if self.computer is None or game.turn != self.computer or game.outcome is not None:
+            return False
+        if not game.is_legal(turn):
+            raise ValueError(f"the computer's turn {turn} is not legal here ({game.record or 'start'})")
+        self._prompts[game.position] = turn.to_raw()
+        self._shown = None
+        self._wake = min(self._wake, self._now)  # what the hand did meanwhile is read again at once
+        return True
 
     def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
         """A reading of the switches (``full``: every switch read at once)."""
@@ -274,6 +325,8 @@ class StoryDecoder:
             self._branches.extend(parts)
         if changed:
             self._shown = None
+            at = {b.game.position for b in self._branches}
+            self._prompts = {pos: turn for pos, turn in self._prompts.items() if pos in at}
         return changed
 
     def _catch_up(self, branch: Branch, past: Evidence, evidence: Evidence, now: float) -> bool:
@@ -298,7 +351,7 @@ class StoryDecoder:
             told //= 2
             own = ChainBudget(self.rank_chains // CATCH_UP_TRIES)
             try:
-                good = read_stories(branch.game.position, part, self.model, line=self._line(branch), budget=own)
+                good = self._tell(branch, part, budget=own)
             except OutOfChains:
                 continue
             if not good or any(_uses_all(s, MAX_TURNS) for s in good):
@@ -315,11 +368,10 @@ class StoryDecoder:
         # past that the good ones are followed further (``_further``); if a followed one still
         # uses every turn told, nothing is committed.
         turns = MAX_TURNS
-        line = self._line(branch)
-        good = read_stories(branch.game.position, past, self.model, line=line, budget=budget)
+        good = self._tell(branch, past, budget=budget)
         while (full := not good or any(_uses_all(s, turns) for s in good)) and turns < LONGEST_TURNS:
             turns += 1
-            good = read_stories(branch.game.position, past, self.model, line=line, turns=turns, budget=budget)
+            good = self._tell(branch, past, turns=turns, budget=budget)
         if full:
             good, full = self._further(branch, past, good, turns, budget)
         if good:
@@ -355,7 +407,10 @@ class StoryDecoder:
             agreed += 1
         # Good stories that part and meet again in the same position differ in nothing the
         # switches will ever show later: waiting cannot decide between them, so the cheapest does.
-        return max(agreed, self._met(branch, good))
+        agreed = max(agreed, self._met(branch, good))
+        prompt = self._prompt(branch)
+        # the computer's turn a hand carried out before it was prompted waits for the prompt
+        return agreed if prompt is None else prompt.unprompted(branch.game.position, best.turns[:agreed])
 
     def _ready(self, best: Story, agreed: int, evidence: Evidence, now: float, quiet: float | None = None) -> int:
         """The longest of the first ``agreed`` turns of ``best`` whose switches have all been quiet
@@ -442,15 +497,7 @@ class StoryDecoder:
             found = shorter + [
                 story
                 for head in sorted(heads)
-                for story in read_stories(
-                    branch.game.position,
-                    past,
-                    self.model,
-                    line=self._line(branch),
-                    turns=len(head) + MAX_TURNS,
-                    prefix=head,
-                    budget=budget,
-                )
+                for story in self._tell(branch, past, turns=len(head) + MAX_TURNS, prefix=head, budget=budget)
             ]
             if not found:
                 break
@@ -463,15 +510,20 @@ class StoryDecoder:
             shorter = [s for s in good if s not in full_ones]
         return good, bool(good)
 
-    @staticmethod
-    def _met(branch: Branch, good: list[Story]) -> int:
-        """The most turns of the best story after which every good story has reached its position."""
+    def _met(self, branch: Branch, good: list[Story]) -> int:
+        """The most turns of the best story after which every good story has reached its position.
+
+        Against the computer, only positions before its first turn not yet prompted count: the
+        prompt still to come may tell the stories apart.
+        """
         if len(good) > MET_STORIES:
             return 0
+        prompt = self._prompt(branch)
 
         def states(story: Story) -> list[Position]:
             pos, out = branch.game.position, []
-            for raw in story.turns:
+            turns = story.turns if prompt is None else story.turns[: prompt.unprompted(pos, story.turns)]
+            for raw in turns:
                 pos = pos.play(raw)
                 out.append(pos)
             return out
@@ -486,6 +538,28 @@ class StoryDecoder:
 
     def _line(self, branch: Branch) -> list[RawTurn] | None:
         return None if self.line is None else self.line[len(branch.game.history) - self._line_from :]
+
+    def _prompt(self, branch: Branch) -> Prompt | None:
+        if self.computer is None:
+            return None
+        return Prompt(SIDES.index(self.computer), self._prompts.get(branch.game.position))
+
+    def _tell(
+        self,
+        branch: Branch,
+        evidence: Evidence,
+        *,
+        turns: int = MAX_TURNS,
+        prefix: Sequence[RawTurn] = (),
+        budget: ChainBudget | None = None,
+    ) -> list[Story]:
+        """The good stories of ``evidence`` from ``branch``'s committed position, with what is known
+        of the turns: the game's line, the computer's prompt."""
+        pos = branch.game.position
+        prompt = self._prompt(branch)
+        return read_stories(
+            pos, evidence, self.model, line=self._line(branch), prompt=prompt, turns=turns, prefix=prefix, budget=budget
+        )
 
     @staticmethod
     def _quiet_since(seq: tuple, matched: tuple[int, ...], done: int, flips: int) -> float:  # type: ignore[type-arg]
@@ -541,7 +615,7 @@ class StoryDecoder:
         if not scaled:
             branch.offset = 0.0
             return True
-        rest = read_stories(branch.game.position, branch.log.evidence(now).until(now - FIRM_S), self.model)
+        rest = self._tell(branch, branch.log.evidence(now).until(now - FIRM_S))
         branch.offset += best.cost - (rest[0].cost if rest else 0.0)
         return bool(rest)
 

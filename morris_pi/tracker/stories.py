@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from morris_pi.errors import MorrisPiError
 from morris_pi.rules import Position
@@ -69,6 +70,32 @@ class ChainBudget:
             raise OutOfChains(f"a ranking scored more than {self.chains} chains")
 
 
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """Against the computer: its side (0 white, 1 black) and the turn it was prompted to play from
+    the base position (``None``: it has not been asked there).
+
+    A hand carries out the computer's turns as the LEDs show them: where it was prompted, its
+    side plays only the prompted turn. A turn of its side not prompted yet (the search still
+    running, or the human's turn before it not yet committed) may be any legal turn, since a hand
+    may be ahead of the LEDs, but it is never committed before it is prompted (``unprompted``).
+    """
+
+    side: int
+    turn: RawTurn | None = None
+
+    def fixes(self, base: Position, ply: int) -> bool:
+        """Whether the turn at ``ply`` of a chain from ``base`` is the prompted one."""
+        return ply == 0 and self.turn is not None and base.side == self.side
+
+    def unprompted(self, base: Position, turns: Sequence[RawTurn]) -> int:
+        """How many of ``turns`` (from ``base``) come before the computer's first one not prompted."""
+        first = 0 if base.side == self.side else 1
+        if self.fixes(base, first):
+            first += 2
+        return min(len(turns), first)
+
+
 def _pendings(pos: Position, line: Sequence[RawTurn] | None = None) -> list[RawTurn]:
     """The turns that can be in the hand now: a man lifted, or a mill's step awaiting its removal."""
     out: set[RawTurn] = set()
@@ -86,6 +113,7 @@ def read_stories(
     model: Model = DEFAULT_MODEL,
     *,
     line: Sequence[RawTurn] | None = None,
+    prompt: Prompt | None = None,
     turns: int = MAX_TURNS,
     prefix: Sequence[RawTurn] = (),
     budget: ChainBudget | None = None,
@@ -93,7 +121,8 @@ def read_stories(
     """Every story of up to ``turns`` turns within the model's margin of the cheapest, cheapest first.
 
     ``line`` keeps only the stories that follow it (a game whose turns are known, as when the
-    model is fitted to games with their records); ``prefix`` only those that begin with it.
+    model is fitted to games with their records); ``prompt`` lets the computer's side play only its
+    prompted turn; ``prefix`` keeps only the stories that begin with it.
     ``budget`` is spent one chain scored at a time, and raises ``OutOfChains`` when it runs out.
 
     A chain is not followed further once even its cheapest continuation would cost more than the
@@ -136,7 +165,11 @@ def read_stories(
     def allowed(pos: Position, ply: int) -> Sequence[RawTurn]:
         if ply < len(prefix):
             return prefix[ply : ply + 1]
-        return pos.turns() if line is None else line[ply : ply + 1]
+        if line is not None:
+            return line[ply : ply + 1]
+        if prompt is not None and prompt.turn is not None and prompt.fixes(base, ply):
+            return (prompt.turn,)
+        return pos.turns()
 
     def walk(pos: Position, chain: tuple[RawTurn, ...]) -> None:
         if len(found) >= MAX_STORIES or bound_now[0] + model.turn * len(chain) > best[0] + model.margin:

@@ -1,0 +1,136 @@
+"""The story decoder against the computer: a hand carries out the turns the LEDs prompt.
+
+The computer's side plays only its prompted turn. A hand may be ahead of the LEDs (the human's
+own turn not yet committed, the search still running); what it does then is read, but not
+written until the prompt says it is the computer's turn.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from morris_pi.rules import POINTS, Game, Turn
+from morris_pi.tracker.decoder import StoryDecoder
+from morris_pi.tracker.evidence import Evidence
+from morris_pi.tracker.stories import Prompt, read_stories
+
+BLACK = 1
+
+
+def mask(*points: str) -> int:
+    return sum(1 << POINTS.index(p) for p in points)
+
+
+def told(record: str, changes: dict[str, list[tuple[float, bool]]], prompt: Prompt) -> list[str]:
+    game = Game.from_record(record)
+    evidence = Evidence.static(mask(*game.board), changes, 5.0)
+    return [str(s) for s in read_stories(game.position, evidence, prompt=prompt)]
+
+
+def first_legal(game: Game) -> Turn:
+    """The computer replay plays without a level."""
+    return game.legal_turns()[0]
+
+
+def play(decoder: StoryDecoder, board: set[str], steps: list[tuple[float, str]], until: float) -> None:
+    """A frozen stretch of a trace ("+p", "-p" a switch's report, "scan" a reading of every switch,
+    with the one change only it showed), the computer prompted whenever the record has it to move."""
+
+    def wake(t: float) -> None:
+        decoder.tick(t)
+        for game in decoder.asking:
+            decoder.prompt(first_legal(game), game)
+
+    for t, step in [*steps, (until, "")]:
+        while decoder.next_deadline() <= t:
+            wake(decoder.next_deadline())
+        if not step:
+            break
+        change = step.removeprefix("scan").strip()
+        if change:
+            (board.add if change[0] == "+" else board.discard)(change[1:])
+        decoder.feed(mask(*board), t, full=step.startswith("scan"))
+        wake(t)
+
+
+def test_where_the_computer_was_prompted_its_side_plays_only_that_turn() -> None:
+    black_lands_a1 = {"a1": [(1.0, True)]}
+    assert told("d6", black_lands_a1, Prompt(BLACK, Turn.parse("a1").to_raw()))[0] == "a1"
+    # prompted g7, the man put on a1 is a mistake on the board, never the computer's turn
+    assert not any("a1" in s.split() for s in told("d6", black_lands_a1, Prompt(BLACK, Turn.parse("g7").to_raw())))
+
+
+def test_a_hand_far_ahead_of_the_leds_is_read_and_written_as_the_prompts_come() -> None:
+    # white d6; the hand carries out black's a7, white's g7 and black's a1 before the computer
+    # was asked for either of its turns: each is written once it has been prompted
+    d = StoryDecoder(computer="black")
+    d.feed(0, 0.0)
+    for t, board in ((1.0, ("d6",)), (1.5, ("d6", "a7")), (2.0, ("d6", "a7", "g7")), (2.5, ("d6", "a7", "g7", "a1"))):
+        d.feed(mask(*board), t)
+        d.tick(t)
+    for t in (3.0, 4.0, 5.0):
+        d.tick(t)
+    assert d.record == "d6" and d.best is not None and str(d.best) == "a7 g7 a1"
+    d.prompt("a7")
+    d.tick(5.1)
+    assert d.record == "d6 a7 g7" and [g.record for g in d.asking] == ["d6 a7 g7"]
+    d.prompt("a1")
+    d.tick(5.2)
+    assert d.record == "d6 a7 g7 a1"
+
+
+def test_a_computer_turn_carried_out_before_it_is_prompted_waits_for_the_prompt() -> None:
+    d = StoryDecoder(computer="black")
+    d.feed(0, 0.0)
+    d.feed(mask("d6"), 1.0)
+    d.feed(mask("d6", "a7"), 1.6)  # the hand is ahead of the LEDs
+    for t in (2.0, 2.5, 3.0, 4.0, 6.0):
+        d.tick(t)
+    assert d.record == "d6" and [g.record for g in d.asking] == ["d6"]
+    assert d.prompt("a7")
+    d.tick(6.1)
+    assert d.record == "d6 a7" and not d.asking
+
+
+def test_a_hand_that_plays_another_turn_than_prompted_is_never_written() -> None:
+    d = StoryDecoder(computer="black")
+    d.feed(0, 0.0)
+    d.feed(mask("d6"), 1.0)
+    for t in (2.0, 2.5, 3.0):
+        d.tick(t)
+    assert d.record == "d6" and d.prompt("g7")
+    d.feed(mask("d6", "a7"), 4.0)  # the LEDs show g7; the man goes to a7
+    for t in (5.0, 6.0, 8.0, 12.0, 20.0):
+        d.tick(t)
+    assert d.record == "d6"
+    assert not any("a7" in str(s).split() for s in d.stories)
+
+
+def test_a_prompt_that_is_not_the_computers_turn_is_ignored_and_an_illegal_one_refused() -> None:
+    d = StoryDecoder(computer="white")
+    assert d.asking and not StoryDecoder(computer="black").asking
+    assert not StoryDecoder(computer="black").prompt("d6")  # white is to move
+    with pytest.raises(ValueError, match="a1-a4"):
+        d.prompt("a1-a4")
+    with pytest.raises(ValueError, match="computer must be"):
+        StoryDecoder(computer="green")  # type: ignore[arg-type]
+
+
+def test_a_man_resting_astray_before_the_computers_prompted_turn_is_not_its_turn() -> None:
+    # The opening of a club game against the computer (black), frozen from the physical
+    # generator at 25 % mess. White's hand slides over d2, d3 and d5 and puts d6 down. The hand
+    # that carries out black's turn sets a man down on d3 (the switch's report lost, a scan
+    # shows it), takes him up again and puts him on a7, the prompted point. Read as a game
+    # between two people, d3 is black's placement; against the computer it is not.
+    steps = [
+        (4.50344, "-d1"), (4.53485, "+d2"), (4.53498, "-d2"), (4.53507, "+d2"), (4.64034, "-d2"),
+        (4.64059, "+d2"), (4.64076, "-d2"), (4.64092, "+d2"), (4.64109, "-d2"), (4.64136, "+d2"),
+        (4.64153, "-d2"), (4.69934, "+d3"), (4.807, "scan"), (4.83895, "-d3"), (4.88477, "+d5"),
+        (4.95421, "-d5"), (4.95448, "+d5"), (4.95461, "-d5"), (4.98052, "+d6"), (6.60145, "scan +d3"),
+        (7.82906, "-d3"), (7.82911, "+d3"), (7.82938, "-d3"), (7.82964, "+d3"), (7.82981, "-d3"),
+        (7.82993, "+d3"), (7.83005, "-d3"), (8.23428, "+a7"), (8.33093, "-a7"), (8.3859, "+a7"),
+        (8.38606, "-a7"), (8.38628, "+a7"),
+    ]  # fmt: skip
+    against = StoryDecoder(profile="club", computer="black")
+    play(against, set(), steps, until=11.0)
+    assert against.record == "d6 a7"
