@@ -2,14 +2,19 @@
 
     python bench/shadow_tracker.py [--gen second|physical] [--seed N|random] [--games 100]
                                    [--mess 0.25] [--jobs 2] [--limit 120] [--show-wrong]
-                                   [--beside-tracker]
+                                   [--beside-tracker] [--mode two-player|computer-white|computer-black]
+    python bench/shadow_tracker.py --corpus [DIR] [--beside-tracker] ...
 
 Each game's switch events go to ``morris_pi.tracker.decoder.StoryDecoder`` on the trace's
 own clock (woken at every event and at every deadline it names). A game is *exact* when the
 committed record is the game's record, *short* when it is a proper prefix of it (the board
-waits), *wrong* when it holds a turn nobody played. Only games between two people are read:
-the computer's prompts, takebacks and the set-up of a position are not stories yet. A game
-that takes longer than ``--limit`` seconds of wall time counts as *slow*.
+waits), *wrong* when it holds a turn nobody played. ``--mode computer-white|computer-black``
+(the physical generator) reads games against the computer: whenever the record has the computer
+to move, the decoder is prompted with the turn ``morris-pi replay`` would prompt (the engine at
+the header's level, or the first legal turn), and a hand carries it out. Takebacks and the set-up of
+a position are not stories yet. A game that takes longer than ``--limit`` seconds of wall time
+counts as *slow*. ``--corpus`` reads a frozen corpus instead of generating games (by default the
+regression corpus, ``tests/data/traces``: each trace with its true record beside it).
 Fit and debug on seeds 0 to 9 only; ``--seed random`` draws a fresh one and prints it.
 """
 
@@ -22,6 +27,7 @@ import signal
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -31,8 +37,10 @@ sys.path.insert(0, str(ROOT))
 from bench.results import record  # noqa: E402
 from morris_pi.commands.arguments import positive, probability  # noqa: E402
 from morris_pi.commands.arguments import seed as seed_or_random  # noqa: E402
-from morris_pi.rules import POINTS  # noqa: E402
+from morris_pi.rules import POINTS, SIDES, Game, Side, Turn  # noqa: E402
+from morris_pi.traces import MODES  # noqa: E402
 from morris_pi.traces.heldout import parse_seed  # noqa: E402
+from morris_pi.traces.physical.computer import Engine, FirstLegal  # noqa: E402
 from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
 from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
 
@@ -46,9 +54,14 @@ def trace_of(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str,
     return rows[1:], record, profile
 
 
-def whole_trace(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str, str]:
-    """Game ``n`` of a generator's seed as replay-format rows (its header first), its record, its profile."""
+def whole_trace(gen: str, seed: int, n: int, mess: float, mode: str = "two-player") -> tuple[list[dict], str, str]:
+    """Game ``n`` of a generator's seed as replay-format rows (its header first), its record, its profile.
+
+    ``mode`` (the physical generator only) puts the computer on one side.
+    """
     profile = PROFILES[n % len(PROFILES)]
+    if mode != "two-player" and gen != "physical":
+        raise ValueError(f"only the physical generator plays against the computer, not {gen!r}")
     if gen == "second":
         from morris_pi.traces import second_hands
 
@@ -56,7 +69,7 @@ def whole_trace(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], s
         return lines, str(expected["record"]), profile
     from morris_pi.traces.physical import generate, noise
 
-    trace = generate(profile, seed * 100_000 + n, mode="two-player", mess=noise(mess))
+    trace = generate(profile, seed * 100_000 + n, mode=mode, mess=noise(mess))
     return [json.loads(line) for line in trace.lines()], str(trace.expected()["record"]), profile
 
 
@@ -97,18 +110,28 @@ def load_model(path: str | None) -> Model:
     return dataclasses.replace(DEFAULT_MODEL, **values)  # type: ignore[arg-type]
 
 
-def play(decoder: StoryDecoder, events: list[dict], wakes: list[float] | None = None) -> int:
+def play(
+    decoder: StoryDecoder,
+    events: list[dict],
+    wakes: list[float] | None = None,
+    choose: Callable[[Game], Turn] | None = None,
+) -> int:
     """Feed a trace's events to ``decoder`` on the trace's own clock, waking it at every deadline it
     names, and ten seconds past the end; returns how many changes only a snapshot showed.
 
     ``wakes`` collects the CPU seconds of each wake (each ``tick``): what the board's loop waits on.
+    ``choose`` is the computer's player, asked whenever the record has it to move (by default
+    the first legal turn, as replay plays without a level).
     """
+    choose = choose or FirstLegal()
     occupied = 0
     lost = 0
 
     def tick(t: float) -> None:
         started = time.process_time()
         decoder.tick(t)
+        for game in decoder.asking:
+            decoder.prompt(choose(game), game)
         if wakes is not None:
             wakes.append(time.process_time() - started)
 
@@ -138,12 +161,17 @@ def play(decoder: StoryDecoder, events: list[dict], wakes: list[float] | None = 
     return lost
 
 
-def read(events: list[dict], profile: str, model: Model = DEFAULT_MODEL) -> tuple[str, float, list[float]]:
-    """The decoder's record of a trace, its CPU seconds, and the CPU seconds of each wake."""
-    decoder = StoryDecoder(profile=profile, model=model)
+def read(
+    events: list[dict], profile: str, model: Model = DEFAULT_MODEL, header: dict | None = None
+) -> tuple[str, float, list[float]]:
+    """The decoder's record of a trace, its CPU seconds, and the CPU seconds of each wake.
+
+    ``header``: the trace's header; a computer side in it is prompted as replay would (``play``)."""
+    header = header or {}
+    decoder = StoryDecoder(profile=profile, model=model, computer=computer_of(header))
     wakes: list[float] = []
     started = time.process_time()
-    play(decoder, events, wakes)
+    play(decoder, events, wakes, chooser_of(header))
     return decoder.record, time.process_time() - started, wakes
 
 
@@ -162,15 +190,47 @@ def _too_slow(signum: int, frame: object) -> None:
     raise _TooSlow
 
 
-def run_one(job: tuple[str, int, int, float, float, str | None, bool]) -> dict:
-    gen, seed, n, mess, limit, model, beside = job
-    rows, truth, profile = whole_trace(gen, seed, n, mess)
+def computer_of(header: dict) -> Side | None:
+    """The side a trace's header gives the computer (``None``: two people play)."""
+    return next((side for side in SIDES if header.get(side) == "computer"), None)
+
+
+def chooser_of(header: dict) -> Callable[[Game], Turn]:
+    """The computer's player replay uses for a trace's header: the engine at its ``level`` and
+    ``seed``, or the first legal turn."""
+    if "level" in header:
+        return Engine(int(header["level"]), int(header.get("seed", 0)))
+    return FirstLegal()
+
+
+#: The frozen regression corpus (``--corpus``): traces with their true records beside them.
+CORPUS = ROOT / "tests" / "data" / "traces"
+
+
+def corpus_trace(path: Path) -> tuple[list[dict], str, str]:
+    """A frozen trace of the corpus as replay-format rows (its header first), its record, its profile."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    expected = json.loads(path.with_name(path.name.removesuffix(".jsonl") + ".expected.json").read_text())
+    if "t" in rows[0]:
+        rows.insert(0, {})
+    return rows, str(expected["record"]), str(rows[0].get("profile", "standard"))
+
+
+def run_one(job: tuple[tuple[str, int, int, float, str] | str, float, str | None, bool]) -> dict:
+    source, limit, model, beside = job
+    if isinstance(source, str):
+        rows, truth, profile = corpus_trace(Path(source))
+        name: str | int = Path(source).name.removesuffix(".jsonl")
+    else:
+        gen, seed, n, mess, mode = source
+        rows, truth, profile = whole_trace(gen, seed, n, mess, mode)
+        name = n
     events = rows[1:]
     signal.signal(signal.SIGALRM, _too_slow)
     signal.setitimer(signal.ITIMER_REAL, limit)
     wakes: list[float] = []
     try:
-        got, cpu, wakes = read(events, profile, load_model(model))
+        got, cpu, wakes = read(events, profile, load_model(model), rows[0])
         kind = verdict(got, truth)
     except _TooSlow:
         got, cpu, kind = "", limit, "slow"
@@ -178,9 +238,9 @@ def run_one(job: tuple[str, int, int, float, float, str | None, bool]) -> dict:
         got, cpu, kind = f"{type(exc).__name__}: {exc}", 0.0, "crash"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    tracker = tracker_verdict(rows, truth) if beside else ""
+    tracker = tracker_verdict(rows if rows[0] else rows[1:], truth) if beside else ""
     return {
-        "game": n,
+        "game": name,
         "profile": profile,
         "kind": kind,
         "got": got,
@@ -197,6 +257,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=seed_or_random, default="0", help="a number, or 'random' (printed)")
     parser.add_argument("--games", type=positive, default=60)
     parser.add_argument("--mess", type=probability, default=0.25)
+    parser.add_argument("--mode", choices=MODES, default="two-player", help="the computer's side (physical only)")
+    parser.add_argument(
+        "--corpus",
+        nargs="?",
+        type=Path,
+        const=CORPUS,
+        metavar="DIR",
+        help="read the traces of a frozen corpus (each with its .expected.json) instead; by default tests/data/traces",
+    )
     parser.add_argument("--jobs", type=positive, default=2)
     parser.add_argument("--show-wrong", action="store_true")
     parser.add_argument("--no-table", action="store_true", help="write no row into bench/results/shadow_tracker.md")
@@ -210,9 +279,22 @@ def main(argv: list[str] | None = None) -> int:
         load_model(args.model)
     except ValueError as exc:
         parser.error(f"--model: {exc}")
+    if args.mode != "two-player" and args.gen != "physical":
+        parser.error("--mode: only the physical generator plays against the computer")
     seed = parse_seed(args.seed)
-    print(f"seed {seed}, generator {args.gen}, mess {args.mess}, {args.games} games", flush=True)
-    jobs = [(args.gen, seed, n, args.mess, args.limit, args.model, args.beside_tracker) for n in range(args.games)]
+    sources: list[tuple[str, int, int, float, str] | str]
+    if args.corpus is not None:
+        sources = [str(path) for path in sorted(args.corpus.glob("*.jsonl"))]
+        if not sources:
+            parser.error(f"--corpus: no traces (*.jsonl) in {args.corpus}")
+        where = args.corpus.resolve()
+        run = f"corpus {where.relative_to(ROOT) if where.is_relative_to(ROOT) else where}"
+        print(f"{run}, {len(sources)} traces", flush=True)
+    else:
+        sources = [(args.gen, seed, n, args.mess, args.mode) for n in range(args.games)]
+        run = f"{args.gen} seed {seed} mess {args.mess:g}" + (f" {args.mode}" if args.mode != "two-player" else "")
+        print(f"seed {seed}, generator {args.gen}, {args.mode}, mess {args.mess}, {args.games} games", flush=True)
+    jobs = [(source, args.limit, args.model, args.beside_tracker) for source in sources]
     with Pool(args.jobs) as pool:
         results = pool.map(run_one, jobs, chunksize=1)
     counts = Counter(r["kind"] for r in results)
@@ -246,8 +328,7 @@ def main(argv: list[str] | None = None) -> int:
             ],
             [
                 {
-                    "run": f"{args.gen} seed {seed} mess {args.mess:g}"
-                    + (f" model {args.model}" if args.model else ""),
+                    "run": run + (f" model {args.model}" if args.model else ""),
                     "games": len(results),
                     "exact": counts["exact"],
                     "short": counts["short"],
@@ -262,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
                 }
             ],
             notes=(
-                "Games between two people, read by `StoryDecoder` alone on the trace's own clock. *Short*: the record"
+                "Games between two people (or against the computer, its side named), read by `StoryDecoder` alone on"
+                " the trace's own clock, prompted as replay prompts. *Short*: the record"
                 " is a beginning of the true one (the board waits); *wrong*: it holds a turn nobody played; *slow*:"
                 " over `--limit` seconds of wall time. Seeds 0 to 9 are the ones the model was set on; other seeds"
                 " are held out. With `--beside-tracker` the same traces are replayed by today's `Tracker` too."

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 from bench_kit import bench
@@ -17,12 +19,45 @@ def _tables_elsewhere(tmp_path, monkeypatch):
 def test_the_shadow_bench_counts_games_and_writes_its_table(tmp_path) -> None:
     run = bench("shadow_tracker", "--gen", "physical", "--seed", "0", "--games", "2", "--jobs", "1", "--mess", "0")
     assert run.returncode == 0, run.stderr
-    assert "seed 0, generator physical, mess 0.0, 2 games" in run.stdout
+    assert "seed 0, generator physical, two-player, mess 0.0, 2 games" in run.stdout
     assert "exact 2, short 0, wrong 0" in run.stdout
     assert re.search(r"\d+ wakes, p99 \d+\.\d ms, max \d+ ms", run.stdout)
     table = (tmp_path / "results" / "shadow_tracker.md").read_text()
     assert "| physical seed 0 mess 0 | 2 | 2 | 0 | 0 |" in table
     assert "| p99 ms per wake |" in table
+
+
+def test_games_against_the_computer_are_read_with_its_prompts(tmp_path) -> None:
+    run = bench(
+        "shadow_tracker", "--gen", "physical", "--seed", "0", "--games", "2", "--jobs", "1", "--mess", "0",
+        "--mode", "computer-white",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "exact 2, short 0, wrong 0" in run.stdout
+    table = (tmp_path / "results" / "shadow_tracker.md").read_text()
+    assert "| physical seed 0 mess 0 computer-white | 2 | 2 | 0 | 0 |" in table
+
+
+def test_a_frozen_corpus_is_read_against_its_true_records(tmp_path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    source = Path(__file__).parent / "data" / "traces"
+    for name in ("tracing-standard-two-player-0", "tracing-club-computer-black-0"):
+        for suffix in (".jsonl", ".expected.json"):
+            shutil.copy(source / (name + suffix), corpus)
+    run = bench("shadow_tracker", "--corpus", str(corpus), "--jobs", "1", "--beside-tracker")
+    assert run.returncode == 0, run.stderr
+    assert "exact 2, short 0, wrong 0" in run.stdout and "Tracker exact / short / wrong 2 / 0 / 0" in run.stdout
+    table = (tmp_path / "results" / "shadow_tracker.md").read_text()
+    assert f"| corpus {corpus.resolve()} | 2 | 2 | 0 | 0 |" in table
+    empty = bench("shadow_tracker", "--corpus", str(tmp_path), "--no-table")
+    assert empty.returncode == 2 and "--corpus: no traces" in empty.stderr
+
+
+def test_only_the_physical_generator_plays_against_the_computer() -> None:
+    run = bench("shadow_tracker", "--gen", "second", "--mode", "computer-black", "--no-table")
+    assert run.returncode == 2
+    assert "--mode: only the physical generator plays against the computer" in run.stderr
 
 
 def test_beside_the_decoder_the_same_traces_are_replayed_by_the_tracker(tmp_path) -> None:
