@@ -134,3 +134,33 @@ def test_a_man_resting_astray_before_the_computers_prompted_turn_is_not_its_turn
     against = StoryDecoder(profile="club", computer="black")
     play(against, set(), steps, until=11.0)
     assert against.record == "d6 a7"
+
+
+def test_the_computers_prompt_tells_apart_turns_whose_stories_meet_through_its_reply() -> None:
+    # White closes a7-d7-g7 and takes a1 or d1: a1 opens, d1 opens for a second and closes, and
+    # four seconds after a1 opened a hand puts a man on it. "g7xa1, black a1" (d1 knocked) and
+    # "g7xd1, black d1" (a1 knocked for longer) reach one position, and the first is cheaper;
+    # but black's reply is the computer's, and only the reading whose prompt the hand carried
+    # out is written.
+    d = StoryDecoder(Game.from_record("a7 a1 d7 d1"), computer="black")
+    men = ("a7", "a1", "d7", "d1")
+    d.feed(mask(*men), 0.0)
+    for t, board in (
+        (1.0, (*men, "g7")),
+        (2.0, ("a7", "d7", "d1", "g7")),
+        (2.3, ("a7", "d7", "g7")),
+        (3.3, ("a7", "d7", "d1", "g7")),
+        (6.0, (*men, "g7")),
+    ):
+        d.feed(mask(*board), t)
+        d.tick(t)
+    t = 6.0
+    while not d.asking and t < 30:
+        t += 0.5
+        d.tick(t)
+    assert d.record == "a7 a1 d7 d1"  # neither white turn is written on the cost of the timing alone
+    assert sorted(g.record for g in d.asking) == ["a7 a1 d7 d1 g7xa1", "a7 a1 d7 d1 g7xd1"]
+    for game in d.asking:
+        d.prompt("g1" if game.record.endswith("xa1") else "d1", game)
+    d.tick(t + 0.1)
+    assert d.record == "a7 a1 d7 d1 g7xd1 d1"
