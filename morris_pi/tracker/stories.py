@@ -79,6 +79,12 @@ class Prompt:
     side plays only the prompted turn. A turn of its side not prompted yet (the search still
     running, or the human's turn before it not yet committed) may be any legal turn, since a hand
     may be ahead of the LEDs, but it is never committed before it is prompted (``unprompted``).
+
+    >>> from morris_pi.rules import Turn
+    >>> after_d6 = Position.start().play(Turn.parse("d6").to_raw())
+    >>> chain = [Turn.parse(t).to_raw() for t in ("a7", "g7", "a1")]
+    >>> Prompt(1).unprompted(after_d6, chain), Prompt(1, chain[0]).unprompted(after_d6, chain)
+    (0, 2)
     """
 
     side: int
