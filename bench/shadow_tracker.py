@@ -27,7 +27,6 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -37,10 +36,11 @@ sys.path.insert(0, str(ROOT))
 from bench.results import record  # noqa: E402
 from morris_pi.commands.arguments import positive, probability  # noqa: E402
 from morris_pi.commands.arguments import seed as seed_or_random  # noqa: E402
-from morris_pi.rules import POINTS, SIDES, Game, Side, Turn  # noqa: E402
+from morris_pi.core.ports import FirstLegalOpponent, Opponent  # noqa: E402
+from morris_pi.replay import Header, make_opponent, parse_header  # noqa: E402
+from morris_pi.rules import POINTS, Game, Turn  # noqa: E402
 from morris_pi.traces import MODES  # noqa: E402
 from morris_pi.traces.heldout import parse_seed  # noqa: E402
-from morris_pi.traces.physical.computer import Engine, FirstLegal  # noqa: E402
 from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
 from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
 
@@ -114,16 +114,17 @@ def play(
     decoder: StoryDecoder,
     events: list[dict],
     wakes: list[float] | None = None,
-    choose: Callable[[Game], Turn] | None = None,
+    opponent: Opponent | None = None,
 ) -> int:
     """Feed a trace's events to ``decoder`` on the trace's own clock, waking it at every deadline it
     names, and ten seconds past the end; returns how many changes only a snapshot showed.
 
     ``wakes`` collects the CPU seconds of each wake (each ``tick``): what the board's loop waits on.
-    ``choose`` is the computer's player, asked whenever the record has it to move (by default
-    the first legal turn, as replay plays without a level).
+    ``opponent`` is the computer's player (``replay.make_opponent``), asked in every reading the
+    decoder believes that has it to move (by default the first legal turn, as replay plays
+    without a level).
     """
-    choose = choose or FirstLegal()
+    opponent = opponent or FirstLegalOpponent()
     occupied = 0
     lost = 0
 
@@ -131,7 +132,7 @@ def play(
         started = time.process_time()
         decoder.tick(t)
         for game in decoder.asking:
-            decoder.prompt(choose(game), game)
+            decoder.prompt(answer(opponent, game), game)
         if wakes is not None:
             wakes.append(time.process_time() - started)
 
@@ -161,17 +162,23 @@ def play(
     return lost
 
 
-def read(
-    events: list[dict], profile: str, model: Model = DEFAULT_MODEL, header: dict | None = None
-) -> tuple[str, float, list[float]]:
+def answer(opponent: Opponent, game: Game) -> Turn:
+    """The turn a computer player in step with the trace's clock chooses in ``game``."""
+    opponent.start(game)
+    turn = opponent.result()
+    if turn is None:
+        raise RuntimeError(f"the computer chose no turn after {game.record or 'the start'!r}")
+    return turn
+
+
+def read(events: list[dict], header: Header, model: Model = DEFAULT_MODEL) -> tuple[str, float, list[float]]:
     """The decoder's record of a trace, its CPU seconds, and the CPU seconds of each wake.
 
-    ``header``: the trace's header; a computer side in it is prompted as replay would (``play``)."""
-    header = header or {}
-    decoder = StoryDecoder(profile=profile, model=model, computer=computer_of(header))
+    The header's computer side is prompted as replay prompts it (``play``)."""
+    decoder = StoryDecoder(profile=header.profile, model=model, computer=header.computer)
     wakes: list[float] = []
     started = time.process_time()
-    play(decoder, events, wakes, chooser_of(header))
+    play(decoder, events, wakes, make_opponent(header))
     return decoder.record, time.process_time() - started, wakes
 
 
@@ -190,30 +197,25 @@ def _too_slow(signum: int, frame: object) -> None:
     raise _TooSlow
 
 
-def computer_of(header: dict) -> Side | None:
-    """The side a trace's header gives the computer (``None``: two people play)."""
-    return next((side for side in SIDES if header.get(side) == "computer"), None)
-
-
-def chooser_of(header: dict) -> Callable[[Game], Turn]:
-    """The computer's player replay uses for a trace's header: the engine at its ``level`` and
-    ``seed``, or the first legal turn."""
-    if "level" in header:
-        return Engine(int(header["level"]), int(header.get("seed", 0)))
-    return FirstLegal()
-
-
 #: The frozen regression corpus (``--corpus``): traces with their true records beside them.
 CORPUS = ROOT / "tests" / "data" / "traces"
 
 
 def corpus_trace(path: Path) -> tuple[list[dict], str, str]:
-    """A frozen trace of the corpus as replay-format rows (its header first), its record, its profile."""
+    """A frozen trace of the corpus as replay-format rows (its header first, ``{}`` when it has
+    none), its record, its profile.
+
+    ``ValueError`` (or ``OSError``) says what is wrong with the trace or its sidecar.
+    """
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    expected = json.loads(path.with_name(path.name.removesuffix(".jsonl") + ".expected.json").read_text())
-    if "t" in rows[0]:
+    if not rows or "t" in rows[0]:
         rows.insert(0, {})
-    return rows, str(expected["record"]), str(rows[0].get("profile", "standard"))
+    sidecar = path.with_name(path.name.removesuffix(".jsonl") + ".expected.json")
+    expected = json.loads(sidecar.read_text())
+    record = expected.get("record") if isinstance(expected, dict) else None
+    if not isinstance(record, str):
+        raise ValueError(f"{sidecar.name} has no record")
+    return rows, record, parse_header(rows[0]).profile
 
 
 def run_one(job: tuple[tuple[str, int, int, float, str] | str, float, str | None, bool]) -> dict:
@@ -230,7 +232,7 @@ def run_one(job: tuple[tuple[str, int, int, float, str] | str, float, str | None
     signal.setitimer(signal.ITIMER_REAL, limit)
     wakes: list[float] = []
     try:
-        got, cpu, wakes = read(events, profile, load_model(model), rows[0])
+        got, cpu, wakes = read(events, parse_header(rows[0]), load_model(model))
         kind = verdict(got, truth)
     except _TooSlow:
         got, cpu, kind = "", limit, "slow"
@@ -238,7 +240,7 @@ def run_one(job: tuple[tuple[str, int, int, float, str] | str, float, str | None
         got, cpu, kind = f"{type(exc).__name__}: {exc}", 0.0, "crash"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    tracker = tracker_verdict(rows if rows[0] else rows[1:], truth) if beside else ""
+    tracker = tracker_verdict(rows, truth) if beside else ""
     return {
         "game": name,
         "profile": profile,
@@ -279,14 +281,22 @@ def main(argv: list[str] | None = None) -> int:
         load_model(args.model)
     except ValueError as exc:
         parser.error(f"--model: {exc}")
+    if args.mode != "two-player" and args.corpus is not None:
+        parser.error("--mode: a corpus's traces name the computer's side in their headers")
     if args.mode != "two-player" and args.gen != "physical":
         parser.error("--mode: only the physical generator plays against the computer")
     seed = parse_seed(args.seed)
     sources: list[tuple[str, int, int, float, str] | str]
     if args.corpus is not None:
-        sources = [str(path) for path in sorted(args.corpus.glob("*.jsonl"))]
-        if not sources:
+        traces = sorted(args.corpus.glob("*.jsonl"))
+        if not traces:
             parser.error(f"--corpus: no traces (*.jsonl) in {args.corpus}")
+        for trace in traces:
+            try:
+                corpus_trace(trace)
+            except (OSError, ValueError) as exc:  # a TraceError names the line
+                parser.error(f"--corpus: {trace.name}: {exc}")
+        sources = [str(trace) for trace in traces]
         where = args.corpus.resolve()
         run = f"corpus {where.relative_to(ROOT) if where.is_relative_to(ROOT) else where}"
         print(f"{run}, {len(sources)} traces", flush=True)

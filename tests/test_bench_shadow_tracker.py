@@ -54,10 +54,31 @@ def test_a_frozen_corpus_is_read_against_its_true_records(tmp_path) -> None:
     assert empty.returncode == 2 and "--corpus: no traces" in empty.stderr
 
 
+@pytest.mark.parametrize(
+    ("trace", "sidecar", "said"),
+    [
+        ('{"t": 0, "on": "d6"}\n', None, "x.jsonl: [Errno 2]"),
+        ('{"t": 0, "on": "d6"}\n', "[]", "x.jsonl: x.expected.json has no record"),
+        ('{"profile": "chess"}\n', '{"record": ""}', "x.jsonl: line 1: profile: unknown rule profile 'chess'"),
+        ("not json\n", '{"record": ""}', "x.jsonl: Expecting value"),
+    ],
+)
+def test_a_bad_corpus_trace_is_refused_naming_it(tmp_path, trace: str, sidecar: str | None, said: str) -> None:
+    (tmp_path / "x.jsonl").write_text(trace)
+    if sidecar is not None:
+        (tmp_path / "x.expected.json").write_text(sidecar)
+    run = bench("shadow_tracker", "--corpus", str(tmp_path), "--no-table")
+    assert run.returncode == 2
+    assert said in run.stderr and "Traceback" not in run.stderr
+
+
 def test_only_the_physical_generator_plays_against_the_computer() -> None:
     run = bench("shadow_tracker", "--gen", "second", "--mode", "computer-black", "--no-table")
     assert run.returncode == 2
     assert "--mode: only the physical generator plays against the computer" in run.stderr
+    run = bench("shadow_tracker", "--corpus", "--mode", "computer-black", "--no-table")
+    assert run.returncode == 2
+    assert "--mode: a corpus's traces name the computer's side in their headers" in run.stderr
 
 
 def test_beside_the_decoder_the_same_traces_are_replayed_by_the_tracker(tmp_path) -> None:
