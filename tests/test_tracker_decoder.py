@@ -7,6 +7,7 @@ a man flickering as it is put down, a mill and its removal), given as a static `
 from __future__ import annotations
 
 import pytest
+from decoder_support import decoder_on, feed, mask, record_after, replay_steps, settle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,10 +18,6 @@ from morris_pi.tracker.stories import explain, read_stories
 
 #: Every man placed, no mill made: the moving phase begins with white to move.
 PLACED = "e4 b6 f2 c4 e5 a7 d5 d6 b2 d7 g1 d1 f4 d3 a1 c5 g7 a4"
-
-
-def mask(*points: str) -> int:
-    return sum(1 << POINTS.index(p) for p in points)
 
 
 def best(position: Position, base: int, changes: dict[str, list[tuple[float, bool]]], now: float) -> str:
@@ -67,49 +64,6 @@ def test_a_man_lifted_and_not_yet_put_down_is_a_turn_in_the_hand() -> None:
 def test_two_placements_in_a_row_are_read_in_the_order_they_landed() -> None:
     changes = {"d6": [(1.0, True)], "a1": [(2.5, True)]}
     assert best(Position.start(), 0, changes, 5.0) == "d6 a1"
-
-
-def feed(decoder: StoryDecoder, events: list[tuple[float, tuple[str, ...]]]) -> None:
-    for t, points in events:
-        while decoder.next_deadline() <= t:
-            decoder.tick(decoder.next_deadline())
-        decoder.feed(mask(*points), t)
-        decoder.tick(t)
-
-
-def settle(decoder: StoryDecoder, until: float) -> None:
-    while decoder.next_deadline() <= until:
-        decoder.tick(decoder.next_deadline())
-
-
-def decoder_on(game: Game, since: float) -> tuple[StoryDecoder, set[str]]:
-    """A decoder from ``game``'s position, its men on their switches as of ``since``, and the
-    points closed (for ``replay_steps``)."""
-    decoder = StoryDecoder(game)
-    board = set(game.board)
-    feed(decoder, [(since, tuple(board))])
-    return decoder, board
-
-
-def replay_steps(decoder: StoryDecoder, board: set[str], steps: list[tuple[float, str]]) -> None:
-    """A frozen stretch of a trace: "+p" and "-p" a switch's report, "scan" (with the one change
-    only the scan showed, if any) a reading of every switch."""
-    for t, step in steps:
-        settle(decoder, t)
-        change = step.removeprefix("scan").strip()
-        if change:
-            (board.add if change[0] == "+" else board.discard)(change[1:])
-        decoder.feed(mask(*board), t, full=step.startswith("scan"))
-        decoder.tick(t)
-
-
-def record_after(game: Game, since: float, steps: list[tuple[float, str]], until: float) -> str:
-    """The record a decoder on ``game`` has written by ``until``, fed a frozen stretch of a trace
-    (``replay_steps``) whose men stood on their switches as of ``since``."""
-    decoder, board = decoder_on(game, since)
-    replay_steps(decoder, board, steps)
-    settle(decoder, until)
-    return decoder.record
 
 
 def test_the_decoder_commits_turns_once_their_switches_are_quiet() -> None:

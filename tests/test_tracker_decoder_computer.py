@@ -8,17 +8,14 @@ written until the prompt says it is the computer's turn.
 from __future__ import annotations
 
 import pytest
+from decoder_support import feed, mask, replay_steps, settle
 
-from morris_pi.rules import POINTS, Game, Turn
+from morris_pi.rules import Game, Turn
 from morris_pi.tracker.decoder import StoryDecoder
 from morris_pi.tracker.evidence import Evidence
 from morris_pi.tracker.stories import Prompt, read_stories
 
 BLACK = 1
-
-
-def mask(*points: str) -> int:
-    return sum(1 << POINTS.index(p) for p in points)
 
 
 def told(record: str, changes: dict[str, list[tuple[float, bool]]], prompt: Prompt) -> list[str]:
@@ -32,27 +29,6 @@ def first_legal(game: Game) -> Turn:
     return game.legal_turns()[0]
 
 
-def play(decoder: StoryDecoder, board: set[str], steps: list[tuple[float, str]], until: float) -> None:
-    """A frozen stretch of a trace ("+p", "-p" a switch's report, "scan" a reading of every switch,
-    with the one change only it showed), the computer prompted whenever the record has it to move."""
-
-    def wake(t: float) -> None:
-        decoder.tick(t)
-        for game in decoder.asking:
-            decoder.prompt(first_legal(game), game)
-
-    for t, step in [*steps, (until, "")]:
-        while decoder.next_deadline() <= t:
-            wake(decoder.next_deadline())
-        if not step:
-            break
-        change = step.removeprefix("scan").strip()
-        if change:
-            (board.add if change[0] == "+" else board.discard)(change[1:])
-        decoder.feed(mask(*board), t, full=step.startswith("scan"))
-        wake(t)
-
-
 def test_where_the_computer_was_prompted_its_side_plays_only_that_turn() -> None:
     black_lands_a1 = {"a1": [(1.0, True)]}
     assert told("d6", black_lands_a1, Prompt(BLACK, Turn.parse("a1").to_raw()))[0] == "a1"
@@ -64,46 +40,47 @@ def test_a_hand_far_ahead_of_the_leds_is_read_and_written_as_the_prompts_come() 
     # white d6; the hand carries out black's a7, white's g7 and black's a1 before the computer
     # was asked for either of its turns: each is written once it has been prompted
     d = StoryDecoder(computer="black")
-    d.feed(0, 0.0)
-    for t, board in ((1.0, ("d6",)), (1.5, ("d6", "a7")), (2.0, ("d6", "a7", "g7")), (2.5, ("d6", "a7", "g7", "a1"))):
-        d.feed(mask(*board), t)
-        d.tick(t)
-    for t in (3.0, 4.0, 5.0):
-        d.tick(t)
+    feed(
+        d, [(0.0, ()), (1.0, ("d6",)), (1.5, ("d6", "a7")), (2.0, ("d6", "a7", "g7")), (2.5, ("d6", "a7", "g7", "a1"))]
+    )
+    settle(d, 5.0)
     assert d.record == "d6" and d.best is not None and str(d.best) == "a7 g7 a1"
     d.prompt("a7")
-    d.tick(5.1)
+    settle(d, 5.1)
     assert d.record == "d6 a7 g7" and [g.record for g in d.asking] == ["d6 a7 g7"]
     d.prompt("a1")
-    d.tick(5.2)
+    settle(d, 5.2)
     assert d.record == "d6 a7 g7 a1"
 
 
 def test_a_computer_turn_carried_out_before_it_is_prompted_waits_for_the_prompt() -> None:
     d = StoryDecoder(computer="black")
-    d.feed(0, 0.0)
-    d.feed(mask("d6"), 1.0)
-    d.feed(mask("d6", "a7"), 1.6)  # the hand is ahead of the LEDs
-    for t in (2.0, 2.5, 3.0, 4.0, 6.0):
-        d.tick(t)
+    feed(d, [(0.0, ()), (1.0, ("d6",)), (1.6, ("d6", "a7"))])  # the hand is ahead of the LEDs
+    settle(d, 6.0)
     assert d.record == "d6" and [g.record for g in d.asking] == ["d6"]
     assert d.prompt("a7")
-    d.tick(6.1)
+    settle(d, 6.1)
     assert d.record == "d6 a7" and not d.asking
 
 
 def test_a_hand_that_plays_another_turn_than_prompted_is_never_written() -> None:
     d = StoryDecoder(computer="black")
-    d.feed(0, 0.0)
-    d.feed(mask("d6"), 1.0)
-    for t in (2.0, 2.5, 3.0):
-        d.tick(t)
+    feed(d, [(0.0, ()), (1.0, ("d6",))])
+    settle(d, 3.0)
     assert d.record == "d6" and d.prompt("g7")
-    d.feed(mask("d6", "a7"), 4.0)  # the LEDs show g7; the man goes to a7
-    for t in (5.0, 6.0, 8.0, 12.0, 20.0):
-        d.tick(t)
+    feed(d, [(4.0, ("d6", "a7"))])  # the LEDs show g7; the man goes to a7
+    settle(d, 20.0)
     assert d.record == "d6"
     assert not any("a7" in str(s).split() for s in d.stories)
+
+
+def test_the_readings_asking_for_a_prompt_are_copies_the_caller_cannot_change() -> None:
+    d = StoryDecoder(computer="black")
+    feed(d, [(0.0, ()), (1.0, ("d6",))])
+    settle(d, 3.0)
+    asked = d.asking[0]
+    asked.play(Turn.parse("a7"))  # a search that plays its line out on the game it was given
+    assert d.record == "d6" and [g.record for g in d.asking] == ["d6"]
 
 
 def test_a_prompt_that_is_not_the_computers_turn_is_ignored_and_an_illegal_one_refused() -> None:
@@ -132,7 +109,8 @@ def test_a_man_resting_astray_before_the_computers_prompted_turn_is_not_its_turn
         (8.38606, "-a7"), (8.38628, "+a7"),
     ]  # fmt: skip
     against = StoryDecoder(profile="club", computer="black")
-    play(against, set(), steps, until=11.0)
+    replay_steps(against, set(), steps, first_legal)
+    settle(against, 11.0, first_legal)
     assert against.record == "d6 a7"
 
 
@@ -144,23 +122,21 @@ def test_the_computers_prompt_tells_apart_turns_whose_stories_meet_through_its_r
     # out is written.
     d = StoryDecoder(Game.from_record("a7 a1 d7 d1"), computer="black")
     men = ("a7", "a1", "d7", "d1")
-    d.feed(mask(*men), 0.0)
-    for t, board in (
-        (1.0, (*men, "g7")),
-        (2.0, ("a7", "d7", "d1", "g7")),
-        (2.3, ("a7", "d7", "g7")),
-        (3.3, ("a7", "d7", "d1", "g7")),
-        (6.0, (*men, "g7")),
-    ):
-        d.feed(mask(*board), t)
-        d.tick(t)
-    t = 6.0
-    while not d.asking and t < 30:
-        t += 0.5
-        d.tick(t)
+    feed(
+        d,
+        [
+            (0.0, men),
+            (1.0, (*men, "g7")),
+            (2.0, ("a7", "d7", "d1", "g7")),
+            (2.3, ("a7", "d7", "g7")),
+            (3.3, ("a7", "d7", "d1", "g7")),
+            (6.0, (*men, "g7")),
+        ],
+    )
+    settle(d, 15.0)
     assert d.record == "a7 a1 d7 d1"  # neither white turn is written on the cost of the timing alone
     assert sorted(g.record for g in d.asking) == ["a7 a1 d7 d1 g7xa1", "a7 a1 d7 d1 g7xd1"]
     for game in d.asking:
         d.prompt("g1" if game.record.endswith("xa1") else "d1", game)
-    d.tick(t + 0.1)
+    settle(d, 15.1)
     assert d.record == "a7 a1 d7 d1 g7xd1 d1"

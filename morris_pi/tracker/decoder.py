@@ -20,9 +20,9 @@ back. A change that no committed turn explains for ``STALE_S`` ends the reading 
 waits).
 
 Against the computer (``computer``), a hand carries out the computer's turns as the LEDs prompt
-them (``prompt``, asked in every reading ``asking`` names): where it was prompted, its side plays only
-that turn, and a turn of its side a hand made before the prompt is read but not committed until
-the prompt comes (``stories.Prompt``).
+them (``prompt``, asked in every reading ``asking`` names): where it was prompted, its side plays
+only that turn, and a turn of its side a hand made before the prompt is read but not committed
+until the prompt comes (``stories.Prompt``).
 
 It is run beside the ``Tracker`` (in shadow, ``bench/shadow_tracker.py``) until it reads at
 least as many games exactly and writes no wrong turn; see docs/tracker-decoder.md.
@@ -204,12 +204,12 @@ class StoryDecoder:
     @property
     def asking(self) -> list[Game]:
         """The readings believed in which the computer is to move and has not been asked for its
-        turn: ask it in each (``prompt``). Nearly always one, the record; while a doubt is carried
-        as several readings, the computer's turn from each tells them apart."""
+        turn (copies): ask it in each (``prompt``). Nearly always one, the record; while a doubt is
+        carried as several readings, the computer's turn from each tells them apart."""
         if self.computer is None:
             return []
         return [
-            b.game
+            b.game.copy()
             for b in self._branches
             if b.game.turn == self.computer and b.game.outcome is None and b.game.position not in self._prompts
         ]
@@ -555,10 +555,15 @@ class StoryDecoder:
     ) -> list[Story]:
         """The good stories of ``evidence`` from ``branch``'s committed position, with what is known
         of the turns: the game's line, the computer's prompt."""
-        pos = branch.game.position
-        prompt = self._prompt(branch)
         return read_stories(
-            pos, evidence, self.model, line=self._line(branch), prompt=prompt, turns=turns, prefix=prefix, budget=budget
+            branch.game.position,
+            evidence,
+            self.model,
+            line=self._line(branch),
+            prompt=self._prompt(branch),
+            turns=turns,
+            prefix=prefix,
+            budget=budget,
         )
 
     @staticmethod
