@@ -46,8 +46,9 @@ from morris_pi.rules.board import POINTS, mask_of
 
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
-from .scoring import RawTurn, Story, flips_of
+from .scoring import RawTurn, Setting, Story, flips_of
 from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, Prompt, read_stories
+from .takeback import take_back
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.
 DEFAULT_CONFIRM_S = 1.0
@@ -98,18 +99,21 @@ class Branch:
     from the others, so that stories of different readings are ranked on one scale.
     """
 
-    __slots__ = ("game", "heads", "log", "offset")
+    __slots__ = ("game", "heads", "log", "offset", "setting")
 
-    def __init__(self, game: Game, log: SwitchLog, offset: float = 0.0) -> None:
+    def __init__(self, game: Game, log: SwitchLog, offset: float = 0.0, setting: Setting | None = None) -> None:
         self.game = game
         self.log = log
         self.offset = offset
+        #: The board is still to be put right for the game's position (a takeback, a new or a
+        #: resumed game): every story begins with this setting, until it is committed.
+        self.setting = setting
         #: The beginnings of the last ranking's good stories: where to follow them further from
         #: when the board runs ahead of the turns told (``StoryDecoder._further``).
         self.heads: set[tuple[RawTurn, ...]] = set()
 
     def copy(self) -> Branch:
-        other = Branch(self.game.copy(), self.log.copy(), self.offset)
+        other = Branch(self.game.copy(), self.log.copy(), self.offset, self.setting)
         other.heads = set(self.heads)
         return other
 
@@ -239,6 +243,43 @@ class StoryDecoder:
         self._wake = min(self._wake, self._now)  # what the hand did meanwhile is read again at once
         return True
 
+    def set_up(self, game: Game, now: float) -> None:
+        """The game is now ``game`` (a new game, a resumed one, a takeback by button) as of ``now``:
+        every story begins by putting the board right for its position, and turns made after
+        that are read as usual.
+
+        Where the switches show the record's position, its men's colours are known, so a man
+        that must change colour is looked for too; otherwise a man on a point where ``game`` has
+        one is taken to be the right one.
+
+        >>> d = StoryDecoder(Game.from_record("d6 a1"))
+        >>> d.feed(mask_of(Game.from_record("d6 a1").board), 0.0)
+        >>> d.set_up(Game.from_record("d6"), 1.0)            # a takeback by button
+        >>> d.feed(1 << POINTS.index("d6"), 2.0)             # a1's man taken off
+        >>> d.tick(3.4); d.record, d.setting is None
+        ('d6', True)
+        """
+        raw = self._branches[0].log.raw
+        record = self.game
+        if raw == mask_of(record.board):
+            setting = Setting.between(*record.position.men, game.position)
+        else:
+            setting = Setting.showing(raw, game.position)
+        log = SwitchLog(raw, now)
+        self._branches = [Branch(game.copy(), log, setting=setting if setting.lifts | setting.lands else None)]
+        self._prompts = {}
+        self.line = None
+        self.stalled = False
+        self._shown = None
+        self._firm_due = math.inf
+        self._wake = now
+        self._now = max(self._now, now)
+
+    @property
+    def setting(self) -> Setting | None:
+        """What the board must still be put right for (``None``: it shows the game's position)."""
+        return self._branches[0].setting
+
     def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
         """A reading of the switches (``full``: every switch read at once)."""
         before = self._branches[0].log.raw
@@ -286,7 +327,8 @@ class StoryDecoder:
             # What is committed is decided on the board as it stood FIRM_S ago: a change only just
             # seen has not shown yet what it begins, and it may only confirm the past, never decide it.
             past = evidence.until(now - FIRM_S)
-            if now - past.first_change > STALE_S:
+            # a board still being put right waits for it as long as it takes
+            if now - past.first_change > STALE_S and branch.setting is None:
                 self.stalled = True
                 return False
             try:
@@ -299,11 +341,18 @@ class StoryDecoder:
                     return True
                 self._recheck(now, evidence.last_change)
                 return False
+            if alone and (back := self._taken_back(branch, good, past, now, budget)) is not None:
+                self._branches = [back]
+                self._prompts = {}
+                self._shown = None
+                return True
             ranked.append((branch, good, full, evidence))
         explained = [b.offset + good[0].cost for b, good, _, _ in ranked if good]
         if not explained:
             self._recheck(now, latest)
-            if any(sum(len(p.changes) for p in ev.points) > STALL_CHANGES for _, _, _, ev in ranked):
+            if any(
+                b.setting is None and sum(len(p.changes) for p in ev.points) > STALL_CHANGES for b, _, _, ev in ranked
+            ):
                 self.stalled = True
             return False
         # Readings whose stories all cost more than the margin above the cheapest are no longer
@@ -328,6 +377,39 @@ class StoryDecoder:
             at = {b.game.position for b in self._branches}
             self._prompts = {pos: turn for pos, turn in self._prompts.items() if pos in at}
         return changed
+
+    def _taken_back(
+        self, branch: Branch, good: list[Story], past: Evidence, now: float, budget: ChainBudget
+    ) -> Branch | None:
+        """The reading in which the board was put back by hand to the position before the last
+        turn (against the computer, before the human's), if it is believed: its stories, which
+        begin by setting the board to that position, are cheaper by more than the margin than
+        every story in which the game goes on. The turns played after it are part of its stories.
+
+        A takeback puts at least one man back (a move's man on the point he left, a man taken):
+        a board that only lacks men is a man in the hand, or knocked off. It is committed as a
+        turn is, once every switch it set has been quiet for ``confirm_s``.
+        """
+        game = branch.game
+        if self.line is not None or game.outcome is not None or not game.history:
+            return None
+        if good and good[0].cost <= self.model.takeback + self.model.margin:
+            return None  # no story that begins with a takeback can cost less than it
+        back = game.copy()
+        if not take_back(back, self.computer) or back.outcome is not None:
+            return None
+        setting = Setting.between(*game.position.men, back.position)
+        if not setting.lands:
+            return None
+        reading = Branch(back, branch.log.copy(), setting=setting)
+        try:
+            stories = self._tell(reading, past, budget=budget)
+        except OutOfChains:
+            return None
+        if not stories or (good and good[0].cost <= stories[0].cost + self.model.takeback + self.model.margin):
+            return None
+        # committed as a turn is: once every switch it set has been quiet for confirm_s
+        return reading if self._settled(stories[0], 0, past, now) else None
 
     def _catch_up(self, branch: Branch, past: Evidence, evidence: Evidence, now: float) -> bool:
         """Commit the oldest turns of a board with too much to tell at once: rank the evidence as it
@@ -389,6 +471,9 @@ class StoryDecoder:
             self._recheck(now, evidence.last_change)
             return [branch]
         agreed = self._agreed(branch, good)
+        if not agreed and branch.setting is not None and self._settled(good[0], 0, evidence, now):
+            self._commit(branch, good[0], 0, evidence, now, scaled=others > 0)
+            return [branch]
         if not agreed:
             self._recheck(now, evidence.last_change)
             return self._part(branch, good, evidence, now, room=MAX_BRANCHES - others)
@@ -416,40 +501,49 @@ class StoryDecoder:
         """The longest of the first ``agreed`` turns of ``best`` whose switches have all been quiet
         for ``quiet`` (``confirm_s``) seconds and show what the turns left there (0: none yet; a
         wake is set for when the next one will be quiet)."""
+        while agreed and not self._settled(best, agreed, evidence, now, quiet):
+            agreed -= 1
+        return agreed
+
+    def _settled(self, best: Story, agreed: int, evidence: Evidence, now: float, quiet: float | None = None) -> bool:
+        """Whether the board's setting and the first ``agreed`` turns of ``best`` are done: every
+        switch they changed has been quiet for ``quiet`` seconds and shows what they left there.
+        If not yet quiet, a wake is set for when it will be."""
         quiet = self.confirm_s if quiet is None else quiet
         past = evidence.until(now - FIRM_S)
-        every = flips_of(best.turns, best.pending)
-        while agreed:
-            need = flips_of(best.turns[:agreed], None)
-            if any(
-                flips
-                and len(flips) == len(every[i])
-                and _shows_otherwise(past.points[i].changes, best.matched[i])
-                and not _rests_otherwise(past, i)
-                for i, flips in enumerate(need)
-            ):
-                # a switch these turns changed, and no later turn does, no longer shows what they
-                # left there: the hands are not done with it (a man knocked off, one put down on
-                # the point just left), and the board is read again when it changes
-                agreed -= 1
-                continue
-            # The man taken and the man the victim moves next are both his: which lift was which
-            # hand's is told only once the next hand is done too (he may reach before the
-            # remover, or put his man back when he sees he was early).
-            told = need
-            if best.turns[agreed - 1][2] >= 0:
-                told = flips_of(best.turns[: agreed + 1], best.pending if agreed == len(best.turns) else None)
-            quiet_since = max(
+        every = flips_of(best.turns, best.pending, best.setting)
+        need = flips_of(best.turns[:agreed], None, best.setting)
+        if any(
+            flips
+            and len(flips) == len(every[i])
+            and _shows_otherwise(past.points[i].changes, best.matched[i])
+            and not _rests_otherwise(past, i)
+            for i, flips in enumerate(need)
+        ):
+            # a switch these turns changed, and no later turn does, no longer shows what they
+            # left there: the hands are not done with it (a man knocked off, one put down on
+            # the point just left), and the board is read again when it changes
+            return False
+        # The man taken and the man the victim moves next are both his: which lift was which
+        # hand's is told only once the next hand is done too (he may reach before the
+        # remover, or put his man back when he sees he was early).
+        told = need
+        if agreed and best.turns[agreed - 1][2] >= 0:
+            pending = best.pending if agreed == len(best.turns) else None
+            told = flips_of(best.turns[: agreed + 1], pending, best.setting)
+        quiet_since = max(
+            (
                 self._quiet_since(past.points[i].changes, best.matched[i], len(flips), len(every[i]))
                 for i, flips in enumerate(told)
                 if flips
-            )
-            ready = quiet_since + quiet + FIRM_S
-            if now >= ready:
-                break
-            self._wake = min(self._wake, ready)
-            agreed -= 1
-        return agreed
+            ),
+            default=-math.inf,
+        )
+        ready = quiet_since + quiet + FIRM_S
+        if now >= ready:
+            return True
+        self._wake = min(self._wake, ready)
+        return False
 
     def _part(self, branch: Branch, good: list[Story], evidence: Evidence, now: float, room: int) -> list[Branch]:
         """One reading per first turn of the good stories, each with its agreed and quiet turns
@@ -564,6 +658,7 @@ class StoryDecoder:
             turns=turns,
             prefix=prefix,
             budget=budget,
+            setting=branch.setting,
         )
 
     @staticmethod
@@ -592,7 +687,7 @@ class StoryDecoder:
         """
         points = evidence.until(now - FIRM_S).points
         total = [len(p.changes) for p in evidence.points]
-        need = flips_of(best.turns[:agreed], None)
+        need = flips_of(best.turns[:agreed], None, best.setting)
         cut = -math.inf
         keep = [0] * len(POINTS)
         for i, flips in enumerate(need):
@@ -615,6 +710,7 @@ class StoryDecoder:
             keep[i] = total[i] - drop
         for raw in best.turns[:agreed]:
             branch.game.play(Turn.from_raw(raw))
+        branch.setting = None
         branch.heads = {h[agreed:] for h in branch.heads if h[:agreed] == best.turns[:agreed]}
         branch.log.rebase(branch.occupancy(), keep, cut)
         if not scaled:

@@ -70,18 +70,66 @@ class Story:
     #: A man lifted from one point and set down astray on another after the story's turns, not
     #: yet taken up again: ``(origin, target)``.
     stray: tuple[int, int] | None = None
+    #: The board set to the base position before the first turn (``None``: it showed it).
+    setting: Setting | None = None
 
     def __str__(self) -> str:
         words = [str(Turn.from_raw(t)) for t in self.turns]
+        if self.setting is not None:
+            words.insert(0, "(set)")
         if self.pending is not None:
             o, t, _ = self.pending
             words.append(f"({POINTS[o]}" + (f"-{POINTS[t]})" if t >= 0 else " lifted)") if o >= 0 else f"({POINTS[t]})")
         return " ".join(words)
 
 
-def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None) -> list[list[Flip]]:
-    """Per point, the flips a chain needs, in chain order."""
-    out: list[list[Flip]] = [[] for _ in POINTS]
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """The board set to the base position before any turn: each point of ``lifts`` emptied, each
+    of ``lands`` filled, and a point in both has its man replaced by one of the other colour.
+
+    A takeback by hand, a takeback by button, a new game and a resumed game all begin so. Its
+    flips come before every turn's (ply -1) and no hand's timing is priced: putting a board
+    right takes as long as it takes.
+
+    >>> from morris_pi.rules import Game
+    >>> game = Game.from_record("d6 a1")
+    >>> before = Game.from_record("d6")
+    >>> s = Setting.between(*game.position.men, before.position)
+    >>> [POINTS[i] for i in range(24) if s.lifts >> i & 1], s.lands
+    (['a1'], 0)
+    """
+
+    lifts: int
+    lands: int
+
+    @classmethod
+    def between(cls, white: int, black: int, target: Position) -> Setting:
+        """From a board with men ``white`` and ``black`` to ``target``'s men."""
+        tw, tb = target.men
+        return cls((white & ~tw) | (black & ~tb), (tw & ~white) | (tb & ~black))
+
+    @classmethod
+    def showing(cls, occupied: int, target: Position) -> Setting:
+        """From a board whose men's colours are not known, only where they stand (``occupied``):
+        a man on a point where ``target`` has one is taken to be the right one."""
+        black = occupied & target.men[1]
+        return cls.between(occupied & ~black, black, target)
+
+    def flips(self) -> list[list[Flip]]:
+        """Per point, the flips it needs (a lift before a landing)."""
+        out: list[list[Flip]] = [[] for _ in POINTS]
+        for i in range(len(POINTS)):
+            if self.lifts >> i & 1:
+                out[i].append(Flip(i, False, -1, "lift"))
+            if self.lands >> i & 1:
+                out[i].append(Flip(i, True, -1, "land"))
+        return out
+
+
+def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None, setting: Setting | None = None) -> list[list[Flip]]:
+    """Per point, the flips a chain needs, in chain order (the setting's first)."""
+    out: list[list[Flip]] = [[] for _ in POINTS] if setting is None else setting.flips()
     for ply, (o, t, r) in enumerate((*turns, *((pending,) if pending else ()))):
         if o >= 0:
             out[o].append(Flip(o, False, ply, "lift"))
@@ -443,10 +491,16 @@ class Scorer:
 
         return illegal
 
-    def score(self, turns: tuple[RawTurn, ...], pending: RawTurn | None, final: Position | None = None) -> Story | None:
-        """The chain's cheapest reading; ``final`` is where its turns lead (a man set down astray
-        after them is one where no turn of it lets him go)."""
-        need = flips_of(turns, pending)
+    def score(
+        self,
+        turns: tuple[RawTurn, ...],
+        pending: RawTurn | None,
+        final: Position | None = None,
+        setting: Setting | None = None,
+    ) -> Story | None:
+        """The chain's cheapest reading after ``setting``; ``final`` is where its turns lead (a man
+        set down astray after them is one where no turn of it lets him go)."""
+        need = flips_of(turns, pending, setting)
         illegal = self.illegal_steps(final if pending is None else None)
         points = self.ev.points
         plies = len(turns) + (pending is not None)
@@ -520,7 +574,7 @@ class Scorer:
         matched = tuple(opts[i][choice[i]][1] for i in range(len(POINTS)))
         ends = [i for i in range(len(POINTS)) if self.stray_end(i, matched[i])]
         stray = self.strays(ends, illegal, _times(points, need, matched))[1] if ends else None
-        return Story(turns, pending, cost, matched, stray)
+        return Story(turns, pending, cost, matched, stray, setting)
 
 
 def _latest(options: list[Option]) -> int:

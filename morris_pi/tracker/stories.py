@@ -26,7 +26,7 @@ from morris_pi.rules.board import POINTS
 
 from .evidence import Evidence
 from .model import DEFAULT_MODEL, Model
-from .scoring import Part, RawTurn, Scorer, Story, flips_of
+from .scoring import Part, RawTurn, Scorer, Setting, Story, flips_of
 
 #: The longest chain of turns a story tells beyond the base position, at first.
 MAX_TURNS = 4
@@ -123,12 +123,15 @@ def read_stories(
     turns: int = MAX_TURNS,
     prefix: Sequence[RawTurn] = (),
     budget: ChainBudget | None = None,
+    setting: Setting | None = None,
 ) -> list[Story]:
     """Every story of up to ``turns`` turns within the model's margin of the cheapest, cheapest first.
 
-    ``line`` keeps only the stories that follow it (a game whose turns are known, as when the
-    model is fitted to games with their records); ``prompt`` lets the computer's side play only its
-    prompted turn; ``prefix`` keeps only the stories that begin with it.
+    ``setting`` puts the board right for ``base`` before the first turn (the board does not show
+    it yet: a takeback, a new or resumed game); every story begins with it. ``line`` keeps only
+    the stories that follow it (a game whose turns are known, as when the model is fitted to
+    games with their records); ``prompt`` lets the computer's side play only its prompted turn;
+    ``prefix`` keeps only the stories that begin with it.
     ``budget`` is spent one chain scored at a time, and raises ``OutOfChains`` when it runs out.
 
     A chain is not followed further once even its cheapest continuation would cost more than the
@@ -137,11 +140,14 @@ def read_stories(
     """
     scorer = Scorer(evidence, model)
     counts = scorer.counts
-    most = turns + 1  # a point flips at most once a ply
+    most = turns + 1 + (2 if setting is not None else 0)  # a point flips at most once a ply, twice in a setting
     floor = [scorer.floors(i, most) for i in range(len(POINTS))]
-    used = [0] * len(POINTS)
-    bound_now = [sum(row[0] for row in floor) + scorer.lost]
-    odd = sum(1 for n in counts if n % 2)
+    # the setting's flips come first on every story: they are used before any turn is told
+    used = [len(flips) for flips in flips_of((), None, setting)]
+    if any(u > n for u, n in zip(used, counts, strict=True)):
+        return []
+    bound_now = [sum(row[u] for row, u in zip(floor, used, strict=True)) + scorer.lost]
+    odd = sum(1 for n, u in zip(counts, used, strict=True) if (n - u) % 2)
     found: list[Story] = []
     best = [math.inf]
 
@@ -161,7 +167,7 @@ def read_stories(
     def scored(chain: tuple[RawTurn, ...], pending: RawTurn | None, final: Position) -> Story | None:
         if budget is not None:
             budget.spend()
-        return scorer.score(chain, pending, final)
+        return scorer.score(chain, pending, final, setting)
 
     def keep(story: Story | None) -> None:
         if story is not None and story.cost <= best[0] + model.margin:
@@ -213,7 +219,7 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
     which role priced the truth out.
     """
     scorer = Scorer(evidence, model)
-    need = flips_of(story.turns, story.pending)
+    need = flips_of(story.turns, story.pending, story.setting)
     parts: list[Part] = []
     times: dict[tuple[int, str], tuple[float, float]] = {}
     magnets: list[tuple[int, float, float]] = []
