@@ -27,6 +27,7 @@ import signal
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -41,6 +42,7 @@ from morris_pi.replay import Header, make_opponent, parse_header  # noqa: E402
 from morris_pi.rules import POINTS, Game, Turn  # noqa: E402
 from morris_pi.traces import MODES  # noqa: E402
 from morris_pi.traces.heldout import parse_seed  # noqa: E402
+from morris_pi.traces.physical import KINDS  # noqa: E402
 from morris_pi.tracker.decoder import StoryDecoder  # noqa: E402
 from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
 
@@ -54,14 +56,19 @@ def trace_of(gen: str, seed: int, n: int, mess: float) -> tuple[list[dict], str,
     return rows[1:], record, profile
 
 
-def whole_trace(gen: str, seed: int, n: int, mess: float, mode: str = "two-player") -> tuple[list[dict], str, str]:
+def whole_trace(
+    gen: str, seed: int, n: int, mess: float, mode: str = "two-player", kinds: Sequence[str] | None = None
+) -> tuple[list[dict], str, str]:
     """Game ``n`` of a generator's seed as replay-format rows (its header first), its record, its profile.
 
-    ``mode`` (the physical generator only) puts the computer on one side.
+    ``mode`` (the physical generator only) puts the computer on one side; ``kinds`` are its kinds
+    of mess (by default all but those made only when named, such as takebacks).
     """
     profile = PROFILES[n % len(PROFILES)]
     if mode != "two-player" and gen != "physical":
         raise ValueError(f"only the physical generator plays against the computer, not {gen!r}")
+    if kinds is not None and gen != "physical":
+        raise ValueError(f"only the physical generator takes kinds of mess, not {gen!r}")
     if gen == "second":
         from morris_pi.traces import second_hands
 
@@ -69,7 +76,7 @@ def whole_trace(gen: str, seed: int, n: int, mess: float, mode: str = "two-playe
         return lines, str(expected["record"]), profile
     from morris_pi.traces.physical import generate, noise
 
-    trace = generate(profile, seed * 100_000 + n, mode=mode, mess=noise(mess))
+    trace = generate(profile, seed * 100_000 + n, mode=mode, mess=noise(mess, kinds))
     return [json.loads(line) for line in trace.lines()], str(trace.expected()["record"]), profile
 
 
@@ -218,14 +225,32 @@ def corpus_trace(path: Path) -> tuple[list[dict], str, str]:
     return rows, record, parse_header(rows[0]).profile
 
 
-def run_one(job: tuple[tuple[str, int, int, float, str] | str, float, str | None, bool]) -> dict:
+def kinds_of(text: str) -> list[str]:
+    """``--kinds``: comma-separated kinds of the physical generator's mess.
+
+    >>> kinds_of("takeback, lost")
+    ['takeback', 'lost']
+    """
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"unknown kind(s) {', '.join(unknown or [repr(text)])}; kinds are {', '.join(KINDS)}"
+        )
+    return kinds
+
+
+Source = tuple[str, int, int, float, str, tuple[str, ...] | None]
+
+
+def run_one(job: tuple[Source | str, float, str | None, bool]) -> dict:
     source, limit, model, beside = job
     if isinstance(source, str):
         rows, truth, profile = corpus_trace(Path(source))
         name: str | int = Path(source).name.removesuffix(".jsonl")
     else:
-        gen, seed, n, mess, mode = source
-        rows, truth, profile = whole_trace(gen, seed, n, mess, mode)
+        gen, seed, n, mess, mode, kinds = source
+        rows, truth, profile = whole_trace(gen, seed, n, mess, mode, kinds)
         name = n
     events = rows[1:]
     signal.signal(signal.SIGALRM, _too_slow)
@@ -261,6 +286,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mess", type=probability, default=0.25)
     parser.add_argument("--mode", choices=MODES, default="two-player", help="the computer's side (physical only)")
     parser.add_argument(
+        "--kinds",
+        type=kinds_of,
+        help=f"comma-separated kinds of mess (physical only), of: {', '.join(KINDS)}; by default all but takeback",
+    )
+    parser.add_argument(
         "--corpus",
         nargs="?",
         type=Path,
@@ -285,8 +315,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--mode: a corpus's traces name the computer's side in their headers")
     if args.mode != "two-player" and args.gen != "physical":
         parser.error("--mode: only the physical generator plays against the computer")
+    if args.kinds is not None and (args.gen != "physical" or args.corpus is not None):
+        parser.error("--kinds: only the physical generator's games take kinds of mess")
     seed = parse_seed(args.seed)
-    sources: list[tuple[str, int, int, float, str] | str]
+    sources: list[Source | str]
     if args.corpus is not None:
         traces = sorted(args.corpus.glob("*.jsonl"))
         if not traces:
@@ -301,8 +333,11 @@ def main(argv: list[str] | None = None) -> int:
         run = f"corpus {where.relative_to(ROOT) if where.is_relative_to(ROOT) else where}"
         print(f"{run}, {len(sources)} traces", flush=True)
     else:
-        sources = [(args.gen, seed, n, args.mess, args.mode) for n in range(args.games)]
+        kinds = None if args.kinds is None else tuple(args.kinds)
+        sources = [(args.gen, seed, n, args.mess, args.mode, kinds) for n in range(args.games)]
         run = f"{args.gen} seed {seed} mess {args.mess:g}" + (f" {args.mode}" if args.mode != "two-player" else "")
+        if kinds is not None:
+            run += f" kinds {','.join(kinds)}"
         print(f"seed {seed}, generator {args.gen}, {args.mode}, mess {args.mess}, {args.games} games", flush=True)
     jobs = [(source, args.limit, args.model, args.beside_tracker) for source in sources]
     with Pool(args.jobs) as pool:

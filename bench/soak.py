@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.results import HELDOUT_TABLE
 from morris_pi.traces import heldout
-from morris_pi.traces.physical import KINDS, MODES, Engine, generate, noise
+from morris_pi.traces.physical import DEFAULT_KINDS, KINDS, MODES, Engine, generate, noise
 from morris_pi.traces.physical.files import write
 
 PROFILES = ("standard", "move-this", "club", "no-flying", "lasker", "twelve")
@@ -86,7 +86,11 @@ def main(argv: list[str] | None = None) -> int:
         default=list(heldout.LEVELS),
         help="probability of each kind of mess; each level plays the same games",
     )
-    parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of: {', '.join(KINDS)}")
+    parser.add_argument(
+        "--kinds",
+        default=",".join(DEFAULT_KINDS),
+        help=f"comma-separated, of: {', '.join(KINDS)} (default: all but takeback)",
+    )
     parser.add_argument("--out", default="soak-failures", help="folder for the failing traces")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(

@@ -38,6 +38,16 @@ def test_games_against_the_computer_are_read_with_its_prompts(tmp_path) -> None:
     assert "| physical seed 0 mess 0 computer-white | 2 | 2 | 0 | 0 |" in table
 
 
+def test_takebacks_by_hand_are_played_only_when_named(tmp_path) -> None:
+    run = bench(
+        "shadow_tracker", "--gen", "physical", "--seed", "2", "--games", "2", "--jobs", "1", "--mess", "0.5",
+        "--kinds", "takeback",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    table = (tmp_path / "results" / "shadow_tracker.md").read_text()
+    assert "| physical seed 2 mess 0.5 kinds takeback | 2 | 2 | 0 | 0 |" in table
+
+
 def test_a_frozen_corpus_is_read_against_its_true_records(tmp_path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
@@ -103,6 +113,8 @@ def test_beside_the_decoder_the_same_traces_are_replayed_by_the_tracker(tmp_path
         (("--seed", "soon"), "--seed: a whole number or 'random', got 'soon'"),
         (("--mess", "1.5"), "--mess: must lie in 0..1, got 1.5"),
         (("--games", "0"), "--games: 0 is not at least 1"),
+        (("--gen", "physical", "--kinds", "sneeze"), "unknown kind(s) sneeze; kinds are bounce"),
+        (("--gen", "second", "--kinds", "takeback"), "--kinds: only the physical generator's games take kinds of mess"),
     ],
 )
 def test_a_bad_argument_is_refused_naming_it(argument: tuple[str, str], said: str) -> None:

@@ -217,3 +217,14 @@ def test_an_illegal_step_never_lifts_the_man_the_other_side_just_put_down_within
         carry_out(hands, game, turn, computer_turn=False)
         lifted_at += [c.t for c in hands.contacts.changes if c.point == "g7" and c.t > 10.0]
     assert lifted_at and min(lifted_at) >= 10.5
+
+
+def test_a_turn_taken_back_by_hand_is_made_only_when_named_and_leaves_the_planned_record():
+    plain = generate("standard", 5, mess=noise(0.0), target="open", max_turns=40)
+    taking = generate("standard", 5, mess=noise(1.0, ["takeback"]), target="open", max_turns=40)
+    assert generate("standard", 5, target="open", max_turns=40).mess["takeback"] == 0  # not by default
+    assert taking.mess["takeback"] > 0
+    assert taking.record == plain.record  # the turns taken back are not the game's
+    # each turn taken back lands a man, and its takeback puts one back (a move's, or the man it took)
+    lands = sum(1 for e in taking.events if "on" in e)
+    assert lands >= sum(1 for e in plain.events if "on" in e) + 2 * taking.mess["takeback"]

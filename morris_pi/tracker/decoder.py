@@ -341,11 +341,15 @@ class StoryDecoder:
                     return True
                 self._recheck(now, evidence.last_change)
                 return False
-            if alone and (back := self._taken_back(branch, good, past, now, budget)) is not None:
+            back = self._taken_back(branch, good, past, now, budget) if alone else False
+            if isinstance(back, Branch):
                 self._branches = [back]
                 self._prompts = {}
                 self._shown = None
                 return True
+            if back:  # the board may have been put back: nothing is committed until it is told
+                self._recheck(now, evidence.last_change)
+                return False
             ranked.append((branch, good, full, evidence))
         explained = [b.offset + good[0].cost for b, good, _, _ in ranked if good]
         if not explained:
@@ -380,36 +384,48 @@ class StoryDecoder:
 
     def _taken_back(
         self, branch: Branch, good: list[Story], past: Evidence, now: float, budget: ChainBudget
-    ) -> Branch | None:
+    ) -> Branch | bool:
         """The reading in which the board was put back by hand to the position before the last
-        turn (against the computer, before the human's), if it is believed: its stories, which
-        begin by setting the board to that position, are cheaper by more than the margin than
-        every story in which the game goes on. The turns played after it are part of its stories.
+        turn (against the computer, before the human's): it begins by setting the board to that
+        position, and the turns played after it are part of its stories.
 
-        A takeback puts at least one man back (a move's man on the point he left, a man taken):
-        a board that only lacks men is a man in the hand, or knocked off. It is committed as a
-        turn is, once every switch it set has been quiet for ``confirm_s``.
+        Returns that reading if it is believed: its cheapest story costs less by more than the
+        margin than every story in which the game goes on, and is settled (committed as a turn
+        is, once every switch it set has been quiet for ``confirm_s``). Returns ``True`` while it
+        is in doubt (cheaper, but not by the margin: nothing is committed), ``False`` otherwise.
+        A takeback withdraws what is written, so it holds the game up only while it is the
+        cheapest reading: a dearer one, even within the margin, does not.
+
+        A takeback undoes a turn that moved a man or took one (it puts a man back): a board that
+        only lacks men is a man in the hand, or knocked off.
         """
         game = branch.game
-        if self.line is not None or game.outcome is not None or not game.history:
-            return None
-        if good and good[0].cost <= self.model.takeback + self.model.margin:
-            return None  # no story that begins with a takeback can cost less than it
+        if self.line is not None or game.outcome is not None:
+            return False
         back = game.copy()
-        if not take_back(back, self.computer) or back.outcome is not None:
-            return None
-        setting = Setting.between(*game.position.men, back.position)
-        if not setting.lands:
-            return None
+        if not take_back(back, self.computer):
+            return False
+        undone = tuple(turn.to_raw() for turn in game.history[len(back.history) :])
+        if not any(o >= 0 or r >= 0 for o, _, r in undone):
+            return False
+        setting = Setting.between(*game.position.men, back.position).carrying([(t, o) for o, t, _ in undone if o >= 0])
         reading = Branch(back, branch.log.copy(), setting=setting)
+        # a story dearer than the game going on changes nothing
+        ceiling = good[0].cost - self.model.takeback if good else math.inf
         try:
-            stories = self._tell(reading, past, budget=budget)
+            stories = self._tell(reading, past, budget=budget, ceiling=ceiling)
         except OutOfChains:
-            return None
-        if not stories or (good and good[0].cost <= stories[0].cost + self.model.takeback + self.model.margin):
-            return None
-        # committed as a turn is: once every switch it set has been quiet for confirm_s
-        return reading if self._settled(stories[0], 0, past, now) else None
+            return bool(good)  # not told: what the game goes on with waits too
+        # the turn taken back made again: the record stands, only its changes are read anew
+        stories = [s for s in stories if s.turns[:1] != undone[:1]]
+        if not stories:
+            return False
+        cost = stories[0].cost + self.model.takeback
+        if good and good[0].cost <= cost:
+            return False
+        if good and good[0].cost <= cost + self.model.margin:
+            return True
+        return reading if self._settled(stories[0], 0, past, now) else True
 
     def _catch_up(self, branch: Branch, past: Evidence, evidence: Evidence, now: float) -> bool:
         """Commit the oldest turns of a board with too much to tell at once: rank the evidence as it
@@ -646,9 +662,10 @@ class StoryDecoder:
         turns: int = MAX_TURNS,
         prefix: Sequence[RawTurn] = (),
         budget: ChainBudget | None = None,
+        ceiling: float = math.inf,
     ) -> list[Story]:
         """The good stories of ``evidence`` from ``branch``'s committed position, with what is known
-        of the turns: the game's line, the computer's prompt."""
+        of the turns: the game's line, the computer's prompt (none dearer than ``ceiling``)."""
         return read_stories(
             branch.game.position,
             evidence,
@@ -659,6 +676,7 @@ class StoryDecoder:
             prefix=prefix,
             budget=budget,
             setting=branch.setting,
+            ceiling=ceiling,
         )
 
     @staticmethod

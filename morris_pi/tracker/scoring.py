@@ -102,6 +102,9 @@ class Setting:
 
     lifts: int
     lands: int
+    #: Men known to be carried in the setting, ``(from, to)``: a takeback's moves undone. Each
+    #: leaves before he lands, and his carry is priced as a move's is.
+    carries: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def between(cls, white: int, black: int, target: Position) -> Setting:
@@ -115,6 +118,11 @@ class Setting:
         a man on a point where ``target`` has one is taken to be the right one."""
         black = occupied & target.men[1]
         return cls.between(occupied & ~black, black, target)
+
+    def carrying(self, carries: Sequence[tuple[int, int]]) -> Setting:
+        """This setting with ``carries`` (those it has the flips for)."""
+        kept = tuple((a, b) for a, b in carries if self.lifts >> a & 1 and self.lands >> b & 1)
+        return Setting(self.lifts, self.lands, kept)
 
     def flips(self) -> list[list[Flip]]:
         """Per point, the flips it needs (a lift before a landing)."""
@@ -468,6 +476,26 @@ class Scorer:
             lost_lift = carried
         return cost
 
+    def carried(
+        self, setting: Setting, picked: Mapping[int, tuple[int, ...]], parts: list[Part] | None = None
+    ) -> float:
+        """What the men a setting carries cost in the air (``inf`` if one lands before he left).
+
+        ``picked`` gives, per point, which of its changes are the chain's flips (the setting's first)."""
+        cost = 0.0
+        points = self.ev.points
+        for a, b in setting.carries:
+            lift = points[a].changes[picked[a][0]]
+            land = points[b].changes[picked[b][1 if setting.lifts >> b & 1 else 0]]
+            if land.t <= lift.lo:
+                return math.inf
+            lo, hi = max(land.lo - lift.t, 1e-3), land.t - lift.lo
+            c = self.model.carry.cost_between(lo, hi)
+            cost += c
+            if parts is not None:
+                parts.append(Part("carry, taken back", f"{POINTS[a]} to {POINTS[b]}", lo, hi, c))
+        return cost
+
     def illegal_steps(self, final: Position | None) -> Callable[[int, int], bool]:
         """Whether a man lifted from one point and set down on another in ``final`` is a mistake a
         player makes: his own man where no turn lets him go, or the other side's man stepped to a
@@ -533,6 +561,8 @@ class Scorer:
                 magnets.extend((i, lo, hi) for lo, hi in held)
             if magnets:
                 noise += self.second_hands(magnets, {p: opts[p][choice[p]][1] for p in moving})
+            if setting is not None and setting.carries:
+                noise += self.carried(setting, {p: opts[p][choice[p]][1] for p in moving})
             ends = still_strays + [i for i in moving if self.stray_end(i, opts[i][choice[i]][1])]
             if ends:
                 noise += self.strays(ends, illegal, times)[0]

@@ -124,6 +124,7 @@ def read_stories(
     prefix: Sequence[RawTurn] = (),
     budget: ChainBudget | None = None,
     setting: Setting | None = None,
+    ceiling: float = math.inf,
 ) -> list[Story]:
     """Every story of up to ``turns`` turns within the model's margin of the cheapest, cheapest first.
 
@@ -131,7 +132,8 @@ def read_stories(
     it yet: a takeback, a new or resumed game); every story begins with it. ``line`` keeps only
     the stories that follow it (a game whose turns are known, as when the model is fitted to
     games with their records); ``prompt`` lets the computer's side play only its prompted turn;
-    ``prefix`` keeps only the stories that begin with it.
+    ``prefix`` keeps only the stories that begin with it; ``ceiling`` only those that cost no
+    more (what is dearer would not matter to the caller).
     ``budget`` is spent one chain scored at a time, and raises ``OutOfChains`` when it runs out.
 
     A chain is not followed further once even its cheapest continuation would cost more than the
@@ -149,7 +151,7 @@ def read_stories(
     bound_now = [sum(row[u] for row, u in zip(floor, used, strict=True)) + scorer.lost]
     odd = sum(1 for n, u in zip(counts, used, strict=True) if (n - u) % 2)
     found: list[Story] = []
-    best = [math.inf]
+    best = [ceiling - model.margin]  # until a cheaper story is found, the ceiling prunes
 
     def touch(turn: RawTurn, step: int) -> int:
         nonlocal odd
@@ -246,6 +248,8 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=True))
                 a += 1
     scorer.second_hands(magnets, dict(enumerate(story.matched)), parts)
+    if story.setting is not None and story.setting.carries:
+        scorer.carried(story.setting, dict(enumerate(story.matched)), parts)
     ends = [i for i in range(len(POINTS)) if scorer.stray_end(i, story.matched[i])]
     if ends:
         scorer.strays(ends, lambda o, t: (o, t) == story.stray, times, parts)

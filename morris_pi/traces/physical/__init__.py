@@ -8,8 +8,20 @@ how often each kind of mess (``KINDS``) actually happened.
 
 from .. import MODES
 from .computer import Engine, FirstLegal
-from .mess import CLEAN, KINDS, noise
+from .mess import CLEAN, DEFAULT_KINDS, KINDS, noise
 from .people import endings
 from .playing import PhysicalTrace, Plan, generate
 
-__all__ = ["CLEAN", "KINDS", "MODES", "Engine", "FirstLegal", "PhysicalTrace", "Plan", "endings", "generate", "noise"]
+__all__ = [
+    "CLEAN",
+    "DEFAULT_KINDS",
+    "KINDS",
+    "MODES",
+    "Engine",
+    "FirstLegal",
+    "PhysicalTrace",
+    "Plan",
+    "endings",
+    "generate",
+    "noise",
+]

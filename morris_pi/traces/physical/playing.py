@@ -296,6 +296,11 @@ def carry_out(hands: Hands, game: Game, turn: Turn, *, computer_turn: bool) -> N
                 hands.wait(0.2, 0.6)
                 hands.put_back(origin, owner)
             hands.wait(0.3, 1.0)
+    if not computer_turn and hands.chance("takeback"):
+        other = changed_mind(game, turn, rng)
+        if other is not None:
+            hands.counts["takeback"] += 1
+            taken_back(hands, game, other)
     if turn.removal and hands.chance("removal_first"):
         hands.counts["removal_first"] += 1
         removal(hands, game, turn)
@@ -306,6 +311,50 @@ def carry_out(hands: Hands, game: Game, turn: Turn, *, computer_turn: bool) -> N
         if turn.removal:
             hands.wait(0.4, 1.8)
             removal(hands, game, turn)
+
+
+def changed_mind(game: Game, planned: Turn, rng: random.Random) -> Turn | None:
+    """A legal turn other than ``planned`` that a player makes and then takes back by hand.
+
+    Only a turn whose takeback puts a man back (a move's man on the point he left, the man a
+    mill took): a placement taken back only lifts a man, which no one watching can tell from a
+    man knocked off. Never a turn that ends the game: the board declares the result at once.
+    """
+    options = [t for t in game.legal_turns() if t != planned and (t.origin or t.removal) and not _ends(game, t)]
+    return rng.choice(sorted(options, key=str)) if options else None
+
+
+def _ends(game: Game, turn: Turn) -> bool:
+    """Whether ``turn`` ends the game: the board declares it over, and a hand takes nothing back."""
+    after = game.copy()
+    after.play(turn)
+    return after.outcome is not None
+
+
+def taken_back(hands: Hands, game: Game, turn: Turn) -> None:
+    """``turn`` made, left standing while the player sees what it allows, and taken back by hand:
+    the man back where he came from (or into the hand), the man it took back from the tray."""
+    rng = hands.rng
+    colour = game.turn
+    involved = {p for p in (turn.origin, turn.target, turn.removal) if p}
+    hands.step(turn, colour, involved)
+    if turn.removal:
+        hands.wait(0.4, 1.8)
+        hands.remove(turn.removal)
+    hands.wait(2.0, 6.0)
+    undo = ["step", "removal"] if turn.removal else ["step"]
+    rng.shuffle(undo)
+    for part in undo:
+        if part == "removal" and turn.removal:
+            victim = other_side(colour)
+            hands.removed[victim] -= 1
+            hands.place(turn.removal, victim, involved)
+        elif turn.origin:
+            hands.move(turn.target, turn.origin, involved)
+        else:
+            hands.lift(turn.target)  # back into the hand
+        hands.wait(0.4, 1.5)
+    hands.wait(1.0, 4.0)  # thinks again
 
 
 def removal(hands: Hands, game: Game, turn: Turn) -> None:
