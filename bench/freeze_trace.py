@@ -54,6 +54,8 @@ def freeze(trace: Path, meta: dict[str, object], corpus: Path, name: str, tracke
     out: dict[str, object] = {"record": expected["record"]}
     if "outcome" in expected:
         out["outcome"] = expected["outcome"]
+    if "taken_back" in extra:
+        out["taken_back"] = extra["taken_back"]  # played, then taken back by hand: no turn nobody played
     out["profile"] = header.get("profile", "standard")
     out["mode"] = mode_of(header)
     for key in ("generator", "seed", "game", "target", "mess", "remake"):

@@ -225,6 +225,10 @@ def test_a_turn_taken_back_by_hand_is_made_only_when_named_and_leaves_the_planne
     assert generate("standard", 5, target="open", max_turns=40).mess["takeback"] == 0  # not by default
     assert taking.mess["takeback"] > 0
     assert taking.record == plain.record  # the turns taken back are not the game's
+    made = taking.expected()["taken_back"]  # but they were played: the sidecar says which, and where
+    assert len(made) == taking.mess["takeback"] and all(
+        turn not in plain.record.split()[ply : ply + 1] for ply, turn in made
+    )
     # each turn taken back lands a man, and its takeback puts one back (a move's, or the man it took)
     lands = sum(1 for e in taking.events if "on" in e)
     assert lands >= sum(1 for e in plain.events if "on" in e) + 2 * taking.mess["takeback"]

@@ -111,11 +111,20 @@ def judge(rows: Sequence[Mapping[str, Any]], expected: Mapping[str, Any]) -> str
 
 
 def shown_wrong(rows: Iterable[Mapping[str, Any]], expected: Mapping[str, Any]) -> str | None:
-    """The first record any row showed that holds a turn nobody played, else ``None``."""
+    """The first record any row showed that holds a turn nobody played, else ``None``.
+
+    A turn made and taken back by hand (``taken_back``: how many turns came before it, and it)
+    was played: a record that ends with it, where it was made, shows nothing wrong.
+
+    >>> shown_wrong([{"t": 1.0, "record": "d6 a1"}], {"record": "d6 g7", "taken_back": [[1, "a1"]]})
+    >>> shown_wrong([{"t": 1.0, "record": "d6 a1"}], {"record": "d6 g7"})
+    't=1.0: d6 a1'
+    """
     want = str(expected["record"]).split()
+    taken = [(int(ply), str(turn)) for ply, turn in expected.get("taken_back", ())]
     for row in rows:
         got = str(row["record"]).split()
-        if not _prefix(got, want):
+        if not _prefix(got, want) and not (got and (len(got) - 1, got[-1]) in taken and _prefix(got[:-1], want)):
             return f"t={row['t']}: {' '.join(got[-2:])}"
     return None
 

@@ -140,14 +140,14 @@ def read_stories(
     margin above the cheapest story found: every cost is positive, and each point's changes
     cost at least the cheapest alignment with as many flips as the chain has used there or more.
     """
+    # the setting's flips come first on every story: they are used before any turn is told
+    used = [len(flips) for flips in flips_of((), None, setting)]
+    if any(u > len(p.changes) for u, p in zip(used, evidence.points, strict=True)):
+        return []  # a point still to be set has not changed yet
     scorer = Scorer(evidence, model)
     counts = scorer.counts
     most = turns + 1 + (2 if setting is not None else 0)  # a point flips at most once a ply, twice in a setting
     floor = [scorer.floors(i, most) for i in range(len(POINTS))]
-    # the setting's flips come first on every story: they are used before any turn is told
-    used = [len(flips) for flips in flips_of((), None, setting)]
-    if any(u > n for u, n in zip(used, counts, strict=True)):
-        return []
     bound_now = [sum(row[u] for row, u in zip(floor, used, strict=True)) + scorer.lost]
     odd = sum(1 for n, u in zip(counts, used, strict=True) if (n - u) % 2)
     found: list[Story] = []

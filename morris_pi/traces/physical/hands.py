@@ -54,6 +54,8 @@ class Hands:
         self.men: dict[str, str] = {}  # point -> colour, as a person would see the board
         self.removed: Counter[str] = Counter()  # the trays of removed men
         self.t = 0.0
+        #: Turns made and taken back by hand, each with how many turns of the game came before it.
+        self.taken_back: list[tuple[int, Turn]] = []
 
     # -- chance -------------------------------------------------------------------------
 

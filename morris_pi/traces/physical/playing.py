@@ -46,6 +46,8 @@ class PhysicalTrace:
     flying: bool = False
     turns: int = 0
     extra: dict[str, object] = field(default_factory=dict)
+    #: Turns made and taken back by hand: how many turns of the record came before each, and it.
+    taken_back: list[tuple[int, str]] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """The trace as JSON Lines (header first), ready for ``morris-pi replay``."""
@@ -61,6 +63,7 @@ class PhysicalTrace:
             "seed": self.seed,
             "target": self.target,
             "mess": self.mess,
+            **({"taken_back": [list(x) for x in self.taken_back]} if self.taken_back else {}),
         }
 
 
@@ -166,8 +169,20 @@ def generate(
         **(computer.header if side and computer is not None else {}),
     }
     record = " ".join(str(t) for t in plan.turns)
+    taken = [(ply, str(turn)) for ply, turn in hands.taken_back]
     return PhysicalTrace(
-        profile, mode, seed, target, header, rows, record, plan.outcome, dict(counts), plan.flying, len(plan.turns)
+        profile,
+        mode,
+        seed,
+        target,
+        header,
+        rows,
+        record,
+        plan.outcome,
+        dict(counts),
+        plan.flying,
+        len(plan.turns),
+        taken_back=taken,
     )
 
 
@@ -300,6 +315,7 @@ def carry_out(hands: Hands, game: Game, turn: Turn, *, computer_turn: bool) -> N
         other = changed_mind(game, turn, rng)
         if other is not None:
             hands.counts["takeback"] += 1
+            hands.taken_back.append((len(game.history), other))
             taken_back(hands, game, other)
     if turn.removal and hands.chance("removal_first"):
         hands.counts["removal_first"] += 1
