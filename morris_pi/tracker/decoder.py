@@ -397,35 +397,48 @@ class StoryDecoder:
         cheapest reading: a dearer one, even within the margin, does not.
 
         A takeback undoes a turn that moved a man or took one (it puts a man back): a board that
-        only lacks men is a man in the hand, or knocked off.
+        only lacks men is a man in the hand, or knocked off. A man a placement took, put back on
+        his point before the man that took him is lifted, reads at first as the other side's
+        placement there; so after a placement onto the point the turn before emptied by a
+        removal, the reading two turns back is ranked too (each takeback as rare as the first).
         """
         game = branch.game
         if self.line is not None or game.outcome is not None:
             return False
+        best: tuple[float, Story, Branch] | None = None
         back = game.copy()
-        if not take_back(back, self.computer):
+        for depth in (1, 2):
+            if depth == 2 and (self.computer is not None or not _capture_returned(game)):
+                break
+            if not take_back(back, self.computer):
+                break
+            undone = tuple(turn.to_raw() for turn in game.history[len(back.history) :])
+            if not any(o >= 0 or r >= 0 for o, _, r in undone):
+                continue
+            setting = Setting.between(*game.position.men, back.position)
+            reading = Branch(
+                back.copy(), branch.log.copy(), setting=setting.carrying([(t, o) for o, t, _ in undone if o >= 0])
+            )
+            prior = depth * self.model.takeback
+            # a story dearer than the game going on changes nothing
+            ceiling = good[0].cost - prior if good else math.inf
+            try:
+                stories = self._tell(reading, past, budget=budget, ceiling=ceiling)
+            except OutOfChains:
+                return bool(good)  # not told: what the game goes on with waits too
+            # the oldest turn taken back made again: the record stands as far as it, and only
+            # its changes are read anew (a shorter takeback, or none, tells that)
+            stories = [s for s in stories if s.turns[:1] != undone[:1]]
+            if stories and (best is None or stories[0].cost + prior < best[0]):
+                best = (stories[0].cost + prior, stories[0], reading)
+        if best is None:
             return False
-        undone = tuple(turn.to_raw() for turn in game.history[len(back.history) :])
-        if not any(o >= 0 or r >= 0 for o, _, r in undone):
-            return False
-        setting = Setting.between(*game.position.men, back.position).carrying([(t, o) for o, t, _ in undone if o >= 0])
-        reading = Branch(back, branch.log.copy(), setting=setting)
-        # a story dearer than the game going on changes nothing
-        ceiling = good[0].cost - self.model.takeback if good else math.inf
-        try:
-            stories = self._tell(reading, past, budget=budget, ceiling=ceiling)
-        except OutOfChains:
-            return bool(good)  # not told: what the game goes on with waits too
-        # the turn taken back made again: the record stands, only its changes are read anew
-        stories = [s for s in stories if s.turns[:1] != undone[:1]]
-        if not stories:
-            return False
-        cost = stories[0].cost + self.model.takeback
+        cost, story, reading = best
         if good and good[0].cost <= cost:
             return False
         if good and good[0].cost <= cost + self.model.margin:
             return True
-        return reading if self._settled(stories[0], 0, past, now) else True
+        return reading if self._settled(story, 0, past, now) else True
 
     def _catch_up(self, branch: Branch, past: Evidence, evidence: Evidence, now: float) -> bool:
         """Commit the oldest turns of a board with too much to tell at once: rank the evidence as it
@@ -737,6 +750,16 @@ class StoryDecoder:
         rest = self._tell(branch, branch.log.evidence(now).until(now - FIRM_S))
         branch.offset += best.cost - (rest[0].cost if rest else 0.0)
         return bool(rest)
+
+
+def _capture_returned(game: Game) -> bool:
+    """Whether the last turn placed a man on the point the turn before took a man from (between
+    two people): the man taken put back by hand reads so, before his taker's man is lifted."""
+    history = game.history
+    if len(history) < 2:
+        return False
+    last, before = history[-1], history[-2]
+    return last.origin is None and before.removal is not None and last.target == before.removal
 
 
 def _shows_otherwise(changes: tuple, matched: tuple[int, ...]) -> bool:  # type: ignore[type-arg]

@@ -106,7 +106,7 @@ class Model:
     lost: float = 2.0
     #: The board put back to the position before the last turn (before the human's, against the
     #: computer) while the game goes on: a takeback by hand.
-    takeback: float = 2.0
+    takeback: float = 4.0
     #: The man taken off before the mill's step was made.
     taken_first: float = 2.0
     #: How long the next turn's first change came before this turn's last one (two hands at
