@@ -24,6 +24,11 @@ them (``prompt``, asked in every reading ``asking`` names): where it was prompte
 only that turn, and a turn of its side a hand made before the prompt is read but not committed
 until the prompt comes (``stories.Prompt``).
 
+A board to be put right first (``set_up``: a new or resumed game, a takeback by button) begins
+every story with its setting (``scoring.Setting``). A takeback by hand is a second reading ranked
+beside the record's (``_taken_back``): believed once cheaper by the margin, holding commits while
+it is the cheapest.
+
 It is run beside the ``Tracker`` (in shadow, ``bench/shadow_tracker.py``) until it reads at
 least as many games exactly and writes no wrong turn; see docs/tracker-decoder.md.
 
