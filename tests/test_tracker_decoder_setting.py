@@ -51,6 +51,20 @@ def test_a_takeback_by_hand_brings_the_removed_man_back() -> None:
     assert d.record == MOVING
 
 
+def test_a_capture_taken_back_with_the_man_taken_put_back_first_is_undone_with_the_placement_it_read() -> None:
+    d, board = decoder_on(Game.from_record("a7 b6 d7 d6"), 0.0)
+    replay_steps(d, board, moved(board, 1.0, "+g7", "-b6"))
+    settle(d, 5.0)
+    assert d.record == "a7 b6 d7 d6 g7xb6"
+    replay_steps(d, board, moved(board, 6.0, "+b6"))  # the man taken put back first
+    settle(d, 9.0)
+    assert d.record == "a7 b6 d7 d6 g7xb6 b6"  # to any switch, black placed there
+    replay_steps(d, board, moved(board, 9.5, "-g7"))  # then the man that took him, into the hand
+    replay_steps(d, board, moved(board, 21.0, "+a4"))  # and white places elsewhere
+    settle(d, 25.0)
+    assert d.record == "a7 b6 d7 d6 a4" and d.setting is None
+
+
 def test_lifting_a_just_placed_man_is_not_a_takeback() -> None:
     d = StoryDecoder()
     feed(d, [(0.0, ()), (1.0, ("d6",)), (4.0, ())])  # a placement taken back would look the same

@@ -377,9 +377,12 @@ class StoryDecoder:
         changed = len(kept) < len(self._branches)
         self._branches = []
         for branch, good, full, evidence in kept.values():
-            before = len(branch.game.history)
+            before, setting = len(branch.game.history), branch.setting
             parts = self._decide(branch, good, full, evidence, now, others=len(kept) - 1)
-            changed = changed or parts != [branch] or len(branch.game.history) != before
+            # a setting committed alone moves the base too: what follows it is ranked at once
+            changed = (
+                changed or parts != [branch] or len(branch.game.history) != before or branch.setting is not setting
+            )
             self._branches.extend(parts)
         if changed:
             self._shown = None
