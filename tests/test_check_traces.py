@@ -60,6 +60,15 @@ def test_traces_without_an_expectation_are_skipped_and_bad_sidecars_named(tmp_pa
     assert "broken.jsonl: cannot read:" in out and "not valid JSON" in out
 
 
+def test_a_sidecar_whose_turns_taken_back_are_malformed_is_named(tmp_path):
+    write(clean_trace(2), tmp_path, "odd")
+    sidecar = tmp_path / "odd.expected.json"
+    sidecar.write_text(json.dumps({**json.loads(sidecar.read_text()), "taken_back": [["3", "d6"]]}))
+    done = check(tmp_path)
+    assert done.returncode == 1
+    assert "odd.jsonl: cannot read:" in done.stdout and '"taken_back" needs [turns before, "turn"] pairs' in done.stdout
+
+
 def test_a_missing_folder_is_reported(tmp_path):
     done = check(tmp_path / "nope")
     assert done.returncode == 1 and "is not a folder" in done.stderr

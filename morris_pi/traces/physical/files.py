@@ -57,7 +57,8 @@ def expectation(path: Path) -> tuple[list[str], Expectation | None, str]:
     """A trace's lines ready for replay, its expectation (``record``, maybe ``outcome``), and where
     that came from; the expectation is ``None`` when neither a sidecar nor the header holds one.
 
-    A sidecar that is not valid JSON or has no ``record`` is a ``ValueError`` naming the file.
+    A sidecar that is not valid JSON, has no ``record`` or a malformed ``taken_back`` (pairs of
+    how many turns came before and the turn) is a ``ValueError`` naming the file.
     """
     lines = path.read_text(encoding="utf-8").splitlines()
     sidecar = path.with_name(path.name[: -len(".jsonl")] + ".expected.json")
@@ -68,6 +69,12 @@ def expectation(path: Path) -> tuple[list[str], Expectation | None, str]:
             raise ValueError(f"{sidecar}: not valid JSON: {exc.msg} (line {exc.lineno})") from None
         if not _is_expectation(data):
             raise ValueError(f'{sidecar}: needs a "record" (the game\'s record as text)')
+        taken = data.get("taken_back", [])
+        if not isinstance(taken, list) or not all(
+            isinstance(x, list) and len(x) == 2 and isinstance(x[0], int) and x[0] >= 0 and isinstance(x[1], str)
+            for x in taken
+        ):
+            raise ValueError(f'{sidecar}: "taken_back" needs [turns before, "turn"] pairs, got {taken!r}')
         return lines, data, str(sidecar)
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
     if first is not None:
