@@ -20,7 +20,7 @@ back. A change that no committed turn explains for ``STALE_S`` ends the reading 
 waits).
 
 Against the computer (``computer``), a hand carries out the computer's turns as the LEDs prompt
-them (``prompt``, asked in every reading ``asking`` names): where it was prompted, its side plays
+them (``prompt``, asked in the cheapest reading, ``asking``): where it was prompted, its side plays
 only that turn, and a turn of its side a hand made before the prompt is read but not committed
 until the prompt comes (``stories.Prompt``).
 
@@ -165,6 +165,10 @@ class StoryDecoder:
         self._firm_due = math.inf
         self._now = -math.inf
         self._shown: list[Story] | None = None
+        #: The cheapest story of the last ranking and the reading it was told from (``None``:
+        #: nothing explained the board), and when it was ranked: what the LEDs show.
+        self._cheapest: tuple[Branch, int, Story | None] | None = None
+        self._cheapest_at = -math.inf
 
     @property
     def game(self) -> Game:
@@ -211,17 +215,97 @@ class StoryDecoder:
         return stories[0] if stories else None
 
     @property
+    def shown(self) -> Game | None:
+        """The game as the cheapest story of the last ranking leaves it: the committed turns, the
+        turns read since, and a mill's step whose removal is still due (``None``: no story
+        explained the board, or it is still to be put right). What the LEDs show.
+
+        >>> d = StoryDecoder()
+        >>> d.feed(0, 0.0); d.feed(1 << POINTS.index("d6"), 1.0); d.tick(1.5)
+        >>> d.record, d.shown.record
+        ('', 'd6')
+        """
+        if self._cheapest is None:
+            return None
+        branch, told_at, story = self._cheapest
+        game = branch.game.copy()
+        if story is None:
+            return game
+        if story.setting is not None and len(game.history) == told_at and branch.setting is not None:
+            return None
+        done = len(game.history) - told_at
+        try:
+            for raw in story.turns[done:]:
+                game.play(Turn.from_raw(raw))
+            if story.pending is not None and story.pending[1] >= 0:
+                o, t, _ = story.pending
+                game.play(Turn.from_raw((o, t, -1)))
+        except ValueError:  # not reached: every story is a legal chain from its base
+            return None
+        return game
+
+    @property
+    def astray(self) -> tuple[str, str] | None:
+        """The man the cheapest story of the last ranking reads as set down astray (where he
+        came from, where he stands), which the board shows to be put right."""
+        story = None if self._cheapest is None else self._cheapest[2]
+        if story is None or story.stray is None:
+            return None
+        origin, target = story.stray
+        return POINTS[origin], POINTS[target]
+
+    @property
+    def ranked_at(self) -> float:
+        """When the board was last ranked (``shown`` is as of then)."""
+        return self._cheapest_at
+
+    def commit_shown(self, now: float) -> bool:
+        """Commit the turns the LEDs show (``shown``) at once: a player pressed a button on what
+        they showed, so the turns read so far stand. Returns whether anything was committed.
+
+        Not while the game is carried as several readings, nor a turn of the computer's side
+        not prompted yet.
+
+        >>> d = StoryDecoder()
+        >>> d.feed(0, 0.0); d.feed(1 << POINTS.index("d6"), 1.0); d.tick(1.5)
+        >>> d.commit_shown(1.6), d.record
+        (True, 'd6')
+        """
+        if len(self._branches) != 1 or self._cheapest is None:
+            return False
+        branch, told_at, story = self._cheapest
+        if story is None or branch is not self._branches[0] or len(branch.game.history) != told_at:
+            return False
+        n = len(story.turns)
+        prompt = self._prompt(branch)
+        if prompt is not None:
+            n = prompt.unprompted(branch.game.position, story.turns)
+        if not n and branch.setting is None:
+            return False
+        self._commit(branch, story, n, branch.log.evidence(max(now, self._now)), self._cheapest_at)
+        self._shown = None
+        self._wake = min(self._wake, now)
+        return True
+
+    @property
     def asking(self) -> list[Game]:
-        """The readings believed in which the computer is to move and has not been asked for its
-        turn (copies): ask it in each (``prompt``). Nearly always one, the record; while a doubt is
-        carried as several readings, the computer's turn from each tells them apart."""
+        """The reading the computer is to be asked in (a copy; ``prompt``), if it is to move there
+        and has not been asked: the cheapest reading believed, nearly always the only one, the
+        record. The LEDs prompt one turn on the position they show, so while a doubt is carried as
+        several readings the computer is asked in the cheapest; if the hand carries out another
+        turn, that reading grows dearer, and the one the hand followed is asked in next."""
         if self.computer is None:
             return []
-        return [
-            b.game.copy()
-            for b in self._branches
-            if b.game.turn == self.computer and b.game.outcome is None and b.game.position not in self._prompts
-        ]
+        b = self._branches[0]
+        if b.game.turn == self.computer and b.game.outcome is None and b.game.position not in self._prompts:
+            return [b.game.copy()]
+        return []
+
+    @property
+    def prompted(self) -> Turn | None:
+        """The computer's turn prompted in the cheapest reading (``None``: none asked there)."""
+        raw = self._prompts.get(self._branches[0].game.position)
+        return None if raw is None else Turn.from_raw(raw)
 
     def prompt(self, turn: Turn | str, game: Game | None = None) -> bool:
         """The computer's chosen turn in ``game`` (one of ``asking``; by default the record), which
@@ -285,11 +369,12 @@ class StoryDecoder:
         """What the board must still be put right for (``None``: it shows the game's position)."""
         return self._branches[0].setting
 
-    def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
-        """A reading of the switches (``full``: every switch read at once)."""
+    def feed(self, occupied: int, now: float, *, full: bool = False, seen: bool | None = None) -> None:
+        """A reading of the switches (``full``: every switch read at once; ``seen``: as
+        ``SwitchLog.feed``)."""
         before = self._branches[0].log.raw
         for branch in self._branches:
-            branch.log.feed(occupied, now, full=full)
+            branch.log.feed(occupied, now, full=full, seen=seen)
         self._now = max(self._now, now)
         if occupied != before:
             self._shown = None
@@ -328,6 +413,8 @@ class StoryDecoder:
             evidence = branch.log.evidence(now)
             latest = max(latest, evidence.last_change)
             if alone and evidence.mask == branch.occupancy() and evidence.last_change == -math.inf:
+                self._cheapest = None if branch.setting is not None else (branch, len(branch.game.history), None)
+                self._cheapest_at = now
                 return False
             # What is committed is decided on the board as it stood FIRM_S ago: a change only just
             # seen has not shown yet what it begins, and it may only confirm the past, never decide it.
@@ -357,7 +444,9 @@ class StoryDecoder:
                 return False
             ranked.append((branch, good, full, evidence))
         explained = [b.offset + good[0].cost for b, good, _, _ in ranked if good]
+        self._cheapest_at = now
         if not explained:
+            self._cheapest = None
             self._recheck(now, latest)
             if any(
                 b.setting is None and sum(len(p.changes) for p in ev.points) > STALL_CHANGES for b, _, _, ev in ranked
@@ -373,6 +462,9 @@ class StoryDecoder:
         ):
             good = [s for s in good if branch.offset + s.cost <= ceiling]
             if good and branch.game.position not in kept:
+                if not kept:
+                    # told before anything is committed: the turns committed now are its first
+                    self._cheapest = (branch, len(branch.game.history), good[0])
                 kept[branch.game.position] = (branch, good, full, evidence)
         changed = len(kept) < len(self._branches)
         self._branches = []

@@ -130,13 +130,17 @@ class SwitchLog:
         self.since = -math.inf
         self._scans: list[float] = []
 
-    def feed(self, occupied: int, now: float, *, full: bool = False) -> None:
+    def feed(self, occupied: int, now: float, *, full: bool = False, seen: bool | None = None) -> None:
+        """A reading; ``full``: every switch was read at once (a scan). A change a scan shows
+        happened somewhere since the point was last known, unless ``seen``: the source reads
+        every switch so often (a board's own polling) that each change is seen when it happens."""
+        unseen = full if seen is None else not seen
         diff = occupied ^ self.raw
         self.raw = occupied
         i = 0
         while diff:
             if diff & 1:
-                self._add(i, bool(occupied >> i & 1), now, full)
+                self._add(i, bool(occupied >> i & 1), now, unseen)
             diff >>= 1
             i += 1
         if full:
