@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from morris_pi.core.controller import Controller, Snapshot
+from morris_pi.core.controller import Controller, Snapshot, TrackerFactory
 from morris_pi.core.ports import ManualClock, Opponent
 from morris_pi.core.virtual import RecordingStrip, VirtualButtons, VirtualSensors
 from morris_pi.rules import Game
@@ -42,6 +42,7 @@ class Table:
         board: set[str] | None = None,
         start: float = 0.0,
         scans: bool = True,
+        tracker: TrackerFactory | None = None,
     ) -> None:
         self.clock = ManualClock(start)
         # Like the real board, every read is a scan of every switch unless the test loses events.
@@ -65,6 +66,7 @@ class Table:
             game=game,
             on_turn=lambda g: self.games.append(g.record),
             on_change=self.changes.append,
+            tracker=tracker,
         )
         self.snap = self.controller.step()
 

@@ -514,7 +514,8 @@ class Controller:
         if self.opponent is None:
             return False
         try:
-            self.opponent.start(self.tracker.confirmed.copy(), hint=kind == "hint")
+            game = self.tracker.asked_in if kind == "turn" else self.tracker.confirmed
+            self.opponent.start(game.copy(), hint=kind == "hint")
         except Exception as exc:
             self._fail(exc)
             return False
@@ -530,7 +531,8 @@ class Controller:
     def _drive_opponent(self, now: float) -> bool:
         """Start the computer on its turn and poll it; returns whether its answer changed the state."""
         tracker = self.tracker
-        game = tracker.confirmed
+        # the record, or (the decoder) the reading the LEDs show while a doubt is carried
+        game = tracker.asked_in
         if self.opponent is None:
             return False
         if (

@@ -184,7 +184,7 @@ class Tracker(Decisions, ProvisionalTurns):
         ``full``: the reading is a scan of every switch, so no change before it can be unseen
         (the service's scans; a trace's snapshot). It confirms the turns read before it.
         """
-        mask = occupancy if isinstance(occupancy, int) else _mask(occupancy)
+        mask = occupancy if isinstance(occupancy, int) else points_mask(occupancy)
         held = 0
         if not full:
             self._reports = True
@@ -323,7 +323,7 @@ class Tracker(Decisions, ProvisionalTurns):
                 lifted=self.lifted,
                 targets=self.targets,
                 removable=tuple(game.removable) if pending is not None else (),
-                mill=_mill_of(game) if pending is not None else (),
+                mill=mill_points(game) if pending is not None else (),
                 prompt=self.prompt,
                 problems=self.problems,
                 hint=self.hint,
@@ -334,6 +334,11 @@ class Tracker(Decisions, ProvisionalTurns):
                 confirmed=self.confirmed,
             )
         return self._state
+
+    @property
+    def asked_in(self) -> Game:
+        """The game the computer's turn is asked in: the record."""
+        return self.confirmed
 
     def next_deadline(self) -> float | None:
         """When ``tick`` next has something to do: a change to settle, a decision, a timeout."""
@@ -486,7 +491,8 @@ class Tracker(Decisions, ProvisionalTurns):
         return True
 
 
-def _mask(points: Iterable[str]) -> int:
+def points_mask(points: Iterable[str]) -> int:
+    """The mask of named points; ``ValueError`` names an unknown one."""
     mask = 0
     for p in points:
         try:
@@ -496,7 +502,7 @@ def _mask(points: Iterable[str]) -> int:
     return mask
 
 
-def _mill_of(game: Game) -> tuple[str, ...]:
+def mill_points(game: Game) -> tuple[str, ...]:
     """The points of the mill(s) the pending step closed."""
     pending = game.pending
     if pending is None:
