@@ -107,6 +107,9 @@ def test_a_move_taken_back_by_hand_is_withdrawn_and_the_turn_made_again_recorded
     table.wait(SETTLED)
     assert table.record == f"{QUIET} f2-d2"
     table.move("d2", "f2")  # white thinks again: the man goes back where he came from
+    table.wait(1.5)
+    assert table.lit("last-move") == {"c3"}, "the LEDs show the board put back at once"
+    assert table.record == f"{QUIET} f2-d2", "but the record withdraws a turn only once sure"
     table.wait(15.0)
     assert table.record == QUIET
     assert [e for e in table.games] == [f"{QUIET} f2-d2", QUIET]

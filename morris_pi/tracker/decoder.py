@@ -216,9 +216,10 @@ class StoryDecoder:
 
     @property
     def shown(self) -> Game | None:
-        """The game as the cheapest story of the last ranking leaves it: the committed turns, the
-        turns read since, and a mill's step whose removal is still due (``None``: no story
-        explained the board, or it is still to be put right). What the LEDs show.
+        """The game as the cheapest story of the last ranking leaves it: the committed turns (or,
+        while a takeback by hand is the cheapest reading, the position it goes back to), the turns
+        read since, and a mill's step whose removal is still due (``None``: no story explained
+        the board). What the LEDs show.
 
         >>> d = StoryDecoder()
         >>> d.feed(0, 0.0); d.feed(1 << POINTS.index("d6"), 1.0); d.tick(1.5)
@@ -231,8 +232,6 @@ class StoryDecoder:
         game = branch.game.copy()
         if story is None:
             return game
-        if story.setting is not None and len(game.history) == told_at and branch.setting is not None:
-            return None
         done = len(game.history) - told_at
         try:
             for raw in story.turns[done:]:
@@ -536,6 +535,8 @@ class StoryDecoder:
         cost, story, reading = best
         if good and good[0].cost <= cost:
             return False
+        # the cheapest reading: the LEDs show the board put back, before it is believed
+        self._cheapest, self._cheapest_at = (reading, len(reading.game.history), story), now
         if good and good[0].cost <= cost + self.model.margin:
             return True
         return reading if self._settled(story, 0, past, now) else True
