@@ -109,6 +109,7 @@ class StoryTracker:
         self._over_board: int | None = None
         self._events: list[TrackerEvent] = []
         self._state: TrackerState | None = None
+        self._shown_key: tuple[object, ...] | None = None
 
     # -- inputs -----------------------------------------------------------------------
 
@@ -362,6 +363,21 @@ class StoryTracker:
     def _show(self) -> None:
         """The live game, the corrections and what the hand holds, from the decoder's reading."""
         decoder = self.decoder
+        # Worked out again only when something it rests on changed: the board loop steps at
+        # every scan, and most scans change nothing.
+        key = (
+            self._raw,
+            decoder.ranked_at,
+            decoder.stalled,
+            self.game_version,
+            len(self.confirmed.history),
+            self.resync,
+            self.prompt,
+            self.confirmed.outcome,
+        )
+        if key == self._shown_key:
+            return
+        self._shown_key = key
         shown = None if self.resync or self.confirmed.outcome is not None or decoder.stalled else decoder.shown
         game = shown if shown is not None else self.confirmed.copy()
         provisional = list(game.history[len(self.confirmed.history) :])
