@@ -408,6 +408,7 @@ class StoryDecoder:
         ranked: list[tuple[Branch, list[Story], bool, Evidence]] = []
         budget = ChainBudget(self.rank_chains)
         latest = -math.inf
+        stale = 0
         for branch in self._branches:
             evidence = branch.log.evidence(now)
             latest = max(latest, evidence.last_change)
@@ -420,8 +421,17 @@ class StoryDecoder:
             past = evidence.until(now - FIRM_S)
             # a board still being put right waits for it as long as it takes
             if now - past.first_change > STALE_S and branch.setting is None:
-                self.stalled = True
-                return False
+                if alone:
+                    self.stalled = True
+                    return False
+                # A reading that has committed nothing for so long while another is believed
+                # beside it (against the computer: one never asked in, whose hand followed the
+                # other's prompts) is given up; the board waits only when every reading is.
+                stale += 1
+                if stale == len(self._branches):
+                    self.stalled = True
+                    return False
+                continue
             try:
                 good, full = self._read(branch, past, budget)
             except OutOfChains:
