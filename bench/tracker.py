@@ -84,6 +84,8 @@ def time_events(
         elif "snapshot" in event:
             sensors.set(event["snapshot"])
         per_event.append(step())
+    # the last turn is read once its switches have been quiet: not timed, only waited for
+    controller.run_until(events[-1]["t"] + 10.0, step=controller.step)
     if controller.game.record != game.record:
         # Timed all the same: another tracker under test may read a game differently.
         print(f"  note: {profile} seed {seed} ({computer or 'two players'}) did not replay to its game's record")
