@@ -52,6 +52,19 @@ def test_a_lifted_man_shows_where_he_may_go_and_a_mill_shows_what_may_be_taken()
     assert table.record == f"{MOVING} a1-d1x{taken}"
 
 
+def test_a_man_lifted_during_a_removal_that_may_not_be_taken_keeps_its_own_signal():
+    table = board(MOVING)
+    table.move("a1", "d1")  # the mill d1-d2-d3: a black man is to be taken
+    table.wait(0.5)
+    table.lift("g1")  # white's own man: not one that may be taken
+    assert table.problems == ["this man may not be taken: put it back on g1"]
+    assert table.leds["g1"] == "protected" and table.record == MOVING
+    table.put("g1")
+    assert not table.problems
+    table.lift("a7", wait=SETTLED)
+    assert table.record == f"{MOVING} a1-d1xa7"
+
+
 def test_the_computer_turn_is_prompted_once_the_human_turn_is_recorded_and_read_when_done():
     table = board(computer="black", opponent=FirstLegalOpponent())
     table.put("d6", wait=SETTLED)
@@ -99,6 +112,23 @@ def test_undo_takes_the_turn_back_and_guides_the_board_back_before_reading_on():
     assert not table.problems
     table.put("g7", wait=SETTLED)
     assert table.record == "d6 g7"
+
+
+def test_a_new_game_waits_for_the_board_to_be_cleared():
+    table = board()
+    for point in ("d6", "a1"):
+        table.put(point, wait=SETTLED)
+    table.press("new")
+    assert table.record == ""
+    assert sorted(table.problems) == ["take the man off a1", "take the man off d6"]
+    table.put("g7", wait=SETTLED)  # a man put down before the board is clear is no turn
+    assert table.record == ""
+    for point in ("d6", "a1", "g7"):
+        table.lift(point)
+    table.wait(SETTLED)
+    assert not table.problems
+    table.put("b4", wait=SETTLED)
+    assert table.record == "b4"
 
 
 def test_a_move_taken_back_by_hand_is_withdrawn_and_the_turn_made_again_recorded():
