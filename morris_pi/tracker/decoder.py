@@ -421,12 +421,14 @@ class StoryDecoder:
             past = evidence.until(now - FIRM_S)
             # a board still being put right waits for it as long as it takes
             if now - past.first_change > STALE_S and branch.setting is None:
-                if alone:
+                if alone or self.computer is None:
                     self.stalled = True
                     return False
-                # A reading that has committed nothing for so long while another is believed
-                # beside it (against the computer: one never asked in, whose hand followed the
-                # other's prompts) is given up; the board waits only when every reading is.
+                # Against the computer, a reading that has committed nothing for so long while
+                # another is believed beside it was never asked in, and its hand followed the
+                # other's prompts: it is given up, and the board waits only when every reading
+                # is stale. (Between two people both readings may be waiting on one doubt: there
+                # giving one up is deciding it by time, and the board waits instead.)
                 stale += 1
                 if stale == len(self._branches):
                     self.stalled = True
