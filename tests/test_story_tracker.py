@@ -148,6 +148,20 @@ def test_a_move_taken_back_by_hand_is_withdrawn_and_the_turn_made_again_recorded
     assert table.record == f"{QUIET} e3-d3"
 
 
+def test_a_board_given_up_on_reads_again_once_put_back_as_the_record_has_it():
+    table = board(QUIET)
+    table.lift("f2", wait=40.0)  # a man kept in the hand until no story can wait for him
+    assert table.controller.tracker.decoder.stalled
+    assert table.problems == ["put a man back on f2"]
+    table.put("f2", wait=5.0)
+    assert table.controller.tracker.decoder.stalled, "the record's position passed through is no restart"
+    table.wait(6.0)
+    assert not table.controller.tracker.decoder.stalled
+    table.move("f2", "d2")
+    table.wait(SETTLED)
+    assert table.record == f"{QUIET} f2-d2"
+
+
 def test_clearing_the_board_after_the_end_starts_a_new_game():
     table = board(MOVING)
     table.press("resign")

@@ -119,6 +119,16 @@ def test_a_change_only_a_scan_showed_is_bounded_by_what_was_known() -> None:
     assert (change.lo, change.t, change.seen) == (2.0, 5.0, False)
 
 
+def test_a_board_that_polls_every_switch_sees_each_change_as_it_happens() -> None:
+    # the service reads every switch each scan: a change there is seen, not lost since the last
+    # scan, and its contact bounce is dropped as a reported change's is
+    log = SwitchLog(0, 0.0)
+    for t, m in [(1.0, 1), (1.0003, 0), (1.0006, 1), (1.001, 0), (1.0013, 1), (5.0, 0)]:
+        log.feed(m, t, full=True, seen=True)
+    changes = log.evidence(6.0).points[0].changes
+    assert [(round(c.t), c.seen) for c in changes] == [(1, True), (5, True)]
+
+
 @pytest.mark.parametrize("profile", ["standard", "twelve", "lasker"])
 def test_the_decoder_starts_from_the_profile(profile: str) -> None:
     d = StoryDecoder(profile=profile)
