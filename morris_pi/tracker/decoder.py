@@ -51,7 +51,7 @@ from morris_pi.rules.board import POINTS, mask_of
 
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
-from .scoring import RawTurn, Setting, Story, flips_of
+from .scoring import RawTurn, Scorer, Setting, Story, flips_of
 from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, Prompt, read_stories
 from .takeback import take_back
 
@@ -169,6 +169,10 @@ class StoryDecoder:
         #: nothing explained the board), and when it was ranked: what the LEDs show.
         self._cheapest: tuple[Branch, int, Story | None] | None = None
         self._cheapest_at = -math.inf
+        #: Grows whenever a reading's committed turns or the readings believed change: ``game``
+        #: is the same while it stays (it is worked out anew when asked for).
+        self.version = 0
+        self._scorer: Scorer | None = None
 
     @property
     def game(self) -> Game:
@@ -355,6 +359,7 @@ class StoryDecoder:
             setting = Setting.showing(raw, game.position)
         log = SwitchLog(raw, now)
         self._branches = [Branch(game.copy(), log, setting=setting if setting.lifts | setting.lands else None)]
+        self.version += 1
         self._prompts = {}
         self.line = None
         self.stalled = False
@@ -447,6 +452,7 @@ class StoryDecoder:
             back = self._taken_back(branch, good, past, now, budget) if alone else False
             if isinstance(back, Branch):
                 self._branches = [back]
+                self.version += 1
                 self._prompts = {}
                 self._shown = None
                 return True
@@ -488,6 +494,7 @@ class StoryDecoder:
             )
             self._branches.extend(parts)
         if changed:
+            self.version += 1
             self._shown = None
             at = {b.game.position for b in self._branches}
             self._prompts = {pos: turn for pos, turn in self._prompts.items() if pos in at}
@@ -792,6 +799,9 @@ class StoryDecoder:
     ) -> list[Story]:
         """The good stories of ``evidence`` from ``branch``'s committed position, with what is known
         of the turns: the game's line, the computer's prompt (none dearer than ``ceiling``)."""
+        if self._scorer is None or self._scorer.ev is not evidence:
+            # a ranking tells one evidence several times (longer chains, a takeback's reading)
+            self._scorer = Scorer(evidence, self.model)
         return read_stories(
             branch.game.position,
             evidence,
@@ -803,6 +813,7 @@ class StoryDecoder:
             budget=budget,
             setting=branch.setting,
             ceiling=ceiling,
+            scorer=self._scorer,
         )
 
     @staticmethod
@@ -854,6 +865,7 @@ class StoryDecoder:
             keep[i] = total[i] - drop
         for raw in best.turns[:agreed]:
             branch.game.play(Turn.from_raw(raw))
+        self.version += 1
         branch.setting = None
         branch.heads = {h[agreed:] for h in branch.heads if h[:agreed] == best.turns[:agreed]}
         branch.log.rebase(branch.occupancy(), keep, cut)

@@ -148,6 +148,17 @@ def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None, setting: Setti
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _Still:
+    """Per point, its reading with no flip (``options(i, 0)``): its cost, the magnets it holds and
+    whether it ends with half of a man astray."""
+
+    options: list[list[Option]]
+    costs: list[float]
+    magnets: list[tuple[int, float, float]]
+    strays: list[int]
+
+
 class Scorer:
     """Scores chains against one evidence object; per-point work is cached across chains."""
 
@@ -161,6 +172,19 @@ class Scorer:
         self._plain: dict[tuple[int, int], tuple[float, str]] = {}
         self._steps: dict[Position, frozenset[tuple[int, int]]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
+        self._still_points: _Still | None = None
+
+    def _still(self) -> _Still:
+        """Every point read as noise alone, as most points of every chain are."""
+        if self._still_points is None:
+            options = [self.options(i, 0) for i in range(len(POINTS))]
+            self._still_points = _Still(
+                options,
+                [o[0][0] for o in options],
+                [(i, lo, hi) for i, o in enumerate(options) for lo, hi in o[0][2]],
+                [i for i, o in enumerate(options) if self.stray_end(i, o[0][1])],
+            )
+        return self._still_points
 
     def _roles(self, seq: tuple[Change, ...], a: int, landed: float) -> tuple[tuple[str, Duration], ...]:
         """The roles changes ``a`` (and ``a + 1``) of a point may play as noise."""
@@ -286,6 +310,8 @@ class Scorer:
     def floors(self, i: int, most: int) -> list[float]:
         """Per ``k`` up to ``most + 1``: the least point ``i``'s changes cost with ``k`` or more of them flips."""
         n = self.counts[i]
+        if not n:  # most points did not change: no flip costs nothing, any is impossible
+            return [0.0] + [math.inf] * (most + 1)
         top = min(n, most)
         # best[j][k]: the cheapest way to explain the first j changes with k flips
         best = [[math.inf] * (top + 1) for _ in range(n + 1)]
@@ -320,6 +346,9 @@ class Scorer:
         if got is not None:
             return got
         n = self.counts[i]
+        if not n:  # most points did not change
+            got = self._options[key] = [(0.0, (), ())] if m == 0 else []
+            return got
         found: list[Option] = []
 
         def walk(start: int, left: int, picked: tuple[int, ...], cost: float, magnets: Spans) -> None:
@@ -533,18 +562,19 @@ class Scorer:
         points = self.ev.points
         plies = len(turns) + (pending is not None)
         choice: list[int] = [0] * len(POINTS)
-        opts: list[list[Option]] = []
-        for i, flips in enumerate(need):
-            o = self.options(i, len(flips))
+        still = self._still()
+        opts: list[list[Option]] = list(still.options)
+        moving = [i for i, flips in enumerate(need) if flips]
+        for i in moving:
+            o = self.options(i, len(need[i]))
             if not o:
                 return None
-            opts.append(o)
+            opts[i] = o
 
         # Points with no flip of the chain keep their cheapest reading: priced once, not per choice.
-        moving = [i for i, flips in enumerate(need) if flips]
-        still_noise = sum(opts[i][0][0] for i in range(len(POINTS)) if not need[i])
-        still_magnets = [(i, lo, hi) for i in range(len(POINTS)) if not need[i] for lo, hi in opts[i][0][2]]
-        still_strays = [i for i in range(len(POINTS)) if not need[i] and self.stray_end(i, opts[i][0][1])]
+        still_noise = sum(c for i, c in enumerate(still.costs) if not need[i])
+        still_magnets = [(i, lo, hi) for i, lo, hi in still.magnets if not need[i]]
+        still_strays = [i for i in still.strays if not need[i]]
 
         def total(choice: list[int]) -> float:
             noise = still_noise
@@ -573,8 +603,9 @@ class Scorer:
             best = total(choice)
             for _ in range(2):
                 improved = False
-                for i, o in enumerate(opts):
-                    if len(o) < 2 or not need[i]:
+                for i in moving:
+                    o = opts[i]
+                    if len(o) < 2:
                         continue
                     keep = choice[i]
                     for k in range(len(o)):

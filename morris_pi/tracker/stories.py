@@ -125,6 +125,7 @@ def read_stories(
     budget: ChainBudget | None = None,
     setting: Setting | None = None,
     ceiling: float = math.inf,
+    scorer: Scorer | None = None,
 ) -> list[Story]:
     """Every story of up to ``turns`` turns within the model's margin of the cheapest, cheapest first.
 
@@ -133,7 +134,8 @@ def read_stories(
     the stories that follow it (a game whose turns are known, as when the model is fitted to
     games with their records); ``prompt`` lets the computer's side play only its prompted turn;
     ``prefix`` keeps only the stories that begin with it; ``ceiling`` only those that cost no
-    more (what is dearer would not matter to the caller).
+    more (what is dearer would not matter to the caller). ``scorer``, if it scores ``evidence``
+    with ``model``, is used (its per-point work shared with earlier calls).
     ``budget`` is spent one chain scored at a time, and raises ``OutOfChains`` when it runs out.
 
     A chain is not followed further once even its cheapest continuation would cost more than the
@@ -144,7 +146,8 @@ def read_stories(
     used = [len(flips) for flips in flips_of((), None, setting)]
     if any(u > len(p.changes) for u, p in zip(used, evidence.points, strict=True)):
         return []  # a point still to be set has not changed yet
-    scorer = Scorer(evidence, model)
+    if scorer is None or scorer.ev is not evidence or scorer.model is not model:
+        scorer = Scorer(evidence, model)
     counts = scorer.counts
     most = turns + 1 + (2 if setting is not None else 0)  # a point flips at most once a ply, twice in a setting
     floor = [scorer.floors(i, most) for i in range(len(POINTS))]

@@ -110,6 +110,10 @@ class StoryTracker:
         self._events: list[TrackerEvent] = []
         self._state: TrackerState | None = None
         self._shown_key: tuple[object, ...] | None = None
+        #: The decoder's ``version`` whose record the record has taken over.
+        self._followed = -1
+        #: The ``game_version`` of the record ``game`` was shown on.
+        self._game_shown_for = -1
 
     # -- inputs -----------------------------------------------------------------------
 
@@ -328,24 +332,11 @@ class StoryTracker:
 
     def _follow(self) -> None:
         """Take over what the decoder committed, then show what it reads."""
-        record = self.decoder.game
-        old, new = self.confirmed.history, record.history
-        common = 0
-        while common < min(len(old), len(new)) and old[common] == new[common]:
-            common += 1
-        if common < len(old) or len(new) > len(old):
-            back = len(old) - common
-            for _ in range(back):
-                self.confirmed.undo()
-            if back:
-                self._events.append(("takeback", back))
-                self.protected = 0
-            for turn in new[common:]:
-                self._events.append(("turn", self.confirmed.play(turn)))
-                if self.confirmed.outcome is not None:
-                    self._events.append(("over", self.confirmed.outcome))
-                    break
-            self._record_changed()
+        # compared turn by turn only when the decoder's record may have changed: the board loop
+        # steps at every scan, and a long game's history is long
+        if self._followed != self.decoder.version:
+            self._followed = self.decoder.version
+            self._take_over(self.decoder.game)
         # the prompt of the reading the LEDs show: while a doubt is carried, the computer is
         # asked again when another reading becomes the cheapest
         prompt = self.decoder.prompted
@@ -359,6 +350,27 @@ class StoryTracker:
             self.resync = resync
             self._changed()
         self._show()
+
+    def _take_over(self, record: Game) -> None:
+        """Make the record the decoder's: the turns it withdrew undone, the new ones played."""
+        old, new = self.confirmed.history, record.history
+        common = 0
+        while common < min(len(old), len(new)) and old[common] == new[common]:
+            common += 1
+        if common == len(old) == len(new):
+            return
+        back = len(old) - common
+        for _ in range(back):
+            self.confirmed.undo()
+        if back:
+            self._events.append(("takeback", back))
+            self.protected = 0
+        for turn in new[common:]:
+            self._events.append(("turn", self.confirmed.play(turn)))
+            if self.confirmed.outcome is not None:
+                self._events.append(("over", self.confirmed.outcome))
+                break
+        self._record_changed()
 
     def _show(self) -> None:
         """The live game, the corrections and what the hand holds, from the decoder's reading."""
@@ -385,8 +397,16 @@ class StoryTracker:
             # A hand ahead of the LEDs: the computer's turn is read before it is asked for, but
             # only its own choice is ever committed, so nothing holds up asking it.
             provisional = []
-        if game.record != self.game.record or game.pending != self.game.pending or game.outcome != self.game.outcome:
+        # the turns are compared as objects (most are the very same ones): a record's text is
+        # written anew each time
+        if (
+            self._game_shown_for != self.game_version
+            or game.history != self.game.history
+            or game.pending != self.game.pending
+            or game.outcome != self.game.outcome
+        ):
             self.game = game
+            self._game_shown_for = self.game_version
             self._changed()
         self.provisional = provisional
         raw = self._raw
