@@ -148,6 +148,11 @@ def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None, setting: Setti
     return out
 
 
+#: What one point's reading adds to a chain: its noise, its men's stands, its flips' times (by
+#: ply and role), the magnets it holds, and whether it ends with half of a man astray.
+_Piece = tuple[float, float, list[tuple[tuple[int, str], tuple[float, float]]], list[tuple[int, float, float]], bool]
+
+
 @dataclass(frozen=True, slots=True)
 class _Still:
     """Per point, its reading with no flip (``options(i, 0)``): its cost, the magnets it holds and
@@ -576,24 +581,42 @@ class Scorer:
         still_magnets = [(i, lo, hi) for i, lo, hi in still.magnets if not need[i]]
         still_strays = [i for i in still.strays if not need[i]]
 
+        # What one point's reading adds to the chain, worked out once per reading: the descent
+        # below tries each point's readings while the others stay as they are.
+        pieces: dict[tuple[int, int], _Piece] = {}
+
+        def piece(i: int, k: int) -> _Piece:
+            got = pieces.get((i, k))
+            if got is None:
+                flips = need[i]
+                c, picked, held = opts[i][k]
+                seq = points[i].changes
+                got = pieces[(i, k)] = (
+                    c,
+                    self.stands(i, flips, picked),
+                    [((f.ply, f.role), (seq[j].lo, seq[j].t)) for f, j in zip(flips, picked, strict=True)],
+                    [(i, lo, hi) for lo, hi in held],
+                    self.stray_end(i, picked),
+                )
+            return got
+
         def total(choice: list[int]) -> float:
             noise = still_noise
             times: dict[tuple[int, str], tuple[float, float]] = {}
             magnets = list(still_magnets)
+            ends = list(still_strays)
             for i in moving:
-                flips = need[i]
-                c, picked, held = opts[i][choice[i]]
+                c, stand, flipped, held, stray = piece(i, choice[i])
                 noise += c
-                seq = points[i].changes
-                for f, j in zip(flips, picked, strict=True):
-                    times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
-                noise += self.stands(i, flips, picked)
-                magnets.extend((i, lo, hi) for lo, hi in held)
+                times.update(flipped)
+                noise += stand
+                magnets.extend(held)
+                if stray:
+                    ends.append(i)
             if magnets:
                 noise += self.second_hands(magnets, {p: opts[p][choice[p]][1] for p in moving})
             if setting is not None and setting.carries:
                 noise += self.carried(setting, {p: opts[p][choice[p]][1] for p in moving})
-            ends = still_strays + [i for i in moving if self.stray_end(i, opts[i][choice[i]][1])]
             if ends:
                 noise += self.strays(ends, illegal, times)[0]
             return noise + self.timing(plies, times)
