@@ -206,3 +206,15 @@ def test_games_with_turns_taken_back_by_hand_replay_exactly(trace: Path):
     rows = replayed(trace)
     assert heldout.judge(rows, expected) == "exact"
     assert heldout.shown_wrong(rows, expected) is None
+
+
+def test_a_man_put_down_before_a_move_was_taken_back_is_not_read_as_the_turn_made_instead():
+    """A real game against the computer: the human's move, a man held over an empty point and
+    taken away, then the computer's capture of the moved man carried out and the point he came
+    from filled at once. The board passes through the position before the move, but the man on
+    the empty point came before it: the turn made instead of one taken back comes after it."""
+    trace = CORPUS / "story-a-man-put-down-before-a-move-was-taken-back-is-not-its-replacement.jsonl"
+    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
+    rows = replayed(trace)
+    assert heldout.judge(rows, expected) == "exact"
+    assert heldout.shown_wrong(rows, expected) is None

@@ -148,9 +148,15 @@ def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None, setting: Setti
     return out
 
 
+#: When the setting's flips at one point, or at all, began (at the latest) and ended (at the earliest).
+Span = tuple[float, float]
+
 #: What one point's reading adds to a chain: its noise, its men's stands, its flips' times (by
-#: ply and role), the magnets it holds, and whether it ends with half of a man astray.
-_Piece = tuple[float, float, list[tuple[tuple[int, str], tuple[float, float]]], list[tuple[int, float, float]], bool]
+#: ply and role), the magnets it holds, whether it ends with half of a man astray, and when its
+#: setting's flips were.
+_Piece = tuple[
+    float, float, list[tuple[tuple[int, str], tuple[float, float]]], list[tuple[int, float, float]], bool, Span | None
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,13 +460,22 @@ class Scorer:
         return cost
 
     def timing(
-        self, turns: int, times: dict[tuple[int, str], tuple[float, float]], parts: list[Part] | None = None
+        self,
+        turns: int,
+        times: dict[tuple[int, str], tuple[float, float]],
+        parts: list[Part] | None = None,
+        *,
+        set_up: Span | None = None,
     ) -> float:
-        """What the chain's flips cost as hands move: carries, removals, turns after turns."""
+        """What the chain's flips cost as hands move: carries, removals, turns after turns.
+
+        ``set_up``: when the setting's flips began and ended. The board is put right before the
+        first turn is made, as a turn is made after the one before: it cannot begin before the
+        setting did, and beginning before it ended is priced as an early turn is."""
         m = self.model
         cost = 0.0
-        prev_start = -math.inf
-        prev_end = self.ev.since
+        prev_start = -math.inf if set_up is None else set_up[0]
+        prev_end = self.ev.since if set_up is None else max(self.ev.since, set_up[1])
         # a move whose lift only a scan showed: when it can have begun at the earliest, where it
         # landed, and the span its carry was priced on
         lost_lift: tuple[float, float, float, float] | None = None
@@ -597,6 +612,7 @@ class Scorer:
                     [((f.ply, f.role), (seq[j].lo, seq[j].t)) for f, j in zip(flips, picked, strict=True)],
                     [(i, lo, hi) for lo, hi in held],
                     self.stray_end(i, picked),
+                    setting_span(flips, picked, seq),
                 )
             return got
 
@@ -605,21 +621,24 @@ class Scorer:
             times: dict[tuple[int, str], tuple[float, float]] = {}
             magnets = list(still_magnets)
             ends = list(still_strays)
+            set_up: Span | None = None
             for i in moving:
-                c, stand, flipped, held, stray = piece(i, choice[i])
+                c, stand, flipped, held, stray, span = piece(i, choice[i])
                 noise += c
                 times.update(flipped)
                 noise += stand
                 magnets.extend(held)
                 if stray:
                     ends.append(i)
+                if span is not None:
+                    set_up = span if set_up is None else (min(set_up[0], span[0]), max(set_up[1], span[1]))
             if magnets:
                 noise += self.second_hands(magnets, {p: opts[p][choice[p]][1] for p in moving})
             if setting is not None and setting.carries:
                 noise += self.carried(setting, {p: opts[p][choice[p]][1] for p in moving})
             if ends:
                 noise += self.strays(ends, illegal, times)[0]
-            return noise + self.timing(plies, times)
+            return noise + self.timing(plies, times, set_up=set_up)
 
         def descend(choice: list[int]) -> float:
             # one point's reading changed at a time, while that makes the chain cheaper
@@ -659,6 +678,14 @@ class Scorer:
         ends = [i for i in range(len(POINTS)) if self.stray_end(i, matched[i])]
         stray = self.strays(ends, illegal, _times(points, need, matched))[1] if ends else None
         return Story(turns, pending, cost, matched, stray, setting)
+
+
+def setting_span(flips: list[Flip], picked: tuple[int, ...], seq: tuple[Change, ...]) -> Span | None:
+    """When the setting's flips among ``flips`` (matched with changes ``picked``) began and ended."""
+    mine = [seq[j] for f, j in zip(flips, picked, strict=True) if f.ply < 0]
+    if not mine:
+        return None
+    return min(c.t for c in mine), max(c.lo for c in mine)
 
 
 def _latest(options: list[Option]) -> int:
