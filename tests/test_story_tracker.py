@@ -218,3 +218,15 @@ def test_a_man_put_down_before_a_move_was_taken_back_is_not_read_as_the_turn_mad
     rows = replayed(trace)
     assert heldout.judge(rows, expected) == "exact"
     assert heldout.shown_wrong(rows, expected) is None
+
+
+def test_a_man_lifted_by_mistake_during_a_removal_is_not_read_as_the_man_taken():
+    """A real game between two people: a mill closed, the man taken off at once, and another man
+    lifted meanwhile, unseen, and put back seconds later. Until he is back, the board reads as
+    well as "that man taken, and the man really taken lifted for the next move": but a man held
+    in the hand that long is as unlikely as a carry that long, so the removal is not written wrong."""
+    trace = CORPUS / "story-a-wrong-man-lifted-unseen-during-a-removal-is-not-the-man-taken.jsonl"
+    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
+    rows = replayed(trace)
+    assert heldout.judge(rows, expected) == "exact"
+    assert heldout.shown_wrong(rows, expected) is None

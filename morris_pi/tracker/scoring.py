@@ -490,6 +490,11 @@ class Scorer:
             land = times.get((ply, "land"))
             take = times.get((ply, "take"))
             carried = None
+            if lift is not None and land is None and take is None:
+                # the man still in the hand: his carry has lasted this long so far, as a carry
+                # that ends does (else a man lifted is the cheapest way to explain any opening)
+                held = max(self.ev.now - lift[1], 0.0)
+                cost += priced("carry so far", ply, m.carry.tail(held), held, held)
             if lift is not None and land is not None:
                 if land[1] <= lift[0]:
                     return math.inf
