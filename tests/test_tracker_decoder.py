@@ -10,6 +10,7 @@ import pytest
 from decoder_support import decoder_on, feed, mask, record_after, replay_steps, settle
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tracker_kit import MOVING
 
 from morris_pi.rules import POINTS, Game, Position, Turn
 from morris_pi.tracker.decoder import StoryDecoder
@@ -738,3 +739,15 @@ def test_a_turn_is_read_though_no_single_points_other_reading_fits_its_timing() 
         (226.5471, "+b4"), (226.8967, "scan"), (228.1923, "-b4"), (228.9796, "scan"),
     ]  # fmt: skip
     assert record_after(game, 216.3, steps, 231.0) == before + " d6-d5 d7-d6 b6-b4"
+
+
+def test_turns_read_past_a_third_repetition_end_the_game_there() -> None:
+    # White and black shuffle g4-g7 and e5-e4 to and fro: the second pair repeats the position a
+    # third time. Three moves read in one go run past that end, which only the game's history
+    # knows (a story knows positions): the record stops at the draw, and nothing breaks
+    repeating = MOVING + " g7-g4 e4-e5 g4-g7 e5-e4 g7-g4 e4-e5"
+    d, board = decoder_on(Game.from_record(repeating), 0.0)
+    replay_steps(d, board, [(1.0, "-g4"), (1.7, "+g7"), (2.4, "-e5"), (3.1, "+e4"), (3.8, "-g7"), (4.5, "+g4")])
+    settle(d, 30.0)
+    assert d.record == repeating + " g4-g7 e5-e4"
+    assert d.game.outcome is not None and d.game.outcome.reason == "threefold-repetition"

@@ -239,8 +239,10 @@ class StoryDecoder:
         done = len(game.history) - told_at
         try:
             for raw in story.turns[done:]:
+                if game.outcome is not None:  # a repetition ended it: stories do not know that
+                    return game
                 game.play(Turn.from_raw(raw))
-            if story.pending is not None and story.pending[1] >= 0:
+            if game.outcome is None and story.pending is not None and story.pending[1] >= 0:
                 o, t, _ = story.pending
                 game.play(Turn.from_raw((o, t, -1)))
         except ValueError:  # not reached: every story is a legal chain from its base
@@ -840,6 +842,14 @@ class StoryDecoder:
         the turns committed cost, keeping its stories on their scale. Returns ``False`` if nothing
         then explains what the turns leave (only asked when ``scaled``).
         """
+        # A story knows positions, not the game's history: the turns it agrees on may run on past
+        # an end only the history shows (a third repetition). The game ends there.
+        trial = branch.game.copy()
+        for n, raw in enumerate(best.turns[:agreed]):
+            if trial.outcome is not None:
+                agreed = n
+                break
+            trial.play(Turn.from_raw(raw))
         points = evidence.until(now - FIRM_S).points
         total = [len(p.changes) for p in evidence.points]
         need = flips_of(best.turns[:agreed], None, best.setting)
