@@ -222,23 +222,31 @@ def test_a_change_no_turn_explains_for_long_ends_the_reading() -> None:
 
 
 def test_stories_that_meet_in_one_position_are_decided_by_what_they_cost() -> None:
-    # white g7-g4 closes a mill and takes d1; black lifts d3 0.18 s later and moves it to d2.
-    # "g7-g4xd3, d1-d2" explains every change too (black's hand first), and both leave the same
-    # men on the same points: no later change can tell them apart, so waiting is no use and the
-    # cheaper story is written
-    game = Game.from_record(PLACED)
-    d = StoryDecoder(game.copy())
-    board = set(game.board)
-    steps = [(5.0, "g7", False), (5.9, "g4", True), (8.0, "d1", False), (8.18, "d3", False), (8.8, "d2", True)]
-    feed(d, [(0.0, tuple(board))])
-    for t, point, closed in steps:
-        board = board | {point} if closed else board - {point}
-        feed(d, [(t, tuple(board))])
-    changes = {p: [(t, closed)] for t, p, closed in steps}
-    stories = [str(s) for s in read_stories(game.position, Evidence.static(mask(*game.board), changes, 11.0))]
-    assert stories[:2] == ["g7-g4xd1 d3-d2", "g7-g4xd3 d1-d2"]
+    # white g7-g4 closes a mill and takes d1, whose report is lost (a scan shows d1 empty); black
+    # lifts d3 and moves it to d2. "g7-g4xd3, d1-d2" explains every change too, and as d1's lift
+    # is known only to have come before the scan, neither reading has black's hand begin before
+    # the removal. Both leave the same men on the same points: no later change can tell them
+    # apart, so waiting is no use and the cheaper story is written
+    d, board = decoder_on(Game.from_record(PLACED), 0.0)
+    replay_steps(d, board, [(5.0, "-g7"), (5.9, "+g4"), (8.18, "-d3"), (8.5, "scan -d1"), (8.8, "+d2")])
+    settle(d, 9.6)
+    assert [str(s) for s in d.stories][:2] == ["g7-g4xd1 d3-d2", "g7-g4xd3 d1-d2"]
     settle(d, 30.0)
     assert d.record == f"{PLACED} g7-g4xd1 d3-d2"
+
+
+def test_a_turn_begun_before_the_mills_removal_is_not_read() -> None:
+    # white g7-g4 closes a mill and takes d1; black lifts d3 0.18 s later and moves it to d2.
+    # "g7-g4xd3, d1-d2" explains every change too, but has black lift d1 before white took d3:
+    # the other side waits to see which man is taken, so that reading is beyond the margin
+    game = Game.from_record(PLACED)
+    steps = [(5.0, "g7", False), (5.9, "g4", True), (8.0, "d1", False), (8.18, "d3", False), (8.8, "d2", True)]
+    changes = {p: [(t, closed)] for t, p, closed in steps}
+    evidence = Evidence.static(mask(*game.board), changes, 11.0)
+    stories = read_stories(game.position, evidence)
+    assert [str(s) for s in stories] == ["g7-g4xd1 d3-d2"]
+    swapped = read_stories(game.position, evidence, prefix=[Turn.parse(t).to_raw() for t in ("g7-g4xd3", "d1-d2")])
+    assert "before the removal" in [p.role for p in explain(evidence, swapped[0])]
 
 
 def test_a_point_just_emptied_is_not_filled_at_once_by_the_other_hand() -> None:
@@ -414,8 +422,9 @@ def test_men_put_down_after_the_last_turn_told_are_left_for_a_longer_story() -> 
 def test_a_man_set_down_astray_and_put_back_is_not_a_move() -> None:
     # white's a1-a4 closes a mill and takes f4. Black lifts g1 170 ms later, sets him down on f6
     # (not a point g1 may go to), leaves him there 2.7 s, puts him back on g1 and then plays
-    # g1-g4. Until he is put back, "a1-a4xg1 f4-f6" fits the switches as well as the man astray
-    # does, so neither may be written; once he is, only the removal of f4 explains them cheaply
+    # g1-g4. "a1-a4xg1 f4-f6" fits the switches too, but has black lift f4 before white took g1
+    # (the other side waits to see which man is taken): the removal of f4 is written while the
+    # man stands astray, and the man astray is never read as black's move
     game = Game.from_record(
         "f4 e3 d5 g4 d1 a1 e5 g7 c5xg7 a4 f6 b4 f2xa1 c3 g7xg4 b6 g1 d3xg1 b2 e4 g1 c4xd1 d2xb6 d1 "
         "f6-d6 d1-a1 g7-d7xa1 a4-a1 d2-d1 a1-a4xb2 g1-g4 a4-a1 g4-g1",
@@ -445,7 +454,8 @@ def test_a_man_set_down_astray_and_put_back_is_not_a_move() -> None:
         events.append((t, tuple(board)))
     feed(d, events[:8])
     settle(d, 187.7)
-    assert d.record == before
+    assert d.record == before + " a1-a4xf4"
+    assert d.best is not None and d.best.stray == (POINTS.index("g1"), POINTS.index("f6"))
     feed(d, events[8:])
     settle(d, 196.0)
     assert d.record == before + " a1-a4xf4 g1-g4"

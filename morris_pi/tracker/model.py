@@ -112,6 +112,9 @@ class Model:
     #: How long the next turn's first change came before this turn's last one (two hands at
     #: once: the next player lifts while the man still flies or flickers). Only its tail is priced.
     early: Duration = Duration(0.65, 0.8, prior=3.5)
+    #: The next turn begun before the mill's removal was made: the other side waits to see
+    #: which man is taken (it may be the one he would lift). On top of ``early``.
+    before_removal: float = 6.0
     #: A magnet held over an empty point while a man is put down, lifted or taken elsewhere: two
     #: hands over the board at once.
     second_hand: float = 3.5

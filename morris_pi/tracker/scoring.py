@@ -479,6 +479,8 @@ class Scorer:
         # a move whose lift only a scan showed: when it can have begun at the earliest, where it
         # landed, and the span its carry was priced on
         lost_lift: tuple[float, float, float, float] | None = None
+        # when the turn before surely still owed its removal (made after its step)
+        owed = -math.inf
 
         def priced(role: str, ply: int, c: float, lo: float, hi: float) -> float:
             if parts is not None:
@@ -502,10 +504,12 @@ class Scorer:
                 cost += priced("carry", ply, m.carry.cost_between(lo, hi), lo, hi)
                 if lift[0] < lift[1]:
                     carried = (lift[0], land[0], lo, hi)
+            removed = -math.inf
             if take is not None and land is not None:
                 if take[1] >= land[0]:
                     lo, hi = max(take[0] - land[1], 1e-3), take[1] - land[0]
                     cost += priced("remove", ply, m.remove.cost_between(lo, hi), lo, hi)
+                    removed = take[0]
                 else:
                     lo, hi = land[0] - take[1], land[1] - take[0]
                     cost += priced("taken_first", ply, m.taken_first + m.remove.cost_between(lo, hi), lo, hi)
@@ -526,8 +530,11 @@ class Scorer:
                 cost += priced("carry, lifted before the next turn", ply - 1, extra, longer, hi)
             if start < prev_end:
                 cost += priced("early", ply, m.early.tail(prev_end - start), prev_end - start, prev_end - start)
+            if start < owed:
+                cost += priced("before the removal", ply, m.before_removal, owed - start, owed - start)
             prev_start, prev_end = start, max(end, prev_end)
             lost_lift = carried
+            owed = removed
         return cost
 
     def carried(
