@@ -13,11 +13,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tracker_kit import MOVING, QUIET, Table
 
 from morris_pi import replay
 from morris_pi.core.ports import FirstLegalOpponent
-from morris_pi.rules import Game
+from morris_pi.rules import POINTS, Game
 from morris_pi.traces import heldout
 from morris_pi.tracker import Tracker
 from morris_pi.tracker.story_tracker import StoryTracker
@@ -230,3 +232,33 @@ def test_a_man_lifted_by_mistake_during_a_removal_is_not_read_as_the_man_taken()
     rows = replayed(trace)
     assert heldout.judge(rows, expected) == "exact"
     assert heldout.shown_wrong(rows, expected) is None
+
+
+def run_to(tracker: StoryTracker, until: float) -> None:
+    """Every deadline the tracker names up to ``until``."""
+    while (due := tracker.next_deadline()) is not None and due <= until:
+        tracker.tick(due)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0.05, 3.0), st.sampled_from(POINTS)), max_size=10),
+    st.sampled_from([None, "black"]),
+)
+def test_any_hands_on_the_switches_leave_a_legal_record_and_never_break_the_board(
+    toggles: list[tuple[float, str]], computer: str | None
+) -> None:
+    """Men lifted and set down anywhere, at any pace: the board's loop never raises, and the
+    record is always a game the rules allow."""
+    tracker = StoryTracker(computer=computer)
+    t, board = 0.0, 0
+    tracker.update(board, t)
+    for gap, point in toggles:
+        t += gap
+        run_to(tracker, t)
+        board ^= 1 << POINTS.index(point)
+        tracker.update(board, t)
+    run_to(tracker, t + 30.0)
+    record = tracker.confirmed.record
+    assert Game.from_record(record).record == record
+    assert tracker.state.confirmed.record == record
