@@ -41,8 +41,8 @@ from morris_pi.rules import Turn  # noqa: E402
 from morris_pi.tracker.decoder import Branch, StoryDecoder  # noqa: E402
 from morris_pi.tracker.evidence import Evidence  # noqa: E402
 from morris_pi.tracker.model import DEFAULT_MODEL, Duration, Model  # noqa: E402
-from morris_pi.tracker.scoring import Story  # noqa: E402
 from morris_pi.tracker.stories import explain  # noqa: E402
+from morris_pi.tracker.story import Story  # noqa: E402
 
 #: Durations fitted as log-normal, by the role that prices them.
 DURATIONS = ("carry", "remove", "early", "touch", "drop", "nudge", "knock", "flicker")

@@ -25,7 +25,7 @@ only that turn, and a turn of its side a hand made before the prompt is read but
 until the prompt comes (``stories.Prompt``).
 
 A board to be put right first (``set_up``: a new or resumed game, a takeback by button) begins
-every story with its setting (``scoring.Setting``). A takeback by hand is a second reading ranked
+every story with its setting (``story.Setting``). A takeback by hand is a second reading ranked
 beside the record's (``_taken_back``): believed once cheaper by the margin, holding commits while
 it is the cheapest.
 
@@ -51,8 +51,9 @@ from morris_pi.rules.board import POINTS, mask_of
 
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
-from .scoring import RawTurn, Scorer, Setting, Story, flips_of
+from .scoring import Scorer
 from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, Prompt, read_stories
+from .story import RawTurn, Setting, Story, flips_of
 from .takeback import take_back
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.

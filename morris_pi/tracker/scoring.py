@@ -1,10 +1,9 @@
 """Scoring one chain of turns against the switch evidence: what each reading of it costs.
 
-A chain's flips (``flips_of``) are matched with each point's changes; the changes left over are
-noise excursions with roles from the model, and the flips' times price the hands that made them
-(carries, removals, stands, overlaps). ``Scorer`` caches each point's readings across the many
-chains one ranking scores (``stories.read_stories``); ``Part`` is one priced piece of a story,
-as ``stories.explain`` lists them.
+A chain's flips (``story.flips_of``) are matched with each point's changes; the changes left
+over are noise excursions with roles from the model, and the flips' times price the hands that
+made them (carries, removals, stands, overlaps). ``Scorer`` caches each point's readings across
+the many chains one ranking scores (``stories.read_stories``).
 """
 
 from __future__ import annotations
@@ -12,144 +11,24 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from morris_pi.rules import Position, Turn
+from morris_pi.rules import Position
 from morris_pi.rules.board import POINTS
 
 from .evidence import Change, Evidence, PointEvidence
 from .model import Duration, Model
+from .story import Flip, Part, RawTurn, Setting, Span, Story, flips_of, joined, setting_span
 
 #: Ways of aligning one point's changes with its flips that are scored in full.
 ALIGNMENTS_KEPT = 4
 
-RawTurn = tuple[int, int, int]
 #: Spans of time, each from its start to its end.
 Spans = tuple[tuple[float, float], ...]
 #: One way to read a point's changes: its cost as noise, which changes are flips, and the spans
 #: a magnet surely stood over the point while no man of the story was on it.
 Option = tuple[float, tuple[int, ...], Spans]
 
-
-@dataclass(frozen=True, slots=True)
-class Flip:
-    """A change a story needs: point ``point`` opens or closes for turn ``ply`` of the chain."""
-
-    point: int
-    closed: bool
-    ply: int
-    role: str  # "lift", "land" or "take"
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One priced piece of a story: a role, where it is, how long it lasted (``lo`` to ``hi``), its cost."""
-
-    role: str
-    where: str
-    lo: float
-    hi: float
-    cost: float
-
-    def __str__(self) -> str:
-        span = f"{self.lo:.3f}s" if self.hi - self.lo < 1e-3 else f"{self.lo:.3f}-{self.hi:.3f}s"
-        return f"{self.role} {self.where} {span}: {self.cost:.2f}"
-
-
-@dataclass(frozen=True, slots=True)
-class Story:
-    """A chain of turns, the turn still in the hand, what it costs, and which change is which."""
-
-    turns: tuple[RawTurn, ...]
-    #: A turn begun and not finished: ``(origin, -1, -1)`` a man lifted, or a mill's step
-    #: ``(origin, target, -1)`` whose removal is due.
-    pending: RawTurn | None
-    cost: float
-    #: Per point (index), the indices of its changes that are the chain's flips, in order.
-    matched: tuple[tuple[int, ...], ...] = field(repr=False)
-    #: A man lifted from one point and set down astray on another after the story's turns, not
-    #: yet taken up again: ``(origin, target)``.
-    stray: tuple[int, int] | None = None
-    #: The board set to the base position before the first turn (``None``: it showed it).
-    setting: Setting | None = None
-
-    def __str__(self) -> str:
-        words = [str(Turn.from_raw(t)) for t in self.turns]
-        if self.setting is not None:
-            words.insert(0, "(set)")
-        if self.pending is not None:
-            o, t, _ = self.pending
-            words.append(f"({POINTS[o]}" + (f"-{POINTS[t]})" if t >= 0 else " lifted)") if o >= 0 else f"({POINTS[t]})")
-        return " ".join(words)
-
-
-@dataclass(frozen=True, slots=True)
-class Setting:
-    """The board set to the base position before any turn: each point of ``lifts`` emptied, each
-    of ``lands`` filled, and a point in both has its man replaced by one of the other colour.
-
-    A takeback by hand, a takeback by button, a new game and a resumed game all begin so. Its
-    flips come before every turn's (ply -1) and no hand's timing is priced: putting a board
-    right takes as long as it takes.
-
-    >>> from morris_pi.rules import Game
-    >>> game = Game.from_record("d6 a1")
-    >>> before = Game.from_record("d6")
-    >>> s = Setting.between(*game.position.men, before.position)
-    >>> [POINTS[i] for i in range(24) if s.lifts >> i & 1], s.lands
-    (['a1'], 0)
-    """
-
-    lifts: int
-    lands: int
-    #: Men known to be carried in the setting, ``(from, to)``: a takeback's moves undone. Each
-    #: leaves before he lands, and his carry is priced as a move's is.
-    carries: tuple[tuple[int, int], ...] = ()
-
-    @classmethod
-    def between(cls, white: int, black: int, target: Position) -> Setting:
-        """From a board with men ``white`` and ``black`` to ``target``'s men."""
-        tw, tb = target.men
-        return cls((white & ~tw) | (black & ~tb), (tw & ~white) | (tb & ~black))
-
-    @classmethod
-    def showing(cls, occupied: int, target: Position) -> Setting:
-        """From a board whose men's colours are not known, only where they stand (``occupied``):
-        a man on a point where ``target`` has one is taken to be the right one."""
-        black = occupied & target.men[1]
-        return cls.between(occupied & ~black, black, target)
-
-    def carrying(self, carries: Sequence[tuple[int, int]]) -> Setting:
-        """This setting with ``carries`` (those it has the flips for)."""
-        kept = tuple((a, b) for a, b in carries if self.lifts >> a & 1 and self.lands >> b & 1)
-        return Setting(self.lifts, self.lands, kept)
-
-    def flips(self) -> list[list[Flip]]:
-        """Per point, the flips it needs (a lift before a landing)."""
-        out: list[list[Flip]] = [[] for _ in POINTS]
-        for i in range(len(POINTS)):
-            if self.lifts >> i & 1:
-                out[i].append(Flip(i, False, -1, "lift"))
-            if self.lands >> i & 1:
-                out[i].append(Flip(i, True, -1, "land"))
-        return out
-
-
-def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None, setting: Setting | None = None) -> list[list[Flip]]:
-    """Per point, the flips a chain needs, in chain order (the setting's first)."""
-    out: list[list[Flip]] = [[] for _ in POINTS] if setting is None else setting.flips()
-    for ply, (o, t, r) in enumerate((*turns, *((pending,) if pending else ()))):
-        if o >= 0:
-            out[o].append(Flip(o, False, ply, "lift"))
-        if t >= 0:
-            out[t].append(Flip(t, True, ply, "land"))
-        if r >= 0:
-            out[r].append(Flip(r, False, ply, "take"))
-    return out
-
-
-#: When the setting's flips at one point, or at all, began (at the latest) and ended (at the earliest).
-Span = tuple[float, float]
 
 #: What one point's reading adds to a chain: its noise, its men's stands, its flips' times (by
 #: ply and role), the magnets it holds, whether it ends with half of a man astray, and when its
@@ -633,7 +512,7 @@ class Scorer:
             times: dict[tuple[int, str], tuple[float, float]] = {}
             magnets = list(still_magnets)
             ends = list(still_strays)
-            set_up: Span | None = None
+            spans: list[Span | None] = []
             for i in moving:
                 c, stand, flipped, held, stray, span = piece(i, choice[i])
                 noise += c
@@ -642,15 +521,14 @@ class Scorer:
                 magnets.extend(held)
                 if stray:
                     ends.append(i)
-                if span is not None:
-                    set_up = span if set_up is None else (min(set_up[0], span[0]), max(set_up[1], span[1]))
+                spans.append(span)
             if magnets:
                 noise += self.second_hands(magnets, {p: opts[p][choice[p]][1] for p in moving})
             if setting is not None and setting.carries:
                 noise += self.carried(setting, {p: opts[p][choice[p]][1] for p in moving})
             if ends:
                 noise += self.strays(ends, illegal, times)[0]
-            return noise + self.timing(plies, times, set_up=set_up)
+            return noise + self.timing(plies, times, set_up=joined(spans))
 
         def descend(choice: list[int]) -> float:
             # one point's reading changed at a time, while that makes the chain cheaper
@@ -690,14 +568,6 @@ class Scorer:
         ends = [i for i in range(len(POINTS)) if self.stray_end(i, matched[i])]
         stray = self.strays(ends, illegal, _times(points, need, matched))[1] if ends else None
         return Story(turns, pending, cost, matched, stray, setting)
-
-
-def setting_span(flips: list[Flip], picked: tuple[int, ...], seq: tuple[Change, ...]) -> Span | None:
-    """When the setting's flips among ``flips`` (matched with changes ``picked``) began and ended."""
-    mine = [seq[j] for f, j in zip(flips, picked, strict=True) if f.ply < 0]
-    if not mine:
-        return None
-    return min(c.t for c in mine), max(c.lo for c in mine)
 
 
 def _latest(options: list[Option]) -> int:

@@ -26,7 +26,8 @@ from morris_pi.rules.board import POINTS
 
 from .evidence import Evidence
 from .model import DEFAULT_MODEL, Model
-from .scoring import Part, RawTurn, Scorer, Setting, Story, flips_of, setting_span
+from .scoring import Scorer
+from .story import Part, RawTurn, Setting, Story, flips_of, joined, setting_span
 
 #: The longest chain of turns a story tells beyond the base position, at first.
 MAX_TURNS = 4
@@ -260,9 +261,7 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
         if need[i]:
             scorer.stands(i, need[i], picked, parts)
     plies = len(story.turns) + (story.pending is not None)
-    spans = [setting_span(need[i], picked, evidence.points[i].changes) for i, picked in enumerate(story.matched)]
-    begun = [span for span in spans if span is not None]
-    set_up = (min(b for b, _ in begun), max(e for _, e in begun)) if begun else None
+    set_up = joined(setting_span(need[i], picked, evidence.points[i].changes) for i, picked in enumerate(story.matched))
     scorer.timing(plies, times, parts, set_up=set_up)
     for i, p in enumerate(evidence.points):
         for j, c in enumerate(p.changes):
