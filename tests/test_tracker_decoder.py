@@ -15,6 +15,7 @@ from tracker_kit import MOVING
 from morris_pi.rules import POINTS, Game, Position, Turn
 from morris_pi.tracker.decoder import StoryDecoder
 from morris_pi.tracker.evidence import Evidence, SwitchLog
+from morris_pi.tracker.model import DEFAULT_MODEL
 from morris_pi.tracker.stories import explain, read_stories
 
 #: Every man placed, no mill made: the moving phase begins with white to move.
@@ -373,6 +374,35 @@ def test_a_man_put_back_is_let_go_before_another_hand_lifts_him() -> None:
     assert str(stories[0]) == "g7-g4xc5 b6-f2"
     moved = [s for s in stories if str(s) == "g7-g4xb6 c5-f2"]
     assert not moved or moved[0].cost > stories[0].cost + 1
+
+
+def test_a_man_put_back_is_let_go_before_the_same_hand_lifts_another() -> None:
+    # white's b6 closes a mill and takes a4; black's man is placed on a4 0.9 s later, and that
+    # hand's sleeve knocks a1 off his switch 35 ms after, for a second. "b6xa1 a1" explains every
+    # change as well (a4 knocked and put back), but the hand that put a4 back would have lifted a1
+    # 35 ms later: a second hand, so it is no longer a good story
+    game = Game.from_record("d6 a1 f6 a4")
+    changes = {"b6": [(1.0, True)], "a4": [(2.0, False), (2.9, True)], "a1": [(2.935, False), (4.0, True)]}
+    evidence = Evidence.static(mask(*game.board), changes, 6.0)
+    stories = [str(s) for s in read_stories(game.position, evidence)]
+    assert stories[0] == "b6xa4 a4"
+    assert "b6xa1 a1" not in stories
+    story = read_stories(game.position, evidence, prefix=(Turn.parse("b6xa1").to_raw(),), ceiling=1e9)[0]
+    put_back = [(p.where, round(p.lo, 3)) for p in explain(evidence, story) if p.role == "put back"]
+    assert put_back == [("a4", 0.035)]
+
+
+def test_a_man_nudged_slides_back_without_a_hand() -> None:
+    # a sleeve brushes d6's man off his switch for 0.1 s and he slides back; 0.1 s later a hand
+    # knocks him off for a second. No hand put him down when he slid back, so the knock is not
+    # priced as a hand reaching him just after it let go of him
+    game = Game.from_record("d6 a1 f6 a4")
+    changes = {"d6": [(2.0, False), (2.1, True), (2.2, False), (3.2, True)]}
+    evidence = Evidence.static(mask(*game.board), changes, 6.0)
+    story = read_stories(game.position, evidence)[0]
+    assert story.turns == ()
+    roles = {p.role: p.cost for p in explain(evidence, story)}
+    assert roles["knock"] == pytest.approx(DEFAULT_MODEL.knock.cost(1.0))
 
 
 def test_a_man_lifted_early_is_read_though_his_point_chatters_after() -> None:

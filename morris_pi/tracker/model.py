@@ -79,6 +79,9 @@ class Model:
     #: From a man's landing to a knock that lifts him off his point: the hand that put him down
     #: lets go first. Only a short one is priced.
     reach: Duration = Duration(0.3, 0.5)
+    #: From a knocked man put back to a man lifted on another point, or the other way round: the
+    #: hand that puts him back lets go before it reaches another. Only a short one is priced.
+    put_back: Duration = Duration(0.3, 0.5)
     #: A magnet carried over an empty point: a brief closing.
     touch: Duration = Duration(0.05, 0.45, prior=1.0)
     #: A man set down on an empty point and taken up again (a change of mind, a slip).

@@ -30,11 +30,20 @@ Spans = tuple[tuple[float, float], ...]
 Option = tuple[float, tuple[int, ...], Spans]
 
 
+#: When something happened on a point: the point, and the earliest and latest time.
+Moment = tuple[int, float, float]
 #: What one point's reading adds to a chain: its noise, its men's stands, its flips' times (by
-#: ply and role), the magnets it holds, whether it ends with half of a man astray, and when its
-#: setting's flips were.
+#: ply and role), the magnets it holds, whether it ends with half of a man astray, when its
+#: setting's flips were, when knocked men were put back on it, and when its turns' men were lifted.
 _Piece = tuple[
-    float, float, list[tuple[tuple[int, str], tuple[float, float]]], list[tuple[int, float, float]], bool, Span | None
+    float,
+    float,
+    list[tuple[tuple[int, str], tuple[float, float]]],
+    list[Moment],
+    bool,
+    Span | None,
+    tuple[Moment, ...],
+    list[Moment],
 ]
 
 
@@ -47,6 +56,7 @@ class _Still:
     costs: list[float]
     magnets: list[tuple[int, float, float]]
     strays: list[int]
+    put_back: list[Moment]
 
 
 class Scorer:
@@ -63,6 +73,7 @@ class Scorer:
         self._steps: dict[Position, frozenset[tuple[int, int]]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
         self._still_points: _Still | None = None
+        self._put_back: dict[tuple[int, tuple[int, ...]], tuple[Moment, ...]] = {}
 
     def _still(self) -> _Still:
         """Every point read as noise alone, as most points of every chain are."""
@@ -73,6 +84,7 @@ class Scorer:
                 [o[0][0] for o in options],
                 [(i, lo, hi) for i, o in enumerate(options) for lo, hi in o[0][2]],
                 [i for i, o in enumerate(options) if self.stray_end(i, o[0][1])],
+                [m for i, o in enumerate(options) for m in self.put_back(i, o[0][1])],
             )
         return self._still_points
 
@@ -94,8 +106,7 @@ class Scorer:
             d_lo, d_hi = max(back.lo - first.t, 0.0), back.t - first.lo
             landed = self.ev.points[i].landed
             got = min(
-                (d.cost_between(d_lo, d_hi) + self._stood(seq, a, name, landed), name)
-                for name, d in self._roles(seq, a, landed)
+                (d.cost_between(d_lo, d_hi) + self._stood(i, a, name), name) for name, d in self._roles(seq, a, landed)
             )
             self._excursions[(i, a)] = got
         return got
@@ -125,9 +136,7 @@ class Scorer:
             seq = self.ev.points[i].changes
             landed = self.ev.points[i].landed
             d = self.ev.now - seq[a].t
-            cost, name = min(
-                (dur.tail(d) + self._stood(seq, a, name, landed), name) for name, dur in self._roles(seq, a, landed)
-            )
+            cost, name = min((dur.tail(d) + self._stood(i, a, name), name) for name, dur in self._roles(seq, a, landed))
             got = self._plain[(i, a)] = (self.model.unfinished + cost, name)
         return got
 
@@ -190,10 +199,17 @@ class Scorer:
                     parts.append(Part("not astray", POINTS[i], 0.0, 0.0, c))
         return cost, pair
 
-    def _stood(self, seq: tuple[Change, ...], a: int, role: str, landed: float) -> float:
-        """A knocked man has been let go first: a hand reaches him only after his last landing."""
-        since = seq[a].t - _landing(seq, a, landed)
-        if role != "knock" or math.isinf(since):
+    def _stood(self, i: int, a: int, role: str) -> float:
+        """A knocked man has been let go first: a hand reaches him only after a hand last put him
+        down. A man nudged or flickering slid back on his own, and no hand let go of him then."""
+        if role != "knock":
+            return 0.0
+        seq = self.ev.points[i].changes
+        b = a
+        while b >= 2 and seq[b - 1].closed and not seq[b - 2].closed and self.excursion_role(i, b - 2)[1] != "knock":
+            b -= 2
+        since = seq[a].t - _landing(seq, b, self.ev.points[i].landed)
+        if math.isinf(since):
             return 0.0
         return self.model.reach.head(since)
 
@@ -305,6 +321,46 @@ class Scorer:
                         where = f"{POINTS[i]} while {POINTS[p]}"
                         parts.append(Part("second hand", where, lo, hi, self.model.second_hand))
                     break
+        return cost
+
+    def put_back(self, i: int, picked: tuple[int, ...]) -> tuple[Moment, ...]:
+        """When knocked men were put back on point ``i``, its changes ``picked`` as flips: the
+        closing that ends each excursion read as a knock."""
+        key = (i, picked)
+        got = self._put_back.get(key)
+        if got is not None:
+            return got
+        seq = self.ev.points[i].changes
+        flips = set(picked)
+        out: list[Moment] = []
+        a = 0
+        while a < len(seq):
+            if a in flips:
+                a += 1
+            elif a + 1 < len(seq) and a + 1 not in flips:
+                if self.excursion_role(i, a)[1] == "knock":
+                    out.append((i, seq[a + 1].lo, seq[a + 1].t))
+                a += 2
+            else:
+                a += 1
+        got = self._put_back[key] = tuple(out)
+        return got
+
+    def one_hand(self, put_back: Sequence[Moment], lifts: Sequence[Moment], parts: list[Part] | None = None) -> float:
+        """What knocked men put back cost beside the turns' lifts on other points: the hand that
+        puts a man back lets go of him before it reaches another, so a lift a moment before or
+        after was a second hand's."""
+        cost = 0.0
+        for i, lo, hi in put_back:
+            gap = min(
+                (max(abs(end - lo), abs(hi - start)) for p, start, end in lifts if p != i),
+                default=math.inf,
+            )
+            if gap < self.model.put_back.median:
+                c = self.model.put_back.head(gap)
+                cost += c
+                if parts is not None:
+                    parts.append(Part("put back", POINTS[i], gap, gap, c))
         return cost
 
     def stands(self, i: int, flips: list[Flip], picked: tuple[int, ...], parts: list[Part] | None = None) -> float:
@@ -486,6 +542,7 @@ class Scorer:
         still_noise = sum(c for i, c in enumerate(still.costs) if not need[i])
         still_magnets = [(i, lo, hi) for i, lo, hi in still.magnets if not need[i]]
         still_strays = [i for i in still.strays if not need[i]]
+        still_put_back = [m for m in still.put_back if not need[m[0]]]
 
         # What one point's reading adds to the chain, worked out once per reading: the descent
         # below tries each point's readings while the others stay as they are.
@@ -504,6 +561,12 @@ class Scorer:
                     [(i, lo, hi) for lo, hi in held],
                     self.stray_end(i, picked),
                     setting_span(flips, picked, seq),
+                    self.put_back(i, picked),
+                    [
+                        (i, seq[j].lo, seq[j].t)
+                        for f, j in zip(flips, picked, strict=True)
+                        if f.role != "land" and f.ply >= 0
+                    ],
                 )
             return got
 
@@ -513,8 +576,12 @@ class Scorer:
             magnets = list(still_magnets)
             ends = list(still_strays)
             spans: list[Span | None] = []
+            put_back = list(still_put_back)
+            lifts: list[Moment] = []
             for i in moving:
-                c, stand, flipped, held, stray, span = piece(i, choice[i])
+                c, stand, flipped, held, stray, span, back, lifted = piece(i, choice[i])
+                put_back.extend(back)
+                lifts.extend(lifted)
                 noise += c
                 times.update(flipped)
                 noise += stand
@@ -528,6 +595,8 @@ class Scorer:
                 noise += self.carried(setting, {p: opts[p][choice[p]][1] for p in moving})
             if ends:
                 noise += self.strays(ends, illegal, times)[0]
+            if put_back and lifts:
+                noise += self.one_hand(put_back, lifts)
             return noise + self.timing(plies, times, set_up=joined(spans))
 
         def descend(choice: list[int]) -> float:

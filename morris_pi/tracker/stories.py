@@ -229,10 +229,13 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
     parts: list[Part] = []
     times: dict[tuple[int, str], tuple[float, float]] = {}
     magnets: list[tuple[int, float, float]] = []
+    lifts: list[tuple[int, float, float]] = []
     for i, picked in enumerate(story.matched):
         seq = evidence.points[i].changes
         for f, j in zip(need[i], picked, strict=True):
             times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
+            if f.role != "land" and f.ply >= 0:
+                lifts.append((i, seq[j].lo, seq[j].t))
         flips = set(picked)
         a = 0
         while a < len(seq):
@@ -252,6 +255,8 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
                 magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=True))
                 a += 1
     scorer.second_hands(magnets, dict(enumerate(story.matched)), parts)
+    put_back = [m for i, picked in enumerate(story.matched) for m in scorer.put_back(i, picked)]
+    scorer.one_hand(put_back, lifts, parts)
     if story.setting is not None and story.setting.carries:
         scorer.carried(story.setting, dict(enumerate(story.matched)), parts)
     ends = [i for i in range(len(POINTS)) if scorer.stray_end(i, story.matched[i])]
