@@ -82,6 +82,7 @@ def test_a_prompted_turn_carried_out_elsewhere_is_never_recorded():
     table.put("d6", wait=SETTLED)
     table.put("d7", wait=SETTLED)  # a legal black placement, but not the one prompted
     assert table.record == "d6"
+    assert set(table.problems) == {"take the man off d7"}
     table.move("d7", "a7")
     table.wait(SETTLED)
     assert table.record == "d6 a7"

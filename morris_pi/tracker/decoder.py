@@ -150,6 +150,8 @@ class StoryDecoder:
         self.computer = computer
         #: The computer's prompted turn from each position it was asked in.
         self._prompts: dict[Position, RawTurn] = {}
+        #: When each prompt began to be shown (a hand cannot misread it before).
+        self._prompted_at: dict[Position, float] = {}
         #: The turns the game is known to follow, from ``game``'s position on (fitting the model
         #: to games with their records); ``None`` in play.
         self.line = None if line is None else [t.to_raw() for t in line]
@@ -251,14 +253,15 @@ class StoryDecoder:
         return game
 
     @property
-    def astray(self) -> tuple[str, str] | None:
+    def astray(self) -> tuple[str | None, str] | None:
         """The man the cheapest story of the last ranking reads as set down astray (where he
-        came from, where he stands), which the board shows to be put right."""
+        came from, ``None`` for a man from the pile, and where he stands), which the board shows
+        to be put right."""
         story = None if self._cheapest is None else self._cheapest[2]
         if story is None or story.stray is None:
             return None
         origin, target = story.stray
-        return POINTS[origin], POINTS[target]
+        return (POINTS[origin] if origin >= 0 else None), POINTS[target]
 
     @property
     def ranked_at(self) -> float:
@@ -334,6 +337,7 @@ class StoryDecoder:
         if not game.is_legal(turn):
             raise ValueError(f"the computer's turn {turn} is not legal here ({game.record or 'start'})")
         self._prompts[game.position] = turn.to_raw()
+        self._prompted_at[game.position] = self._now
         self._shown = None
         self._wake = min(self._wake, self._now)  # what the hand did meanwhile is read again at once
         return True
@@ -363,7 +367,7 @@ class StoryDecoder:
         log = SwitchLog(raw, now)
         self._branches = [Branch(game.copy(), log, setting=setting if setting.lifts | setting.lands else None)]
         self.version += 1
-        self._prompts = {}
+        self._prompts, self._prompted_at = {}, {}
         self.line = None
         self.stalled = False
         self._shown = None
@@ -456,7 +460,7 @@ class StoryDecoder:
             if isinstance(back, Branch):
                 self._branches = [back]
                 self.version += 1
-                self._prompts = {}
+                self._prompts, self._prompted_at = {}, {}
                 self._shown = None
                 return True
             if back:  # the board may have been put back: nothing is committed until it is told
@@ -501,6 +505,7 @@ class StoryDecoder:
             self._shown = None
             at = {b.game.position for b in self._branches}
             self._prompts = {pos: turn for pos, turn in self._prompts.items() if pos in at}
+            self._prompted_at = {pos: t for pos, t in self._prompted_at.items() if pos in at}
         return changed
 
     def _taken_back(
@@ -788,7 +793,10 @@ class StoryDecoder:
     def _prompt(self, branch: Branch) -> Prompt | None:
         if self.computer is None:
             return None
-        return Prompt(SIDES.index(self.computer), self._prompts.get(branch.game.position))
+        position = branch.game.position
+        return Prompt(
+            SIDES.index(self.computer), self._prompts.get(position), self._prompted_at.get(position, math.inf)
+        )
 
     def _tell(
         self,

@@ -169,7 +169,7 @@ class Scorer:
         last = {i: points[i].changes[-1] for i in ends}
         lifts = [i for i in ends if not last[i].closed]
         lands = [i for i in ends if last[i].closed]
-        if (not lifts or not lands) and parts is None:
+        if not lands and parts is None:
             return sum(self._not_astray(i) for i in ends), None
         final = max((ply for ply, _ in times), default=-1)
         begun = min((t for (ply, _), (_, t) in times.items() if ply == final), default=-math.inf)
@@ -183,8 +183,16 @@ class Scorer:
             ),
             None,
         )
+        if pair is None:
+            # the computer's man put down from its pile where the LEDs do not prompt it
+            pair = next(((-1, t) for t in lands if ended < last[t].t and illegal(-1, t)), None)
         cost = 0.0
-        if pair is not None:
+        if pair is not None and pair[0] < 0:
+            c = m.astray / 2
+            cost += c
+            if parts is not None:
+                parts.append(Part("astray", f"pile to {POINTS[pair[1]]}", 0.0, 0.0, c))
+        elif pair is not None:
             o, t = pair
             lo, hi = max(last[t].lo - last[o].t, 1e-3), last[t].t - last[o].lo
             c = m.carry.cost_between(lo, hi)
@@ -492,18 +500,29 @@ class Scorer:
                 parts.append(Part("carry, taken back", f"{POINTS[a]} to {POINTS[b]}", lo, hi, c))
         return cost
 
-    def illegal_steps(self, final: Position | None) -> Callable[[int, int], bool]:
+    def illegal_steps(
+        self, final: Position | None, placing: tuple[int, float] | None = None
+    ) -> Callable[[int, int], bool]:
         """Whether a man lifted from one point and set down on another in ``final`` is a mistake a
         player makes: his own man where no turn lets him go, or the other side's man stepped to a
         neighbouring point, as if it were his own (``None``: a turn is still in the hand, and no
-        man is read as astray)."""
+        man is read as astray). A man from the side's pile (origin ``-1``) is astray only when the
+        LEDs prompt the computer's man to be put elsewhere (``placing``: that point, and since
+        when they show it), and he landed since."""
         if final is None:
             return lambda o, t: False
+        if placing is not None:
+            steps = self.illegal_steps(final)
+            target, shown = placing
+            changes = self.ev.points
+            return lambda o, t: t != target and changes[t].changes[-1].lo >= shown if o < 0 else steps(o, t)
         own = final.men[final.side]
         other = final.men[1 - final.side]
         adjacency = final.tables.adjacency
 
         def illegal(o: int, t: int) -> bool:
+            if o < 0:
+                return False
             if other >> o & 1:
                 return bool(adjacency[o] >> t & 1)
             if not own >> o & 1:
@@ -521,11 +540,14 @@ class Scorer:
         pending: RawTurn | None,
         final: Position | None = None,
         setting: Setting | None = None,
+        placing: tuple[int, float] | None = None,
     ) -> Story | None:
         """The chain's cheapest reading after ``setting``; ``final`` is where its turns lead (a man
-        set down astray after them is one where no turn of it lets him go)."""
+        set down astray after them is one where no turn of it lets him go, or, when the computer
+        is prompted to put a man on a point, ``placing`` as ``(point, since when the LEDs show
+        it)``, a man put down anywhere else since)."""
         need = flips_of(turns, pending, setting)
-        illegal = self.illegal_steps(final if pending is None else None)
+        illegal = self.illegal_steps(final if pending is None else None, placing)
         points = self.ev.points
         plies = len(turns) + (pending is not None)
         choice: list[int] = [0] * len(POINTS)

@@ -90,6 +90,8 @@ class Prompt:
 
     side: int
     turn: RawTurn | None = None
+    #: When the LEDs began to show ``turn``: a man put down elsewhere after it is a mistake.
+    shown: float = -math.inf
 
     def fixes(self, base: Position, ply: int) -> bool:
         """Whether the turn at ``ply`` of a chain from ``base`` is the prompted one."""
@@ -173,7 +175,10 @@ def read_stories(
     def scored(chain: tuple[RawTurn, ...], pending: RawTurn | None, final: Position) -> Story | None:
         if budget is not None:
             budget.spend()
-        return scorer.score(chain, pending, final, setting)
+        placing = None
+        if pending is None and prompt is not None and prompt.turn is not None and prompt.fixes(base, len(chain)):
+            placing = (prompt.turn[1], prompt.shown) if prompt.turn[0] < 0 else None
+        return scorer.score(chain, pending, final, setting, placing)
 
     def keep(story: Story | None) -> None:
         if story is not None and story.cost <= best[0] + model.margin:

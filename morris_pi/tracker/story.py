@@ -56,7 +56,8 @@ class Story:
     #: Per point (index), the indices of its changes that are the chain's flips, in order.
     matched: tuple[tuple[int, ...], ...] = field(repr=False)
     #: A man lifted from one point and set down astray on another after the story's turns, not
-    #: yet taken up again: ``(origin, target)``.
+    #: yet taken up again: ``(origin, target)``; origin ``-1`` for the computer's man put down
+    #: from its pile where the LEDs do not prompt it.
     stray: tuple[int, int] | None = None
     #: The board set to the base position before the first turn (``None``: it showed it).
     setting: Setting | None = None

@@ -419,7 +419,10 @@ class StoryTracker:
         else:
             # a man set down astray is the next turn made wrongly: shown to be put back
             astray = decoder.astray if shown is not None else None
-            found = () if astray is None else (Problem(astray[1], "extra"), Problem(astray[0], "missing"))
+            found = ()
+            if astray is not None:
+                origin, target = astray
+                found = (Problem(target, "extra"),) + (() if origin is None else (Problem(origin, "missing"),))
             removing = game.pending is not None or (self.prompt is not None and self.prompt.removal is not None)
             protected = protected_men(game, raw, raw, self.protected if removing else 0, self.prompt)
         self.protected = protected
