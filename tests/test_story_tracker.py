@@ -235,6 +235,18 @@ def test_a_man_lifted_by_mistake_during_a_removal_is_not_read_as_the_man_taken()
     assert heldout.shown_wrong(rows, expected) is None
 
 
+def test_a_button_pressed_while_whose_man_is_whose_is_in_doubt_acts_on_the_reading_shown():
+    """A real game between two people: two men land 37 ms apart, and no later placement tells
+    whose is whose, so two readings of the game are carried. Then the side to move resigns.
+    The record held only what both readings agreed on, and the resignation went to the other
+    side with seven turns missing: a button acts on what the LEDs show, so that reading stands."""
+    trace = CORPUS / "story-a-button-pressed-while-whose-man-is-whose-is-in-doubt-ends-the-reading-shown.jsonl"
+    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
+    rows = replayed(trace)
+    assert heldout.judge(rows, expected) == "exact"
+    assert rows[-1]["outcome"] == {"winner": "black", "reason": "resignation"}
+
+
 def run_to(tracker: StoryTracker, until: float) -> None:
     """Every deadline the tracker names up to ``until``."""
     while (due := tracker.next_deadline()) is not None and due <= until:

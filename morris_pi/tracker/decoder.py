@@ -272,25 +272,34 @@ class StoryDecoder:
         """Commit the turns the LEDs show (``shown``) at once: a player pressed a button on what
         they showed, so the turns read so far stand. Returns whether anything was committed.
 
-        Not while the game is carried as several readings, nor a turn of the computer's side
-        not prompted yet.
+        While the game is carried as several readings, the one the LEDs show stands and the
+        others are given up: the player acted on it. Never a turn of the computer's side not
+        prompted yet.
 
         >>> d = StoryDecoder()
         >>> d.feed(0, 0.0); d.feed(1 << POINTS.index("d6"), 1.0); d.tick(1.5)
         >>> d.commit_shown(1.6), d.record
         (True, 'd6')
         """
-        if len(self._branches) != 1 or self._cheapest is None:
+        if self._cheapest is None:
             return False
         branch, told_at, story = self._cheapest
-        if story is None or branch is not self._branches[0] or len(branch.game.history) != told_at:
+        if story is None or not any(b is branch for b in self._branches) or len(branch.game.history) != told_at:
             return False
+        chosen = len(self._branches) > 1
+        if chosen:
+            self._branches = [branch]
+            self.version += 1
+            self._prompts = {p: t for p, t in self._prompts.items() if p == branch.game.position}
+            self._prompted_at = {p: t for p, t in self._prompted_at.items() if p == branch.game.position}
         n = len(story.turns)
         prompt = self._prompt(branch)
         if prompt is not None:
             n = prompt.unprompted(branch.game.position, story.turns)
         if not n and branch.setting is None:
-            return False
+            if chosen:
+                self._shown = None
+            return chosen
         self._commit(branch, story, n, branch.log.evidence(max(now, self._now)), self._cheapest_at)
         self._shown = None
         self._wake = min(self._wake, now)
