@@ -255,22 +255,25 @@ def run_to(tracker: StoryTracker, until: float) -> None:
 
 @settings(max_examples=15, deadline=None)
 @given(
-    st.lists(st.tuples(st.floats(0.05, 3.0), st.sampled_from(POINTS)), max_size=10),
+    st.lists(st.tuples(st.floats(0.05, 3.0), st.sampled_from([*POINTS, "undo", "draw", "menu"])), max_size=12),
     st.sampled_from([None, "black"]),
 )
 def test_any_hands_on_the_switches_leave_a_legal_record_and_never_break_the_board(
     toggles: list[tuple[float, str]], computer: str | None
 ) -> None:
-    """Men lifted and set down anywhere, at any pace: the board's loop never raises, and the
-    record is always a game the rules allow."""
+    """Men lifted and set down anywhere, at any pace, and buttons pressed between: the board's
+    loop never raises, and the record is always a game the rules allow."""
     tracker = StoryTracker(computer=computer)
     t, board = 0.0, 0
     tracker.update(board, t)
-    for gap, point in toggles:
+    for gap, what in toggles:
         t += gap
         run_to(tracker, t)
-        board ^= 1 << POINTS.index(point)
-        tracker.update(board, t)
+        if what in POINTS:
+            board ^= 1 << POINTS.index(what)
+            tracker.update(board, t)
+        else:
+            tracker.press(what, t)
     run_to(tracker, t + 30.0)
     record = tracker.confirmed.record
     assert Game.from_record(record).record == record
