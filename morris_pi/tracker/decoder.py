@@ -92,7 +92,7 @@ PART_QUIET_S = 3.0
 REST_S = 3.0
 #: Chains one ranking may score (all its readings together). A ranking past it decides nothing
 #: and is tried again later, so that no wake holds up the board's loop for long.
-RANK_CHAINS = 3_000
+RANK_CHAINS = 10_000
 #: Shorter windows tried, each half the last, when one reading has too much to tell at once
 #: (``StoryDecoder._catch_up``); they share one ranking's budget.
 CATCH_UP_TRIES = 4
