@@ -6,6 +6,10 @@ a man flickering as it is put down, a mill and its removal), given as a static `
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from pathlib import Path
+
 import pytest
 from decoder_support import decoder_on, feed, mask, record_after, replay_steps, settle
 from hypothesis import given, settings
@@ -15,7 +19,7 @@ from tracker_kit import MOVING
 from morris_pi.rules import POINTS, Game, Position, Turn
 from morris_pi.tracker.decoder import StoryDecoder
 from morris_pi.tracker.evidence import Evidence, SwitchLog
-from morris_pi.tracker.model import DEFAULT_MODEL
+from morris_pi.tracker.model import DEFAULT_MODEL, Model
 from morris_pi.tracker.stories import explain, read_stories
 
 #: Every man placed, no mill made: the moving phase begins with white to move.
@@ -791,3 +795,12 @@ def test_turns_read_past_a_third_repetition_end_the_game_there() -> None:
     settle(d, 30.0)
     assert d.record == repeating + " g4-g7 e5-e4"
     assert d.game.outcome is not None and d.game.outcome.reason == "threefold-repetition"
+
+
+def test_the_model_page_gives_every_number_of_the_model_one_row() -> None:
+    # docs/tracker-decoder.md is the model's specification: a number added to the model and
+    # not explained there, or a row left for a number taken out, is a page a newcomer misreads
+    page = (Path(__file__).resolve().parent.parent / "docs" / "tracker-decoder.md").read_text()
+    table = page[page.index("## The model") : page.index("## The decision")]
+    rows = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)
+    assert sorted(rows) == sorted(f.name for f in dataclasses.fields(Model))
