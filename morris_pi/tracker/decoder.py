@@ -148,10 +148,9 @@ class StoryDecoder:
         #: The side the computer plays (``None``: two people play). Its turns are read only as
         #: prompted (``prompt``).
         self.computer = computer
-        #: The computer's prompted turn from each position it was asked in.
-        self._prompts: dict[Position, RawTurn] = {}
-        #: When each prompt began to be shown (a hand cannot misread it before).
-        self._prompted_at: dict[Position, float] = {}
+        #: The computer's prompted turn from each position it was asked in, and when the LEDs
+        #: began to show it (a hand cannot misread it before).
+        self._prompts: dict[Position, tuple[RawTurn, float]] = {}
         #: The turns the game is known to follow, from ``game``'s position on (fitting the model
         #: to games with their records); ``None`` in play.
         self.line = None if line is None else [t.to_raw() for t in line]
@@ -291,7 +290,6 @@ class StoryDecoder:
             self._branches = [branch]
             self.version += 1
             self._prompts = {p: t for p, t in self._prompts.items() if p == branch.game.position}
-            self._prompted_at = {p: t for p, t in self._prompted_at.items() if p == branch.game.position}
         n = len(story.turns)
         prompt = self._prompt(branch)
         if prompt is not None:
@@ -322,8 +320,8 @@ class StoryDecoder:
     @property
     def prompted(self) -> Turn | None:
         """The computer's turn prompted in the cheapest reading (``None``: none asked there)."""
-        raw = self._prompts.get(self._branches[0].game.position)
-        return None if raw is None else Turn.from_raw(raw)
+        prompted = self._prompts.get(self._branches[0].game.position)
+        return None if prompted is None else Turn.from_raw(prompted[0])
 
     def prompt(self, turn: Turn | str, game: Game | None = None) -> bool:
         """The computer's chosen turn in ``game`` (one of ``asking``; by default the record), which
@@ -345,8 +343,7 @@ class StoryDecoder:
             return False
         if not game.is_legal(turn):
             raise ValueError(f"the computer's turn {turn} is not legal here ({game.record or 'start'})")
-        self._prompts[game.position] = turn.to_raw()
-        self._prompted_at[game.position] = self._now
+        self._prompts[game.position] = (turn.to_raw(), self._now)
         self._shown = None
         self._wake = min(self._wake, self._now)  # what the hand did meanwhile is read again at once
         return True
@@ -376,7 +373,7 @@ class StoryDecoder:
         log = SwitchLog(raw, now)
         self._branches = [Branch(game.copy(), log, setting=setting if setting.lifts | setting.lands else None)]
         self.version += 1
-        self._prompts, self._prompted_at = {}, {}
+        self._prompts = {}
         self.line = None
         self.stalled = False
         self._shown = None
@@ -469,7 +466,7 @@ class StoryDecoder:
             if isinstance(back, Branch):
                 self._branches = [back]
                 self.version += 1
-                self._prompts, self._prompted_at = {}, {}
+                self._prompts = {}
                 self._shown = None
                 return True
             if back:  # the board may have been put back: nothing is committed until it is told
@@ -514,7 +511,6 @@ class StoryDecoder:
             self._shown = None
             at = {b.game.position for b in self._branches}
             self._prompts = {pos: turn for pos, turn in self._prompts.items() if pos in at}
-            self._prompted_at = {pos: t for pos, t in self._prompted_at.items() if pos in at}
         return changed
 
     def _taken_back(
@@ -802,10 +798,9 @@ class StoryDecoder:
     def _prompt(self, branch: Branch) -> Prompt | None:
         if self.computer is None:
             return None
-        position = branch.game.position
-        return Prompt(
-            SIDES.index(self.computer), self._prompts.get(position), self._prompted_at.get(position, math.inf)
-        )
+        side = SIDES.index(self.computer)
+        prompted = self._prompts.get(branch.game.position)
+        return Prompt(side) if prompted is None else Prompt(side, *prompted)
 
     def _tell(
         self,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from morris_pi.rules import Position
@@ -339,20 +339,33 @@ class Scorer:
         if got is not None:
             return got
         seq = self.ev.points[i].changes
+        got = self._put_back[key] = tuple(
+            (i, seq[a + 1].lo, seq[a + 1].t)
+            for a, ongoing in self.excursions(i, picked)
+            if not ongoing and self.excursion_role(i, a)[1] == "knock"
+        )
+        return got
+
+    def excursions(self, i: int, picked: tuple[int, ...]) -> Iterator[tuple[int, bool]]:
+        """Point ``i``'s noise, its changes ``picked`` as flips: the first change of each
+        excursion, and whether it is still going on (its last change, unpaired)."""
+        n = self.counts[i]
         flips = set(picked)
-        out: list[Moment] = []
         a = 0
-        while a < len(seq):
+        while a < n:
             if a in flips:
                 a += 1
-            elif a + 1 < len(seq) and a + 1 not in flips:
-                if self.excursion_role(i, a)[1] == "knock":
-                    out.append((i, seq[a + 1].lo, seq[a + 1].t))
+            elif a + 1 < n and a + 1 not in flips:
+                yield a, False
                 a += 2
             else:
+                yield a, True
                 a += 1
-        got = self._put_back[key] = tuple(out)
-        return got
+
+    def lifted(self, i: int, flips: Sequence[Flip], picked: tuple[int, ...]) -> list[Moment]:
+        """When the turns' men were lifted or taken off point ``i`` (not a setting's)."""
+        seq = self.ev.points[i].changes
+        return [(i, seq[j].lo, seq[j].t) for f, j in zip(flips, picked, strict=True) if f.role != "land" and f.ply >= 0]
 
     def one_hand(self, put_back: Sequence[Moment], lifts: Sequence[Moment], parts: list[Part] | None = None) -> float:
         """What knocked men put back cost beside the turns' lifts on other points: the hand that
@@ -514,8 +527,8 @@ class Scorer:
         if placing is not None:
             steps = self.illegal_steps(final)
             target, shown = placing
-            changes = self.ev.points
-            return lambda o, t: t != target and changes[t].changes[-1].lo >= shown if o < 0 else steps(o, t)
+            points = self.ev.points
+            return lambda o, t: t != target and points[t].changes[-1].lo >= shown if o < 0 else steps(o, t)
         own = final.men[final.side]
         other = final.men[1 - final.side]
         adjacency = final.tables.adjacency
@@ -584,11 +597,7 @@ class Scorer:
                     self.stray_end(i, picked),
                     setting_span(flips, picked, seq),
                     self.put_back(i, picked),
-                    [
-                        (i, seq[j].lo, seq[j].t)
-                        for f, j in zip(flips, picked, strict=True)
-                        if f.role != "land" and f.ply >= 0
-                    ],
+                    self.lifted(i, flips, picked),
                 )
             return got
 

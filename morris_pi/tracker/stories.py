@@ -239,26 +239,17 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
         seq = evidence.points[i].changes
         for f, j in zip(need[i], picked, strict=True):
             times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
-            if f.role != "land" and f.ply >= 0:
-                lifts.append((i, seq[j].lo, seq[j].t))
-        flips = set(picked)
-        a = 0
-        while a < len(seq):
-            if a in flips:
-                a += 1
-                continue
-            if a + 1 < len(seq) and a + 1 not in flips:
+        lifts += scorer.lifted(i, need[i], picked)
+        for a, ongoing in scorer.excursions(i, picked):
+            if not ongoing:
                 cost, role = scorer.excursion_role(i, a)
                 lo, hi = max(seq[a + 1].lo - seq[a].t, 0.0), seq[a + 1].t - seq[a].lo
                 parts.append(Part(role, f"{POINTS[i]}#{a}", lo, hi, cost))
-                magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=False))
-                a += 2
             else:
                 cost, role = scorer.ongoing_role(i, a)
                 d = evidence.now - seq[a].t
                 parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
-                magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=True))
-                a += 1
+            magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=ongoing))
     scorer.second_hands(magnets, dict(enumerate(story.matched)), parts)
     put_back = [m for i, picked in enumerate(story.matched) for m in scorer.put_back(i, picked)]
     scorer.one_hand(put_back, lifts, parts)
