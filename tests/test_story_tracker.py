@@ -247,6 +247,19 @@ def test_a_button_pressed_while_whose_man_is_whose_is_in_doubt_acts_on_the_readi
     assert rows[-1]["outcome"] == {"winner": "black", "reason": "resignation"}
 
 
+def test_the_computer_prompted_in_one_reading_is_prompted_in_every_reading_that_reaches_it():
+    """A real game against the computer: a capture whose man taken is in doubt (one taken first,
+    another knocked off and back), carried as two readings that meet in one position. The
+    computer was asked there in the reading believed and prompted a1, and the hand put its man on
+    f4 first. The other reading reached that position unasked: where it read f4 as the computer's
+    own turn, it came out cheaper and its capture, on the wrong man, was written."""
+    trace = CORPUS / "story-a-prompt-asked-in-one-reading-binds-every-reading-that-reaches-its-position.jsonl"
+    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
+    rows = replayed(trace)
+    assert heldout.judge(rows, expected) == "exact"
+    assert heldout.shown_wrong(rows, expected) is None
+
+
 def run_to(tracker: StoryTracker, until: float) -> None:
     """Every deadline the tracker names up to ``until``."""
     while (due := tracker.next_deadline()) is not None and due <= until:

@@ -24,6 +24,11 @@ def told(record: str, changes: dict[str, list[tuple[float, bool]]], prompt: Prom
     return [str(s) for s in read_stories(game.position, evidence, prompt=prompt)]
 
 
+def prompted(record: str, turn: str) -> Prompt:
+    """The computer (black) prompted to play ``turn`` after ``record``."""
+    return Prompt(BLACK, {Game.from_record(record).position: (Turn.parse(turn).to_raw(), 0.0)})
+
+
 def first_legal(game: Game) -> Turn:
     """The computer replay plays without a level."""
     return game.legal_turns()[0]
@@ -31,9 +36,9 @@ def first_legal(game: Game) -> Turn:
 
 def test_where_the_computer_was_prompted_its_side_plays_only_that_turn() -> None:
     black_lands_a1 = {"a1": [(1.0, True)]}
-    assert told("d6", black_lands_a1, Prompt(BLACK, Turn.parse("a1").to_raw()))[0] == "a1"
+    assert told("d6", black_lands_a1, prompted("d6", "a1"))[0] == "a1"
     # prompted g7, the man put on a1 is a mistake on the board, never the computer's turn
-    assert not any("a1" in s.split() for s in told("d6", black_lands_a1, Prompt(BLACK, Turn.parse("g7").to_raw())))
+    assert not any("a1" in s.split() for s in told("d6", black_lands_a1, prompted("d6", "g7")))
 
 
 def test_a_hand_far_ahead_of_the_leds_is_read_and_written_as_the_prompts_come() -> None:

@@ -289,7 +289,7 @@ class StoryDecoder:
         if chosen:
             self._branches = [branch]
             self.version += 1
-            self._prompts = {p: t for p, t in self._prompts.items() if p == branch.game.position}
+            self._forget_prompts()
         n = len(story.turns)
         prompt = self._prompt(branch)
         if prompt is not None:
@@ -509,8 +509,7 @@ class StoryDecoder:
         if changed:
             self.version += 1
             self._shown = None
-            at = {b.game.position for b in self._branches}
-            self._prompts = {pos: turn for pos, turn in self._prompts.items() if pos in at}
+            self._forget_prompts()
         return changed
 
     def _taken_back(
@@ -792,15 +791,26 @@ class StoryDecoder:
                 return 0
         return max((k + 1 for k, state in enumerate(order) if state in met), default=0)
 
+    def _forget_prompts(self) -> None:
+        """Keep the prompts the readings believed can still pass through.
+
+        With one reading, that is the prompt of its position only: a position met again later
+        is asked again. While several are carried, one reading's stories may reach the position
+        another was asked in, and there the computer's turn is known: forgetting it would let
+        that reading play any turn there for free, and a hand that carried out the prompt
+        wrongly would price the reading asked dearer than the one that never was.
+        """
+        if len(self._branches) == 1:
+            at = self._branches[0].game.position
+            self._prompts = {pos: turn for pos, turn in self._prompts.items() if pos == at}
+
     def _line(self, branch: Branch) -> list[RawTurn] | None:
         return None if self.line is None else self.line[len(branch.game.history) - self._line_from :]
 
     def _prompt(self, branch: Branch) -> Prompt | None:
         if self.computer is None:
             return None
-        side = SIDES.index(self.computer)
-        prompted = self._prompts.get(branch.game.position)
-        return Prompt(side) if prompted is None else Prompt(side, *prompted)
+        return Prompt(SIDES.index(self.computer), self._prompts)
 
     def _tell(
         self,

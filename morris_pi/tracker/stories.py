@@ -17,8 +17,8 @@ in the chain's order. Everything else is priced by the model (``model.py``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from morris_pi.errors import MorrisPiError
 from morris_pi.rules import Position
@@ -73,36 +73,42 @@ class ChainBudget:
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """Against the computer: its side (0 white, 1 black) and the turn it was prompted to play from
-    the base position (``None``: it has not been asked there).
+    """Against the computer: its side (0 white, 1 black) and the turns it was prompted to play,
+    by the position it was asked in, each with when the LEDs began to show it.
 
-    A hand carries out the computer's turns as the LEDs show them: where it was prompted, its
-    side plays only the prompted turn. A turn of its side not prompted yet (the search still
+    A hand carries out the computer's turns as the LEDs show them: in a position it was asked
+    in, its side plays only the prompted turn, in every story that passes through that position
+    (not only from the base: while a doubt is carried as several readings, one reading reaches
+    the position another was asked in). A turn of its side not prompted yet (the search still
     running, or the human's turn before it not yet committed) may be any legal turn, since a hand
     may be ahead of the LEDs, but it is never committed before it is prompted (``unprompted``).
 
     >>> from morris_pi.rules import Turn
     >>> after_d6 = Position.start().play(Turn.parse("d6").to_raw())
     >>> chain = [Turn.parse(t).to_raw() for t in ("a7", "g7", "a1")]
-    >>> Prompt(1).unprompted(after_d6, chain), Prompt(1, chain[0]).unprompted(after_d6, chain)
+    >>> Prompt(1).unprompted(after_d6, chain), Prompt(1, {after_d6: (chain[0], 0.0)}).unprompted(after_d6, chain)
     (0, 2)
+    >>> later = after_d6.play(chain[0]).play(chain[1])
+    >>> Prompt(1, {after_d6: (chain[0], 0.0), later: (chain[2], 0.0)}).unprompted(after_d6, chain)
+    3
     """
 
     side: int
-    turn: RawTurn | None = None
-    #: When the LEDs began to show ``turn``: a man put down elsewhere after it is a mistake.
-    shown: float = -math.inf
+    turns: Mapping[Position, tuple[RawTurn, float]] = field(default_factory=dict)
 
-    def fixes(self, base: Position, ply: int) -> bool:
-        """Whether the turn at ``ply`` of a chain from ``base`` is the prompted one."""
-        return ply == 0 and self.turn is not None and base.side == self.side
+    def at(self, pos: Position) -> tuple[RawTurn, float] | None:
+        """The turn prompted in ``pos`` and since when the LEDs show it, if the computer was
+        asked there (a man put down elsewhere after it is a mistake)."""
+        return self.turns.get(pos) if pos.side == self.side else None
 
     def unprompted(self, base: Position, turns: Sequence[RawTurn]) -> int:
         """How many of ``turns`` (from ``base``) come before the computer's first one not prompted."""
-        first = 0 if base.side == self.side else 1
-        if self.fixes(base, first):
-            first += 2
-        return min(len(turns), first)
+        pos = base
+        for k, turn in enumerate(turns):
+            if pos.side == self.side and pos not in self.turns:
+                return k
+            pos = pos.play(turn)
+        return len(turns)
 
 
 def _pendings(pos: Position, line: Sequence[RawTurn] | None = None) -> list[RawTurn]:
@@ -176,8 +182,9 @@ def read_stories(
         if budget is not None:
             budget.spend()
         placing = None
-        if pending is None and prompt is not None and prompt.turn is not None and prompt.fixes(base, len(chain)):
-            placing = (prompt.turn[1], prompt.shown) if prompt.turn[0] < 0 else None
+        prompted = None if pending is not None or prompt is None else prompt.at(final)
+        if prompted is not None and prompted[0][0] < 0:
+            placing = (prompted[0][1], prompted[1])
         return scorer.score(chain, pending, final, setting, placing)
 
     def keep(story: Story | None) -> None:
@@ -190,9 +197,8 @@ def read_stories(
             return prefix[ply : ply + 1]
         if line is not None:
             return line[ply : ply + 1]
-        if prompt is not None and prompt.turn is not None and prompt.fixes(base, ply):
-            return (prompt.turn,)
-        return pos.turns()
+        prompted = None if prompt is None else prompt.at(pos)
+        return pos.turns() if prompted is None else (prompted[0],)
 
     def walk(pos: Position, chain: tuple[RawTurn, ...]) -> None:
         if len(found) >= MAX_STORIES or bound_now[0] + model.turn * len(chain) > best[0] + model.margin:
