@@ -260,6 +260,19 @@ def test_the_computer_prompted_in_one_reading_is_prompted_in_every_reading_that_
     assert heldout.shown_wrong(rows, expected) is None
 
 
+def test_a_turn_told_by_other_changes_is_not_agreed_and_a_cycle_of_captures_keeps_its_turns():
+    """A real game against the computer: three cycles of captures on c5 and a7, each man placed
+    on the point just emptied, two of the middle cycle's changes lost until a scan. One reading
+    took the middle cycle for noise, another for two turns; both begin "c5xa7", made by other
+    changes. Taken as agreeing on it (and as one reading once both committed it), the cheaper
+    dropped what the other needed, and two turns were missing from the record."""
+    trace = CORPUS / "story-a-cycle-of-captures-read-as-noise-does-not-merge-with-the-cycle-read-as-turns.jsonl"
+    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
+    rows = replayed(trace)
+    assert heldout.judge(rows, expected) == "exact"
+    assert heldout.shown_wrong(rows, expected) is None
+
+
 def run_to(tracker: StoryTracker, until: float) -> None:
     """Every deadline the tracker names up to ``until``."""
     while (due := tracker.next_deadline()) is not None and due <= until:

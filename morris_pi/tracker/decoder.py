@@ -484,18 +484,21 @@ class StoryDecoder:
                 self.stalled = True
             return False
         # Readings whose stories all cost more than the margin above the cheapest are no longer
-        # believed; two that reached one position differ in nothing the switches will show later.
+        # believed; two that reached one position with the same changes left to explain differ in
+        # nothing the switches will show later. (Reached by different changes, as when one read a
+        # cycle of captures as noise and the other as turns, they still differ in what is to come.)
         ceiling = min(explained) + self.model.margin
-        kept: dict[Position, tuple[Branch, list[Story], bool, Evidence]] = {}
+        kept: dict[tuple[Position, tuple[int, ...]], tuple[Branch, list[Story], bool, Evidence]] = {}
         for branch, good, full, evidence in sorted(
             ranked, key=lambda r: r[0].offset + r[1][0].cost if r[1] else math.inf
         ):
             good = [s for s in good if branch.offset + s.cost <= ceiling]
-            if good and branch.game.position not in kept:
+            at = (branch.game.position, tuple(len(p.changes) for p in evidence.points))
+            if good and at not in kept:
                 if not kept:
                     # told before anything is committed: the turns committed now are its first
                     self._cheapest = (branch, len(branch.game.history), good[0])
-                kept[branch.game.position] = (branch, good, full, evidence)
+                kept[at] = (branch, good, full, evidence)
         changed = len(kept) < len(self._branches)
         self._branches = []
         for branch, good, full, evidence in kept.values():
@@ -647,9 +650,7 @@ class StoryDecoder:
         """How many turns of the cheapest of ``good`` every one of them agrees on."""
         best = good[0]
         agreed = 0
-        while agreed < len(best.turns) and all(
-            len(s.turns) > agreed and s.turns[agreed] == best.turns[agreed] for s in good
-        ):
+        while agreed < len(best.turns) and all(_same_turns(s, best, agreed + 1) for s in good):
             agreed += 1
         # Good stories that part and meet again in the same position differ in nothing the
         # switches will ever show later: waiting cannot decide between them, so the cheapest does.
@@ -716,13 +717,17 @@ class StoryDecoder:
         """
         if self.line is not None or any(not s.turns for s in good):
             return [branch]
-        groups: dict[RawTurn, list[Story]] = {}
+        groups: list[list[Story]] = []
         for story in good:
-            groups.setdefault(story.turns[0], []).append(story)
+            group = next((g for g in groups if _same_turns(story, g[0], 1)), None)
+            if group is None:
+                groups.append([story])
+            else:
+                group.append(story)
         if not 1 < len(groups) <= room:
             return [branch]
         plans = []
-        for stories in groups.values():
+        for stories in groups:
             ready = self._ready(stories[0], self._agreed(branch, stories), evidence, now, PART_QUIET_S)
             if not ready:
                 return [branch]
@@ -775,21 +780,26 @@ class StoryDecoder:
             return 0
         prompt = self._prompt(branch)
 
-        def states(story: Story) -> list[Position]:
-            pos, out = branch.game.position, []
+        def states(story: Story) -> dict[Position, int]:
+            """Each position the story reaches, with how many of its turns it took to reach it."""
+            pos, out = branch.game.position, {}
             turns = story.turns if prompt is None else story.turns[: prompt.unprompted(pos, story.turns)]
-            for raw in turns:
+            for k, raw in enumerate(turns, 1):
                 pos = pos.play(raw)
-                out.append(pos)
+                out[pos] = k
             return out
 
-        order = states(good[0])
-        met = set(order)
+        best = good[0]
+        met = states(best)
         for story in good[1:]:
-            met.intersection_update(states(story))
+            theirs = states(story)
+            # Met, they must also go on alike: the same turns after, made by the same changes. A
+            # story that reaches the position sooner in the evidence and tells more turns after it
+            # (a cycle of captures read as noise in the other) has not met it.
+            met = {pos: k for pos, k in met.items() if pos in theirs and _same_after(story, theirs[pos], best, k)}
             if not met:
                 return 0
-        return max((k + 1 for k, state in enumerate(order) if state in met), default=0)
+        return max(met.values(), default=0)
 
     def _forget_prompts(self) -> None:
         """Keep the prompts the readings believed can still pass through.
@@ -932,6 +942,45 @@ def _rests_otherwise(past: Evidence, i: int) -> bool:
     (``unfinished``), and the turn is as good as shown."""
     last = past.points[i].changes[-1].t
     return past.now - last >= REST_S and any(s > last for s in past.scans)
+
+
+def _same_turns(a: Story, b: Story, k: int) -> bool:
+    """Whether ``a`` and ``b`` tell their first ``k`` turns alike: the same turns, made by the same
+    changes of the switches (``_same_change``). Two stories that tell one turn by different
+    changes (a man placed on c5 now, or the same placement a cycle of captures later, the cycle
+    between read as noise) do not agree on it: committing one drops the changes the other needs.
+    """
+    if len(a.turns) < k or len(b.turns) < k or a.turns[:k] != b.turns[:k]:
+        return False
+    for i, flips in enumerate(flips_of(a.turns[:k], None, a.setting)):
+        ma, mb = a.matched[i], b.matched[i]
+        if not all(_same_change(ma[m], mb[m], ma, mb) for m in range(len(flips))):
+            return False
+    return True
+
+
+def _same_after(a: Story, ka: int, b: Story, kb: int) -> bool:
+    """Whether ``a``'s turns after its first ``ka`` and ``b``'s after its first ``kb`` are the same
+    turns, made by the same changes (``_same_change``)."""
+    if a.turns[ka:] != b.turns[kb:]:
+        return False
+    fa, fb = flips_of(a.turns, None, a.setting), flips_of(b.turns, None, b.setting)
+    for i in range(len(POINTS)):
+        ma, mb = a.matched[i], b.matched[i]
+        xa = [j for f, j in zip(fa[i], ma, strict=False) if f.ply >= ka]
+        xb = [j for f, j in zip(fb[i], mb, strict=False) if f.ply >= kb]
+        if len(xa) != len(xb) or not all(_same_change(ja, jb, ma, mb) for ja, jb in zip(xa, xb, strict=True)):
+            return False
+    return True
+
+
+def _same_change(ja: int, jb: int, ma: tuple[int, ...], mb: tuple[int, ...]) -> bool:
+    """Whether a flip matched to change ``ja`` of its point in one story and to ``jb`` in another
+    (whose flips there are matched to ``ma`` and ``mb``) is one change of the board: the same,
+    or two that neither story reads a flip between (a man's landing aligned with one close of
+    his flickering or another)."""
+    lo, hi = (ja, jb) if ja <= jb else (jb, ja)
+    return hi - lo <= 1 or not any(lo < x < hi for x in (*ma, *mb))
 
 
 def _uses_all(story: Story, turns: int) -> bool:
