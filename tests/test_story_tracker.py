@@ -273,6 +273,26 @@ def test_a_turn_told_by_other_changes_is_not_agreed_and_a_cycle_of_captures_keep
     assert heldout.shown_wrong(rows, expected) is None
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        # two men land 7 ms apart and the first is knocked off 64 ms later by the next player's
+        # quick hand: still the first placed, not a man touched and placed later
+        "story-a-man-knocked-at-once-after-two-land-together-is-still-the-first-placed",
+        # a hand held over a point for a tenth of a second, and the computer's man put down two
+        # seconds later: not the human's man placed there and knocked, with the computer's
+        # turn carried out a sixth of a second after it, before the LEDs could prompt it
+        "story-the-computers-man-put-down-at-once-after-the-humans-is-a-guess",
+    ],
+)
+def test_placements_close_together_are_read_in_the_order_they_landed(name: str):
+    trace = CORPUS / f"{name}.jsonl"
+    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
+    rows = replayed(trace)
+    assert heldout.judge(rows, expected) == "exact"
+    assert heldout.shown_wrong(rows, expected) is None
+
+
 def run_to(tracker: StoryTracker, until: float) -> None:
     """Every deadline the tracker names up to ``until``."""
     while (due := tracker.next_deadline()) is not None and due <= until:

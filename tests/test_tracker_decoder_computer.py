@@ -13,7 +13,7 @@ from decoder_support import feed, mask, replay_steps, settle
 from morris_pi.rules import Game, Turn
 from morris_pi.tracker.decoder import StoryDecoder
 from morris_pi.tracker.evidence import Evidence
-from morris_pi.tracker.stories import Prompt, read_stories
+from morris_pi.tracker.stories import Prompt, explain, read_stories
 
 BLACK = 1
 
@@ -150,3 +150,19 @@ def test_the_computers_prompt_tells_apart_turns_whose_stories_meet_through_its_r
     d.prompt("d1", d.asking[0])
     settle(d, 15.2)
     assert d.record == "a7 a1 d7 d1 g7xd1 d1"
+
+
+def test_a_computer_turn_carried_out_a_moment_after_the_humans_is_priced_as_a_guess() -> None:
+    # White (the human) puts a man on d6; black's man lands on a1 a moment later, or a second
+    # and a half later. The LEDs prompt black's turn only once white's has been read, so a hand
+    # that carries it out a tenth of a second after white's landing guessed it: that story costs
+    # more, and one that waited for the prompt costs nothing more for its pause.
+    def reply_cost(after: float) -> float:
+        evidence = Evidence.static(0, {"d6": [(1.0, True)], "a1": [(1.0 + after, True)]}, 6.0)
+        prompt = Prompt(BLACK)
+        story = next(s for s in read_stories(Game().position, evidence, prompt=prompt) if str(s) == "d6 a1")
+        # black plays the odd plies from the start
+        return sum(p.cost for p in explain(evidence, story, replies=1) if p.role == "reply")
+
+    assert reply_cost(0.1) > 3.0
+    assert reply_cost(1.5) == 0.0

@@ -78,7 +78,7 @@ class Model:
     clear: Duration = Duration(2.0, 0.6)
     #: From a man's landing to a knock that lifts him off his point: the hand that put him down
     #: lets go first. Only a short one is priced.
-    reach: Duration = Duration(0.3, 0.5)
+    reach: Duration = Duration(0.3, 0.8)
     #: From a knocked man put back to a man lifted on another point, or the other way round: the
     #: hand that puts him back lets go before it reaches another. Only a short one is priced.
     put_back: Duration = Duration(0.3, 0.5)
@@ -115,6 +115,10 @@ class Model:
     #: How long the next turn's first change came before this turn's last one (two hands at
     #: once: the next player lifts while the man still flies or flickers). Only its tail is priced.
     early: Duration = Duration(0.65, 0.8, prior=3.5)
+    #: Against the computer, from the end of the turn before to the first change of the computer's
+    #: turn: a hand carries it out as the LEDs prompt it, and they prompt it once the turn before
+    #: has been read, so only a short one is priced (a quick player guessing the reply).
+    reply: Duration = Duration(1.0, 0.6)
     #: The next turn begun before the mill's removal was made: the other side waits to see
     #: which man is taken (it may be the one he would lift). On top of ``early``.
     before_removal: float = 6.0

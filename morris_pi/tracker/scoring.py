@@ -422,8 +422,12 @@ class Scorer:
         parts: list[Part] | None = None,
         *,
         set_up: Span | None = None,
+        replies: int = -1,
     ) -> float:
         """What the chain's flips cost as hands move: carries, removals, turns after turns.
+
+        ``replies``: against the computer, the parity of the plies it plays (``-1``: none); a
+        hand carries them out once the LEDs prompt them, after the turn before was read.
 
         ``set_up``: when the setting's flips began and ended. The board is put right before the
         first turn is made, as a turn is made after the one before: it cannot begin before the
@@ -486,6 +490,8 @@ class Scorer:
                 cost += priced("carry, lifted before the next turn", ply - 1, extra, longer, hi)
             if start < prev_end:
                 cost += priced("early", ply, m.early.tail(prev_end - start), prev_end - start, prev_end - start)
+            elif ply % 2 == replies and prev_end > -math.inf:
+                cost += priced("reply", ply, m.reply.head(start - prev_end), start - prev_end, start - prev_end)
             if start < owed:
                 cost += priced("before the removal", ply, m.before_removal, owed - start, owed - start)
             prev_start, prev_end = start, max(end, prev_end)
@@ -554,11 +560,13 @@ class Scorer:
         final: Position | None = None,
         setting: Setting | None = None,
         placing: tuple[int, float] | None = None,
+        replies: int = -1,
     ) -> Story | None:
         """The chain's cheapest reading after ``setting``; ``final`` is where its turns lead (a man
         set down astray after them is one where no turn of it lets him go, or, when the computer
         is prompted to put a man on a point, ``placing`` as ``(point, since when the LEDs show
-        it)``, a man put down anywhere else since)."""
+        it)``, a man put down anywhere else since). ``replies``: the parity of the plies the
+        computer plays (``timing``)."""
         need = flips_of(turns, pending, setting)
         illegal = self.illegal_steps(final if pending is None else None, placing)
         points = self.ev.points
@@ -628,7 +636,7 @@ class Scorer:
                 noise += self.strays(ends, illegal, times)[0]
             if put_back and lifts:
                 noise += self.one_hand(put_back, lifts)
-            return noise + self.timing(plies, times, set_up=joined(spans))
+            return noise + self.timing(plies, times, set_up=joined(spans), replies=replies)
 
         def descend(choice: list[int]) -> float:
             # one point's reading changed at a time, while that makes the chain cheaper

@@ -163,6 +163,7 @@ def read_stories(
     bound_now = [sum(row[u] for row, u in zip(floor, used, strict=True)) + scorer.lost]
     odd = sum(1 for n, u in zip(counts, used, strict=True) if (n - u) % 2)
     found: list[Story] = []
+    replies = -1 if prompt is None else (prompt.side - base.side) % 2
     best = [ceiling - model.margin]  # until a cheaper story is found, the ceiling prunes
 
     def touch(turn: RawTurn, step: int) -> int:
@@ -185,7 +186,7 @@ def read_stories(
         prompted = None if pending is not None or prompt is None else prompt.at(final)
         if prompted is not None and prompted[0][0] < 0:
             placing = (prompted[0][1], prompted[1])
-        return scorer.score(chain, pending, final, setting, placing)
+        return scorer.score(chain, pending, final, setting, placing, replies)
 
     def keep(story: Story | None) -> None:
         if story is not None and story.cost <= best[0] + model.margin:
@@ -228,12 +229,13 @@ def read_stories(
     return found
 
 
-def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> list[Part]:
+def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL, *, replies: int = -1) -> list[Part]:
     """What each piece of ``story`` costs: every noise excursion with its role, every carry,
     removal, pause between turns and overlap, the changes only a scan showed, and the turns.
 
     This is how a failing game is read: the true story's parts beside the chosen one's show
-    which role priced the truth out.
+    which role priced the truth out. ``replies``: against the computer, the parity of the plies
+    it plays from the story's base (its turns are priced as replies to the LEDs' prompt).
     """
     scorer = Scorer(evidence, model)
     need = flips_of(story.turns, story.pending, story.setting)
@@ -269,7 +271,7 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL) -> l
             scorer.stands(i, need[i], picked, parts)
     plies = len(story.turns) + (story.pending is not None)
     set_up = joined(setting_span(need[i], picked, evidence.points[i].changes) for i, picked in enumerate(story.matched))
-    scorer.timing(plies, times, parts, set_up=set_up)
+    scorer.timing(plies, times, parts, set_up=set_up, replies=replies)
     for i, p in enumerate(evidence.points):
         for j, c in enumerate(p.changes):
             if not c.seen:
