@@ -189,6 +189,16 @@ def replayed(trace: Path) -> list[dict]:
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
+def assert_read_exactly(name: str) -> None:
+    """The frozen game ``name`` replays to its whole record, and no moment shows a turn nobody
+    played."""
+    trace = CORPUS / f"{name}.jsonl"
+    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
+    rows = replayed(trace)
+    assert heldout.judge(rows, expected) == "exact"
+    assert heldout.shown_wrong(rows, expected) is None
+
+
 #: A placement's capture taken back against the computer, the man taken put back before his
 #: taker's man was lifted: read as the computer's reply, and the takeback never believed.
 MISREAD = {"takeback-no-flying-computer-black-3"}
@@ -205,10 +215,7 @@ MISREAD = {"takeback-no-flying-computer-black-3"}
 def test_games_with_turns_taken_back_by_hand_replay_exactly(trace: Path):
     """Frozen physical games with turns made and taken back by hand, read through the controller:
     the ``Tracker`` shows a turn nobody played in two of them."""
-    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
-    rows = replayed(trace)
-    assert heldout.judge(rows, expected) == "exact"
-    assert heldout.shown_wrong(rows, expected) is None
+    assert_read_exactly(trace.stem)
 
 
 def test_a_man_put_down_before_a_move_was_taken_back_is_not_read_as_the_turn_made_instead():
@@ -216,11 +223,7 @@ def test_a_man_put_down_before_a_move_was_taken_back_is_not_read_as_the_turn_mad
     taken away, then the computer's capture of the moved man carried out and the point he came
     from filled at once. The board passes through the position before the move, but the man on
     the empty point came before it: the turn made instead of one taken back comes after it."""
-    trace = CORPUS / "story-a-man-put-down-before-a-move-was-taken-back-is-not-its-replacement.jsonl"
-    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
-    rows = replayed(trace)
-    assert heldout.judge(rows, expected) == "exact"
-    assert heldout.shown_wrong(rows, expected) is None
+    assert_read_exactly("story-a-man-put-down-before-a-move-was-taken-back-is-not-its-replacement")
 
 
 def test_a_man_lifted_by_mistake_during_a_removal_is_not_read_as_the_man_taken():
@@ -228,11 +231,7 @@ def test_a_man_lifted_by_mistake_during_a_removal_is_not_read_as_the_man_taken()
     lifted meanwhile, unseen, and put back seconds later. Until he is back, the board reads as
     well as "that man taken, and the man really taken lifted for the next move": but a man held
     in the hand that long is as unlikely as a carry that long, so the removal is not written wrong."""
-    trace = CORPUS / "story-a-wrong-man-lifted-unseen-during-a-removal-is-not-the-man-taken.jsonl"
-    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
-    rows = replayed(trace)
-    assert heldout.judge(rows, expected) == "exact"
-    assert heldout.shown_wrong(rows, expected) is None
+    assert_read_exactly("story-a-wrong-man-lifted-unseen-during-a-removal-is-not-the-man-taken")
 
 
 def test_a_button_pressed_while_whose_man_is_whose_is_in_doubt_acts_on_the_reading_shown():
@@ -253,11 +252,7 @@ def test_the_computer_prompted_in_one_reading_is_prompted_in_every_reading_that_
     computer was asked there in the reading believed and prompted a1, and the hand put its man on
     f4 first. The other reading reached that position unasked: where it read f4 as the computer's
     own turn, it came out cheaper and its capture, on the wrong man, was written."""
-    trace = CORPUS / "story-a-prompt-asked-in-one-reading-binds-every-reading-that-reaches-its-position.jsonl"
-    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
-    rows = replayed(trace)
-    assert heldout.judge(rows, expected) == "exact"
-    assert heldout.shown_wrong(rows, expected) is None
+    assert_read_exactly("story-a-prompt-asked-in-one-reading-binds-every-reading-that-reaches-its-position")
 
 
 def test_a_turn_told_by_other_changes_is_not_agreed_and_a_cycle_of_captures_keeps_its_turns():
@@ -266,11 +261,7 @@ def test_a_turn_told_by_other_changes_is_not_agreed_and_a_cycle_of_captures_keep
     took the middle cycle for noise, another for two turns; both begin "c5xa7", made by other
     changes. Taken as agreeing on it (and as one reading once both committed it), the cheaper
     dropped what the other needed, and two turns were missing from the record."""
-    trace = CORPUS / "story-a-cycle-of-captures-read-as-noise-does-not-merge-with-the-cycle-read-as-turns.jsonl"
-    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
-    rows = replayed(trace)
-    assert heldout.judge(rows, expected) == "exact"
-    assert heldout.shown_wrong(rows, expected) is None
+    assert_read_exactly("story-a-cycle-of-captures-read-as-noise-does-not-merge-with-the-cycle-read-as-turns")
 
 
 @pytest.mark.parametrize(
@@ -286,11 +277,7 @@ def test_a_turn_told_by_other_changes_is_not_agreed_and_a_cycle_of_captures_keep
     ],
 )
 def test_placements_close_together_are_read_in_the_order_they_landed(name: str):
-    trace = CORPUS / f"{name}.jsonl"
-    expected = json.loads(trace.with_name(trace.stem + ".expected.json").read_text())
-    rows = replayed(trace)
-    assert heldout.judge(rows, expected) == "exact"
-    assert heldout.shown_wrong(rows, expected) is None
+    assert_read_exactly(name)
 
 
 def run_to(tracker: StoryTracker, until: float) -> None:

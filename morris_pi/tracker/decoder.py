@@ -950,25 +950,25 @@ def _same_turns(a: Story, b: Story, k: int) -> bool:
     changes (a man placed on c5 now, or the same placement a cycle of captures later, the cycle
     between read as noise) do not agree on it: committing one drops the changes the other needs.
     """
-    if len(a.turns) < k or len(b.turns) < k or a.turns[:k] != b.turns[:k]:
-        return False
-    for i, flips in enumerate(flips_of(a.turns[:k], None, a.setting)):
-        ma, mb = a.matched[i], b.matched[i]
-        if not all(_same_change(ma[m], mb[m], ma, mb) for m in range(len(flips))):
-            return False
-    return True
+    return len(a.turns) >= k and len(b.turns) >= k and _alike(a, -1, k, b, -1, k)
 
 
 def _same_after(a: Story, ka: int, b: Story, kb: int) -> bool:
     """Whether ``a``'s turns after its first ``ka`` and ``b``'s after its first ``kb`` are the same
     turns, made by the same changes (``_same_change``)."""
-    if a.turns[ka:] != b.turns[kb:]:
+    return _alike(a, ka, len(a.turns), b, kb, len(b.turns))
+
+
+def _alike(a: Story, a_from: int, a_to: int, b: Story, b_from: int, b_to: int) -> bool:
+    """Whether plies ``a_from`` to ``a_to`` of ``a`` and ``b_from`` to ``b_to`` of ``b`` are the
+    same turns made by the same changes (ply -1: the setting's flips, which come first)."""
+    if a.turns[max(a_from, 0) : a_to] != b.turns[max(b_from, 0) : b_to]:
         return False
     fa, fb = flips_of(a.turns, None, a.setting), flips_of(b.turns, None, b.setting)
     for i in range(len(POINTS)):
         ma, mb = a.matched[i], b.matched[i]
-        xa = [j for f, j in zip(fa[i], ma, strict=False) if f.ply >= ka]
-        xb = [j for f, j in zip(fb[i], mb, strict=False) if f.ply >= kb]
+        xa = [j for f, j in zip(fa[i], ma, strict=False) if a_from <= f.ply < a_to]
+        xb = [j for f, j in zip(fb[i], mb, strict=False) if b_from <= f.ply < b_to]
         if len(xa) != len(xb) or not all(_same_change(ja, jb, ma, mb) for ja, jb in zip(xa, xb, strict=True)):
             return False
     return True
