@@ -7,8 +7,10 @@ Once a change is firm (``FIRM_S`` after it, a burst of changes once), it ranks e
 cheapest; the turns at the front of every good story are *agreed*, and so are the cheapest
 story's turns up to a position every good story reaches (``_met``). Agreed turns are committed
 once every switch they changed has been quiet for ``confirm_s`` (a turn that takes a man, once
-the victim's next turn has been too), and the next ranking starts after them. A reading with
-too much to tell at once tells its oldest turns alone (``_catch_up``).
+the victim's next turn has been too) and no good story of a ranking in the last ``confirm_s``
+doubted them (told another turn there, or held another man in the hand) unless a good story now
+goes on from it (``_undoubted``); the next ranking starts after them. A reading with too much to
+tell at once tells its oldest turns alone (``_catch_up``).
 
 Some doubts only later turns settle: two men land at once and the switches cannot tell whose is
 whose until one is taken or moved. When the good stories part at their first turn, and each
@@ -98,6 +100,10 @@ RANK_CHAINS = 10_000
 CATCH_UP_TRIES = 4
 
 
+#: What a story tells: its turns, and the turn still in the hand.
+Told = tuple[tuple[RawTurn, ...], RawTurn | None]
+
+
 class Branch:
     """One reading of the game believed: the turns committed in it, and the switches since.
 
@@ -105,7 +111,7 @@ class Branch:
     from the others, so that stories of different readings are ranked on one scale.
     """
 
-    __slots__ = ("game", "heads", "log", "offset", "setting")
+    __slots__ = ("game", "heads", "log", "offset", "setting", "told")
 
     def __init__(self, game: Game, log: SwitchLog, offset: float = 0.0, setting: Setting | None = None) -> None:
         self.game = game
@@ -117,10 +123,14 @@ class Branch:
         #: The beginnings of the last ranking's good stories: where to follow them further from
         #: when the board runs ahead of the turns told (``StoryDecoder._further``).
         self.heads: set[tuple[RawTurn, ...]] = set()
+        #: What the good stories of the recent rankings told: when, and each one's turns and the
+        #: turn in the hand. A turn is committed only ``confirm_s`` after the last that doubted it.
+        self.told: list[tuple[float, list[Told]]] = []
 
     def copy(self) -> Branch:
         other = Branch(self.game.copy(), self.log.copy(), self.offset, self.setting)
         other.heads = set(self.heads)
+        other.told = list(self.told)
         return other
 
     def occupancy(self) -> int:
@@ -634,6 +644,7 @@ class StoryDecoder:
         if full:
             self._recheck(now, evidence.last_change)
             return [branch]
+        self._note_told(branch, good, now)
         agreed = self._agreed(branch, good)
         if not agreed and branch.setting is not None and self._settled(good[0], 0, evidence, now):
             self._commit(branch, good[0], 0, evidence, now, scaled=others > 0)
@@ -641,10 +652,45 @@ class StoryDecoder:
         if not agreed:
             self._recheck(now, evidence.last_change)
             return self._part(branch, good, evidence, now, room=MAX_BRANCHES - others)
-        ready = self._ready(good[0], agreed, evidence, now)
+        ready = self._undoubted(branch, good, self._ready(good[0], agreed, evidence, now), now)
         if ready:
             self._commit(branch, good[0], ready, evidence, now, scaled=others > 0)
         return [branch]
+
+    def _note_told(self, branch: Branch, good: list[Story], now: float) -> None:
+        """Keep what this ranking's good stories tell, and forget rankings too old to hold anything
+        back."""
+        recent = [(t, told) for t, told in branch.told if t + self.confirm_s + FIRM_S > now]
+        recent.append((now, [(s.turns, s.pending) for s in good]))
+        branch.told = recent
+
+    def _undoubted(self, branch: Branch, good: list[Story], ready: int, now: float) -> int:
+        """The most of the first ``ready`` turns of the cheapest of ``good`` that no good story of a
+        ranking in the last ``confirm_s`` (and the ``FIRM_S`` its evidence lagged) told otherwise,
+        unless a good story now goes on from it (a wake is set for when the next will be).
+
+        Quiet switches are not enough: a hand busy elsewhere can make one reading the only good
+        one a moment after another was good beside it (the remover takes a man, puts him back and
+        takes him again while the victim holds one of his own), and what that hand does next may
+        make the other the cheaper again. A story still told now was weighed by this ranking's
+        own agreement (stories that meet in one position part with no doubt left to wait for).
+        """
+        now_told = [(s.turns, s.pending) for s in good]
+        while ready:
+            prefix = good[0].turns[:ready]
+            last = max(
+                (
+                    t
+                    for t, told in branch.told
+                    if any(_contradicts(o, prefix) and not any(_goes_on(s, o) for s in now_told) for o in told)
+                ),
+                default=None,
+            )
+            if last is None or now >= last + self.confirm_s + FIRM_S:
+                break
+            self._wake = min(self._wake, last + self.confirm_s + FIRM_S)
+            ready -= 1
+        return ready
 
     def _agreed(self, branch: Branch, good: list[Story]) -> int:
         """How many turns of the cheapest of ``good`` every one of them agrees on."""
@@ -911,6 +957,11 @@ class StoryDecoder:
         self.version += 1
         branch.setting = None
         branch.heads = {h[agreed:] for h in branch.heads if h[:agreed] == best.turns[:agreed]}
+        done = best.turns[:agreed]
+        branch.told = [
+            (t, [(turns[agreed:], pending) for turns, pending in told if turns[:agreed] == done])
+            for t, told in branch.told
+        ]
         branch.log.rebase(branch.occupancy(), keep, cut)
         if not scaled:
             branch.offset = 0.0
@@ -942,6 +993,33 @@ def _rests_otherwise(past: Evidence, i: int) -> bool:
     (``unfinished``), and the turn is as good as shown."""
     last = past.points[i].changes[-1].t
     return past.now - last >= REST_S and any(s > last for s in past.scans)
+
+
+def _contradicts(told: Told, turns: tuple[RawTurn, ...]) -> bool:
+    """Whether a story that told ``told`` (its turns, and the turn in the hand) doubts ``turns``:
+    it tells another turn in a place both tell one, or has another man in the hand (or on his
+    way to another point) where ``turns`` tell the next turn."""
+    done, pending = told
+    if any(a != b for a, b in zip(done, turns, strict=False)):
+        return True
+    if pending is None or len(done) >= len(turns):
+        return False
+    origin, target, _ = turns[len(done)]
+    return pending[0] != origin or (pending[1] >= 0 and pending[1] != target)
+
+
+def _goes_on(told: Told, before: Told) -> bool:
+    """Whether a story that tells ``told`` goes on from one that told ``before``: the same turns
+    first, and the turn then in the hand carried out (or still in the hand)."""
+    turns, pending = told
+    done, held = before
+    if turns[: len(done)] != done:
+        return False
+    if held is None:
+        return True
+    if len(turns) == len(done):
+        return pending is not None and pending[0] == held[0] and (held[1] < 0 or pending[1] == held[1])
+    return not _contradicts(before, turns)
 
 
 def _same_turns(a: Story, b: Story, k: int) -> bool:
