@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from morris_pi.rules import SIDES, Game, Position, Side, Turn
 from morris_pi.rules.board import POINTS, mask_of
 
+from .agreement import Told, contradicts, goes_on, same_after, same_turns
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
 from .scoring import Scorer
@@ -98,10 +99,6 @@ RANK_CHAINS = 10_000
 #: Shorter windows tried, each half the last, when one reading has too much to tell at once
 #: (``StoryDecoder._catch_up``); they share one ranking's budget.
 CATCH_UP_TRIES = 4
-
-
-#: What a story tells: its turns, and the turn still in the hand.
-Told = tuple[tuple[RawTurn, ...], RawTurn | None]
 
 
 class Branch:
@@ -676,16 +673,10 @@ class StoryDecoder:
         own agreement (stories that meet in one position part with no doubt left to wait for).
         """
         now_told = [(s.turns, s.pending) for s in good]
+        gone = [(t, [o for o in told if not any(goes_on(s, o) for s in now_told)]) for t, told in branch.told]
         while ready:
             prefix = good[0].turns[:ready]
-            last = max(
-                (
-                    t
-                    for t, told in branch.told
-                    if any(_contradicts(o, prefix) and not any(_goes_on(s, o) for s in now_told) for o in told)
-                ),
-                default=None,
-            )
+            last = max((t for t, told in gone if any(contradicts(o, prefix) for o in told)), default=None)
             if last is None or now >= last + self.confirm_s + FIRM_S:
                 break
             self._wake = min(self._wake, last + self.confirm_s + FIRM_S)
@@ -696,7 +687,7 @@ class StoryDecoder:
         """How many turns of the cheapest of ``good`` every one of them agrees on."""
         best = good[0]
         agreed = 0
-        while agreed < len(best.turns) and all(_same_turns(s, best, agreed + 1) for s in good):
+        while agreed < len(best.turns) and all(same_turns(s, best, agreed + 1) for s in good):
             agreed += 1
         # Good stories that part and meet again in the same position differ in nothing the
         # switches will ever show later: waiting cannot decide between them, so the cheapest does.
@@ -765,7 +756,7 @@ class StoryDecoder:
             return [branch]
         groups: list[list[Story]] = []
         for story in good:
-            group = next((g for g in groups if _same_turns(story, g[0], 1)), None)
+            group = next((g for g in groups if same_turns(story, g[0], 1)), None)
             if group is None:
                 groups.append([story])
             else:
@@ -842,7 +833,7 @@ class StoryDecoder:
             # Met, they must also go on alike: the same turns after, made by the same changes. A
             # story that reaches the position sooner in the evidence and tells more turns after it
             # (a cycle of captures read as noise in the other) has not met it.
-            met = {pos: k for pos, k in met.items() if pos in theirs and _same_after(story, theirs[pos], best, k)}
+            met = {pos: k for pos, k in met.items() if pos in theirs and same_after(story, theirs[pos], best, k)}
             if not met:
                 return 0
         return max(met.values(), default=0)
@@ -993,72 +984,6 @@ def _rests_otherwise(past: Evidence, i: int) -> bool:
     (``unfinished``), and the turn is as good as shown."""
     last = past.points[i].changes[-1].t
     return past.now - last >= REST_S and any(s > last for s in past.scans)
-
-
-def _contradicts(told: Told, turns: tuple[RawTurn, ...]) -> bool:
-    """Whether a story that told ``told`` (its turns, and the turn in the hand) doubts ``turns``:
-    it tells another turn in a place both tell one, or has another man in the hand (or on his
-    way to another point) where ``turns`` tell the next turn."""
-    done, pending = told
-    if any(a != b for a, b in zip(done, turns, strict=False)):
-        return True
-    if pending is None or len(done) >= len(turns):
-        return False
-    origin, target, _ = turns[len(done)]
-    return pending[0] != origin or (pending[1] >= 0 and pending[1] != target)
-
-
-def _goes_on(told: Told, before: Told) -> bool:
-    """Whether a story that tells ``told`` goes on from one that told ``before``: the same turns
-    first, and the turn then in the hand carried out (or still in the hand)."""
-    turns, pending = told
-    done, held = before
-    if turns[: len(done)] != done:
-        return False
-    if held is None:
-        return True
-    if len(turns) == len(done):
-        return pending is not None and pending[0] == held[0] and (held[1] < 0 or pending[1] == held[1])
-    return not _contradicts(before, turns)
-
-
-def _same_turns(a: Story, b: Story, k: int) -> bool:
-    """Whether ``a`` and ``b`` tell their first ``k`` turns alike: the same turns, made by the same
-    changes of the switches (``_same_change``). Two stories that tell one turn by different
-    changes (a man placed on c5 now, or the same placement a cycle of captures later, the cycle
-    between read as noise) do not agree on it: committing one drops the changes the other needs.
-    """
-    return len(a.turns) >= k and len(b.turns) >= k and _alike(a, -1, k, b, -1, k)
-
-
-def _same_after(a: Story, ka: int, b: Story, kb: int) -> bool:
-    """Whether ``a``'s turns after its first ``ka`` and ``b``'s after its first ``kb`` are the same
-    turns, made by the same changes (``_same_change``)."""
-    return _alike(a, ka, len(a.turns), b, kb, len(b.turns))
-
-
-def _alike(a: Story, a_from: int, a_to: int, b: Story, b_from: int, b_to: int) -> bool:
-    """Whether plies ``a_from`` to ``a_to`` of ``a`` and ``b_from`` to ``b_to`` of ``b`` are the
-    same turns made by the same changes (ply -1: the setting's flips, which come first)."""
-    if a.turns[max(a_from, 0) : a_to] != b.turns[max(b_from, 0) : b_to]:
-        return False
-    fa, fb = flips_of(a.turns, None, a.setting), flips_of(b.turns, None, b.setting)
-    for i in range(len(POINTS)):
-        ma, mb = a.matched[i], b.matched[i]
-        xa = [j for f, j in zip(fa[i], ma, strict=False) if a_from <= f.ply < a_to]
-        xb = [j for f, j in zip(fb[i], mb, strict=False) if b_from <= f.ply < b_to]
-        if len(xa) != len(xb) or not all(_same_change(ja, jb, ma, mb) for ja, jb in zip(xa, xb, strict=True)):
-            return False
-    return True
-
-
-def _same_change(ja: int, jb: int, ma: tuple[int, ...], mb: tuple[int, ...]) -> bool:
-    """Whether a flip matched to change ``ja`` of its point in one story and to ``jb`` in another
-    (whose flips there are matched to ``ma`` and ``mb``) is one change of the board: the same,
-    or two that neither story reads a flip between (a man's landing aligned with one close of
-    his flickering or another)."""
-    lo, hi = (ja, jb) if ja <= jb else (jb, ja)
-    return hi - lo <= 1 or not any(lo < x < hi for x in (*ma, *mb))
 
 
 def _uses_all(story: Story, turns: int) -> bool:
