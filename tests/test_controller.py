@@ -152,6 +152,20 @@ def test_against_the_computer_the_human_resigns():
     assert table.snap.outcome.winner == "white"
 
 
+def test_a_resignation_after_a_hand_carried_out_the_computers_turn_records_that_turn():
+    """A quick hand puts the computer's man down before the LEDs prompted it, and the human
+    resigns at once: the resignation is pressed on the board the LEDs show, so the computer is
+    asked first and the turn on the board is recorded before the game ends."""
+    table = Table(computer="black", opponent=FirstLegalOpponent(), scans=False)
+    table.on("d6")
+    table.wait(0.1)
+    table.on("a7")
+    table.wait(0.3)
+    table.press("resign")
+    assert table.record == "d6 a7"
+    assert table.snap.outcome.winner == "black"
+
+
 def test_on_turn_follows_every_game_change_and_on_change_only_real_changes():
     table = Table()
     table.put("d6")

@@ -299,6 +299,16 @@ def test_a_turn_is_written_only_confirm_s_after_the_last_ranking_that_doubted_it
     assert_read_exactly(name)
 
 
+def test_a_capture_whose_answer_landed_unseen_is_not_read_as_a_nudge_whose_return_was_lost():
+    """A real game against the computer: white takes g7; black's answer knocks g4 off and back
+    and puts its man on g7, a landing only a scan 2.8 s after the capture showed, and white
+    resigns. "g4 taken, g7 nudged with its return lost" cost a hundredth less than the truth while
+    the nudge's return could be anywhere in those seconds; priced over the whole window, it costs
+    more than the truth, and the resignation first lets the computer answer, so black's turn on
+    the board is recorded."""
+    assert_read_exactly("story-a-capture-whose-answer-landed-unseen-is-not-read-as-a-nudge-whose-return-was-lost")
+
+
 def run_to(tracker: StoryTracker, until: float) -> None:
     """Every deadline the tracker names up to ``until``."""
     while (due := tracker.next_deadline()) is not None and due <= until:

@@ -125,6 +125,48 @@ def test_a_change_only_a_scan_showed_is_bounded_by_what_was_known() -> None:
     assert (change.lo, change.t, change.seen) == (2.0, 5.0, False)
 
 
+def test_a_man_back_on_his_point_only_by_a_scan_was_knocked_not_nudged() -> None:
+    """Off for 80 ms a man was brushed by a hand; back only at a scan 2.8 s later, he may have
+    been off for any of those seconds, and most of them fit a knocked man, few a nudged one."""
+    position = Game.from_record("d6").position
+    brushed = SwitchLog(mask("d6"), 0.0)
+    brushed.feed(0, 1.0)
+    brushed.feed(mask("d6"), 1.08)
+    scanned = SwitchLog(mask("d6"), 0.0)
+    scanned.feed(0, 1.0)
+    scanned.feed(mask("d6"), 3.8, full=True)
+    roles = []
+    for log in (brushed, scanned):
+        evidence = log.evidence(5.0)
+        story = read_stories(position, evidence)[0]
+        assert str(story) == ""  # no turn either way
+        roles.append(next(p.role for p in explain(evidence, story) if p.where == "d6#0"))
+    assert roles == ["nudge", "knock"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([f.name for f in dataclasses.fields(Model) if f.type == "Duration"]),
+    st.floats(0.0, 6.0),
+    st.floats(0.0, 6.0),
+    st.floats(0.0, 6.0),
+)
+def test_a_duration_with_an_unseen_end_costs_no_less_than_its_role_and_more_the_wider_it_is(
+    name: str, lo: float, hi: float, wider: float
+) -> None:
+    """However wide the window an unreported change leaves, its duration costs at least its
+    role's prior; as the window closes it costs what a seen one does; and a window widened on
+    the side away from the most likely duration only grows dearer."""
+    duration = getattr(DEFAULT_MODEL, name)
+    lo, hi = min(lo, hi), max(lo, hi)
+    cost = duration.cost_between(lo, hi)
+    assert cost >= duration.prior
+    if hi - lo < 1e-3:
+        assert cost == pytest.approx(duration.cost((lo + hi) / 2))
+    if lo >= duration.median * 1.01:
+        assert duration.cost_between(lo, hi + wider) >= cost - 1e-9
+
+
 def test_a_board_that_polls_every_switch_sees_each_change_as_it_happens() -> None:
     # the service reads every switch each scan: a change there is seen, not lost since the last
     # scan, and its contact bounce is dropped as a reported change's is

@@ -40,6 +40,8 @@ from .position_setup import PositionSetup, start_fen
 
 log = logging.getLogger(__name__)
 
+#: Buttons that may end the game: a computer's turn already carried out is read before them.
+ENDING_PRESSES = ("resign", "draw", "menu")
 #: Seconds before a computer player that failed is asked again.
 OPPONENT_RETRY_S = 1.0
 #: Seconds a blunder warning shows before the game goes on by itself (the player played on).
@@ -458,11 +460,26 @@ class Controller:
             return self._ask_hint()
         if name == "new":
             self._cancel()
+        elif name in ENDING_PRESSES:
+            self._reply_before_end(now)
         try:
             return self.tracker.press(name, now)
         except ValueError as exc:
             log.warning("%s", exc)
             return False
+
+    def _reply_before_end(self, now: float) -> None:
+        """A player ends the game on what the LEDs show: the turns read so far stand, and a
+        computer's turn that a hand has already carried out is prompted and read first, when the
+        computer answers at once (a search still running is not waited for)."""
+        try:
+            self.tracker.confirm_all()
+        except ValueError as exc:
+            log.warning("%s", exc)
+            return
+        self._follow_game()
+        if self._drive_opponent(now):
+            self._follow_game()
 
     def _follow_game(self) -> None:
         tracker = self.tracker

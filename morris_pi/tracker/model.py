@@ -20,6 +20,17 @@ import math
 from dataclasses import dataclass
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+_SQRT_2PI = math.sqrt(2 * math.pi)
+
+
+def _normal_between(a: float, b: float) -> float:
+    """The standard normal probability of ``[a, b]``, accurate far in either tail."""
+    r = math.sqrt(2)
+    if a > 0:
+        return 0.5 * (math.erfc(a / r) - math.erfc(b / r))
+    if b < 0:
+        return 0.5 * (math.erfc(-b / r) - math.erfc(-a / r))
+    return 0.5 * (math.erf(b / r) - math.erf(a / r))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +64,32 @@ class Duration:
         return self.prior + (0.5 * z * z if z < 0 else 0.0)
 
     def cost_between(self, lo: float, hi: float) -> float:
-        """The cheapest cost of a duration known only to lie in ``[lo, hi]`` (an unseen end)."""
+        """The cost of a duration known only to lie in ``[lo, hi]``: an end a switch did not report,
+        which happened at any moment of that window as likely as another. Its density is averaged
+        over the window, not taken at its best: a wide window where only a sliver fits the role
+        (a nudge's return somewhere in three seconds) is unlikely, where most of it fits (a knock's)
+        is not.
+
+        >>> knock = Duration(1.0, 0.6)
+        >>> knock.cost_between(1.0, 1.0) == knock.cost(1.0) == 0.0
+        True
+        >>> round(knock.cost_between(0.0, 2.8), 2), round(Duration(0.07, 0.5).cost_between(0.0, 2.8), 2)
+        (0.58, 3.34)
+        """
         if hi < lo:
             lo, hi = hi, lo
-        if lo <= self.median <= hi:
-            return self.prior
-        return min(self.cost(lo), self.cost(hi))
+        lo, hi = max(lo, 1e-4), max(hi, 1e-4)
+        if hi - lo < 1e-3:
+            return self.cost((lo + hi) / 2)
+        # d = median * exp(sigma * z): the integral of exp(-z^2 / 2) over d in closed form
+        s = self.sigma
+        a = (math.log(lo) - math.log(self.median)) / s - s
+        b = (math.log(hi) - math.log(self.median)) / s - s
+        mass = _normal_between(a, b) * s * self.median * math.exp(s * s / 2) * _SQRT_2PI
+        mean = mass / (hi - lo)
+        if mean <= 0.0:  # far in one tail: its nearer end is the best that can be said
+            return min(self.cost(lo), self.cost(hi))
+        return self.prior + max(-math.log(mean), 0.0)
 
 
 @dataclass(frozen=True, slots=True)
