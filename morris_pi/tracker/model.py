@@ -78,9 +78,9 @@ class Duration:
         """
         if hi < lo:
             lo, hi = hi, lo
-        lo, hi = max(lo, 1e-4), max(hi, 1e-4)
         if hi - lo < 1e-3:
             return self.cost((lo + hi) / 2)
+        lo = max(lo, 1e-4)
         # d = median * exp(sigma * z): the integral of exp(-z^2 / 2) over d in closed form
         s = self.sigma
         a = (math.log(lo) - math.log(self.median)) / s - s
