@@ -472,11 +472,7 @@ class Controller:
         """A player ends the game on what the LEDs show: the turns read so far stand, and a
         computer's turn that a hand has already carried out is prompted and read first, when the
         computer answers at once (a search still running is not waited for)."""
-        try:
-            self.tracker.confirm_all()
-        except ValueError as exc:
-            log.warning("%s", exc)
-            return
+        self.tracker.confirm_all()
         self._follow_game()
         if self._drive_opponent(now):
             self._follow_game()

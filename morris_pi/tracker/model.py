@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
 
