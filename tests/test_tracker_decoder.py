@@ -20,6 +20,7 @@ from morris_pi.rules import POINTS, Game, Position, Turn
 from morris_pi.tracker.decoder import StoryDecoder
 from morris_pi.tracker.evidence import Evidence, SwitchLog
 from morris_pi.tracker.model import DEFAULT_MODEL, Model
+from morris_pi.tracker.scoring import Scorer
 from morris_pi.tracker.stories import explain, read_stories
 
 #: Every man placed, no mill made: the moving phase begins with white to move.
@@ -205,6 +206,36 @@ def test_what_a_story_costs_is_the_sum_of_its_parts() -> None:
         assert {p.role for p in parts} >= {"turn"}
     top = read_stories(game.position, evidence)[0]
     assert [p.role for p in explain(evidence, top) if p.role in ("nudge", "carry")] == ["nudge", "carry"]
+
+
+#: Points of ``PLACED`` that hands reach for in a few seconds of play: men that may move or be
+#: nudged, and empty points they may land on.
+REACHED = ("b2", "c4", "b4", "d3", "c3", "e4", "e3", "a4", "a1", "d2")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(REACHED),
+        st.lists(st.floats(0.5, 8.0, allow_nan=False), min_size=1, max_size=4, unique=True),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_each_story_costs_what_it_costs_scored_alone(times: dict[str, list[float]]) -> None:
+    # One scorer prices every chain of a ranking and keeps what a point's reading adds across
+    # them: a chain must cost what it costs priced on its own, whatever was scored before it.
+    game = Game.from_record(PLACED)
+    men = set(game.board)
+    changes = {p: [(t, (p not in men) == (k % 2 == 0)) for k, t in enumerate(sorted(ts))] for p, ts in times.items()}
+    evidence = Evidence.static(mask(*men), changes, 9.0)
+    for story in read_stories(game.position, evidence):
+        final = game.position
+        for turn in story.turns:
+            final = final.play(turn)
+        alone = Scorer(evidence, DEFAULT_MODEL).score(story.turns, story.pending, final)
+        assert alone is not None
+        assert (alone.cost, alone.matched) == (story.cost, story.matched)
 
 
 def test_a_known_line_keeps_only_the_stories_that_follow_it() -> None:

@@ -34,7 +34,8 @@ Option = tuple[float, tuple[int, ...], Spans]
 Moment = tuple[int, float, float]
 #: What one point's reading adds to a chain: its noise, its men's stands, its flips' times (by
 #: ply and role), the magnets it holds, whether it ends with half of a man astray, when its
-#: setting's flips were, when knocked men were put back on it, and when its turns' men were lifted.
+#: setting's flips were, when knocked men were put back on it, when its turns' men were lifted,
+#: and when each of its flips happened.
 _Piece = tuple[
     float,
     float,
@@ -43,6 +44,7 @@ _Piece = tuple[
     bool,
     Span | None,
     tuple[Moment, ...],
+    list[Moment],
     list[Moment],
 ]
 
@@ -74,6 +76,9 @@ class Scorer:
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
         self._still_points: _Still | None = None
         self._put_back: dict[tuple[int, tuple[int, ...]], tuple[Moment, ...]] = {}
+        # What one point's reading adds to a chain, by the flips the chain needs there: the chains
+        # of one ranking share most points' flips, so each is worked out once per evidence.
+        self._pieces: dict[tuple[int, tuple[tuple[int, str], ...], int], _Piece] = {}
 
     def _still(self) -> _Still:
         """Every point read as noise alone, as most points of every chain are."""
@@ -307,20 +312,23 @@ class Scorer:
         end = self.ev.now if ongoing else seq[a + 1].lo
         return ((seq[a].t, end),) if end > seq[a].t else ()
 
+    def flip_moments(self, i: int, picked: tuple[int, ...]) -> list[Moment]:
+        """When the chain's flips on point ``i`` (its changes ``picked``) happened."""
+        seq = self.ev.points[i].changes
+        return [(i, seq[j].lo, seq[j].t) for j in picked]
+
     def second_hands(
         self,
         magnets: list[tuple[int, float, float]],
-        picked: Mapping[int, tuple[int, ...]],
+        flips: Sequence[Moment],
         parts: list[Part] | None = None,
     ) -> float:
         """What the magnets over empty points cost while a flip elsewhere happened: the hand that
         makes the flip cannot also hold a man over another point, so a second hand was over the
         board at once (as when the next player reaches before this one has let go).
 
-        ``picked`` gives, per point, which of its changes are the chain's flips."""
+        ``flips`` gives when each of the chain's flips happened (``flip_moments``)."""
         cost = 0.0
-        points = self.ev.points
-        flips = [(p, c.lo, c.t) for p, js in picked.items() for c in (points[p].changes[j] for j in js)]
         for i, lo, hi in magnets:
             for p, start, end in flips:
                 if p != i and lo < start and end < hi:
@@ -587,17 +595,17 @@ class Scorer:
         still_strays = [i for i in still.strays if not need[i]]
         still_put_back = [m for m in still.put_back if not need[m[0]]]
 
-        # What one point's reading adds to the chain, worked out once per reading: the descent
-        # below tries each point's readings while the others stay as they are.
-        pieces: dict[tuple[int, int], _Piece] = {}
+        pieces = self._pieces
+        signature = {i: tuple((f.ply, f.role) for f in need[i]) for i in moving}
 
         def piece(i: int, k: int) -> _Piece:
-            got = pieces.get((i, k))
+            key = (i, signature[i], k)
+            got = pieces.get(key)
             if got is None:
                 flips = need[i]
                 c, picked, held = opts[i][k]
                 seq = points[i].changes
-                got = pieces[(i, k)] = (
+                got = pieces[key] = (
                     c,
                     self.stands(i, flips, picked),
                     [((f.ply, f.role), (seq[j].lo, seq[j].t)) for f, j in zip(flips, picked, strict=True)],
@@ -606,6 +614,7 @@ class Scorer:
                     setting_span(flips, picked, seq),
                     self.put_back(i, picked),
                     self.lifted(i, flips, picked),
+                    self.flip_moments(i, picked),
                 )
             return got
 
@@ -617,8 +626,10 @@ class Scorer:
             spans: list[Span | None] = []
             put_back = list(still_put_back)
             lifts: list[Moment] = []
+            flips: list[Moment] = []
             for i in moving:
-                c, stand, flipped, held, stray, span, back, lifted = piece(i, choice[i])
+                c, stand, flipped, held, stray, span, back, lifted, moments = piece(i, choice[i])
+                flips.extend(moments)
                 put_back.extend(back)
                 lifts.extend(lifted)
                 noise += c
@@ -629,7 +640,7 @@ class Scorer:
                     ends.append(i)
                 spans.append(span)
             if magnets:
-                noise += self.second_hands(magnets, {p: opts[p][choice[p]][1] for p in moving})
+                noise += self.second_hands(magnets, flips)
             if setting is not None and setting.carries:
                 noise += self.carried(setting, {p: opts[p][choice[p]][1] for p in moving})
             if ends:

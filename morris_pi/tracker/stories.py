@@ -258,7 +258,8 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL, *, r
                 d = evidence.now - seq[a].t
                 parts.append(Part(f"{role}, unfinished", f"{POINTS[i]}#{a}", d, d, cost))
             magnets.extend((i, start, end) for start, end in scorer.held(i, a, ongoing=ongoing))
-    scorer.second_hands(magnets, dict(enumerate(story.matched)), parts)
+    flips = [m for i, picked in enumerate(story.matched) for m in scorer.flip_moments(i, picked)]
+    scorer.second_hands(magnets, flips, parts)
     put_back = [m for i, picked in enumerate(story.matched) for m in scorer.put_back(i, picked)]
     scorer.one_hand(put_back, lifts, parts)
     if story.setting is not None and story.setting.carries:
