@@ -19,12 +19,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+_SQRT_2 = math.sqrt(2)
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
 
 def _normal_between(a: float, b: float) -> float:
     """The standard normal probability of ``[a, b]``, accurate far in either tail."""
-    r = math.sqrt(2)
+    r = _SQRT_2
     if a > 0:
         return 0.5 * (math.erfc(a / r) - math.erfc(b / r))
     if b < 0:
