@@ -168,3 +168,18 @@ def test_a_takeback_by_button_against_the_computer_asks_for_the_man_that_changes
     replay_steps(d, board, moved(board, 11.0, "-d7", "+d7"))
     settle(d, 15.0)
     assert d.setting is None and d.record == back.record
+
+
+def test_a_takeback_waits_while_a_man_of_the_next_turn_is_still_in_the_hand() -> None:
+    # White a1-a4; black takes a4 before his mill's step, lifts e4 and sets him down a moment on
+    # a1, the point just left: a4 empty and a1 full is the board put back, but for e4's man.
+    d, board = decoder_on(Game.from_record(MOVING), 0.0)
+    replay_steps(d, board, moved(board, 1.0, "-a1", "+a4"))
+    settle(d, 4.0)
+    assert d.record == MOVING + " a1-a4"
+    replay_steps(d, board, moved(board, 5.0, "-a4", "-e4", "+a1"))
+    settle(d, 8.0)
+    assert d.record == MOVING + " a1-a4"  # not taken back: a hand still holds e4's man
+    replay_steps(d, board, moved(board, 8.5, "-a1", "+f4"))
+    settle(d, 20.0)
+    assert d.record == MOVING + " a1-a4 e4-f4xa4"
