@@ -183,3 +183,17 @@ def test_a_takeback_waits_while_a_man_of_the_next_turn_is_still_in_the_hand() ->
     replay_steps(d, board, moved(board, 8.5, "-a1", "+f4"))
     settle(d, 20.0)
     assert d.record == MOVING + " a1-a4 e4-f4xa4"
+
+
+def test_a_man_taken_and_set_down_a_moment_where_the_mover_came_from_is_no_takeback() -> None:
+    # White a1-a4; black takes a4 before his mill's step and sets the man down on a1 a moment:
+    # the board shows the position before a1-a4, but the man is in the hand again at once.
+    d, board = decoder_on(Game.from_record(MOVING), 0.0)
+    replay_steps(d, board, moved(board, 1.0, "-a1", "+a4"))
+    settle(d, 4.0)
+    replay_steps(d, board, moved(board, 5.0, "-a4", "+a1", "-a1", gap=0.6))
+    settle(d, 8.0)
+    assert d.record == MOVING + " a1-a4"  # not taken back: the man is in the hand
+    replay_steps(d, board, moved(board, 8.5, "-e4", "+f4"))
+    settle(d, 20.0)
+    assert d.record == MOVING + " a1-a4 e4-f4xa4"

@@ -580,10 +580,13 @@ class StoryDecoder:
         self._cheapest, self._cheapest_at = (reading, len(reading.game.history), story), now
         if good and good[0].cost <= cost + self.model.margin:
             return True
-        # A board put back shows the position it went back to; a man still off it (lifted and
-        # not put anywhere, or set down astray) is a hand still busy, and a hand busy after a turn
-        # is more often the next player's than one undoing it.
-        if past.mask != _shown_by(reading.game, story):
+        # A board put back shows the position it went back to (or a turn made from it) with no
+        # man in the hand: a man off it (lifted and put nowhere, or set down astray) is a hand
+        # still busy, and a hand busy after a turn is more often the next player's than one
+        # undoing it. A man put back and lifted again waits to land too: a man taken and set
+        # down a moment where the mover came from looks the same until then.
+        in_hand = story.pending is not None and story.pending[1] < 0
+        if in_hand or story.stray is not None or past.mask != _shown_by(reading.game, story):
             return True
         return reading if self._settled(story, 0, past, now) else True
 
@@ -968,16 +971,13 @@ class StoryDecoder:
 
 
 def _shown_by(game: Game, story: Story) -> int:
-    """The occupancy the board shows once ``story``, told from ``game``, is all done as it stands:
-    its turns played, the man of its pending turn lifted (and landed), a stray man where he lies.
+    """The occupancy the board shows once ``story``, told from ``game``, is done as it stands: its
+    turns played and the man of a mill's step awaiting its removal landed.
 
     >>> from morris_pi.rules import Game
-    >>> a1, d6, g7 = (POINTS.index(p) for p in ("a1", "d6", "g7"))
-    >>> game = Game.from_record("d6")
-    >>> [POINTS[i] for i in range(24) if _shown_by(game, Story(((-1, a1, -1),), None, 0.0, ())) >> i & 1]
+    >>> placed_a1 = Story(((-1, POINTS.index("a1"), -1),), None, 0.0, ())
+    >>> [POINTS[i] for i in range(24) if _shown_by(Game.from_record("d6"), placed_a1) >> i & 1]
     ['a1', 'd6']
-    >>> [POINTS[i] for i in range(24) if _shown_by(game, Story((), None, 0.0, (), stray=(d6, g7))) >> i & 1]
-    ['g7']
     """
     trial = game.copy()
     for raw in story.turns:
@@ -986,9 +986,6 @@ def _shown_by(game: Game, story: Story) -> int:
     if story.pending is not None:
         o, t, _ = story.pending
         shown = (shown & ~(1 << o) if o >= 0 else shown) | (1 << t if t >= 0 else 0)
-    if story.stray is not None:
-        o, t = story.stray
-        shown = (shown & ~(1 << o) if o >= 0 else shown) | 1 << t
     return shown
 
 
