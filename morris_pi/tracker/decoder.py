@@ -54,6 +54,7 @@ from morris_pi.rules.board import POINTS, mask_of
 from .agreement import Told, contradicts, goes_on, same_after, same_turns
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
+from .readings import _after as after_turn
 from .scoring import Scorer
 from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, Prompt, read_stories
 from .story import RawTurn, Setting, Story, flips_of
@@ -972,20 +973,16 @@ class StoryDecoder:
 
 def _shown_by(game: Game, story: Story) -> int:
     """The occupancy the board shows once ``story``, told from ``game``, is done as it stands: its
-    turns played and the man of a mill's step awaiting its removal landed.
+    turns made and the man of a mill's step awaiting its removal landed (a man still in the hand
+    is asked about before).
 
-    >>> from morris_pi.rules import Game
     >>> placed_a1 = Story(((-1, POINTS.index("a1"), -1),), None, 0.0, ())
     >>> [POINTS[i] for i in range(24) if _shown_by(Game.from_record("d6"), placed_a1) >> i & 1]
     ['a1', 'd6']
     """
-    trial = game.copy()
-    for raw in story.turns:
-        trial.play(Turn.from_raw(raw))
-    shown = mask_of(trial.board)
-    if story.pending is not None:
-        o, t, _ = story.pending
-        shown = (shown & ~(1 << o) if o >= 0 else shown) | (1 << t if t >= 0 else 0)
+    shown = mask_of(game.board)
+    for raw in (*story.turns, *((story.pending,) if story.pending is not None else ())):
+        shown = after_turn(shown, raw)
     return shown
 
 
