@@ -236,6 +236,11 @@ def test_each_story_costs_what_it_costs_scored_alone(times: dict[str, list[float
         alone = Scorer(evidence, DEFAULT_MODEL).score(story.turns, story.pending, final)
         assert alone is not None
         assert (alone.cost, alone.matched) == (story.cost, story.matched)
+        # A ranking prices a chain out before weighing its hands when its points alone cost more
+        # than the ranking still keeps: a chain costing exactly that much must not be lost so.
+        kept = Scorer(evidence, DEFAULT_MODEL).score(story.turns, story.pending, final, ceiling=story.cost)
+        assert kept is not None
+        assert (kept.cost, kept.matched) == (story.cost, story.matched)
 
 
 def test_a_known_line_keeps_only_the_stories_that_follow_it() -> None:

@@ -22,6 +22,8 @@ from .story import Flip, Part, RawTurn, Setting, Span, Story, flips_of, joined, 
 
 #: Ways of aligning one point's changes with its flips that are scored in full.
 ALIGNMENTS_KEPT = 4
+#: Slack for sums of the same costs taken in another order, when a bound decides alone.
+_ROUNDING = 1e-9
 
 #: Spans of time, each from its start to its end.
 Spans = tuple[tuple[float, float], ...]
@@ -75,15 +77,19 @@ class Scorer:
         self._steps: dict[Position, frozenset[tuple[int, int]]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
         self._still_points: _Still | None = None
+        self._still_total = 0.0
         self._put_back: dict[tuple[int, tuple[int, ...]], tuple[Moment, ...]] = {}
         # What one point's reading adds to a chain, by the flips the chain needs there: the chains
         # of one ranking share most points' flips, so each is worked out once per evidence.
         self._pieces: dict[tuple[int, tuple[tuple[int, str], ...], int], _Piece] = {}
+        # The cheapest a point's readings cost, with their men's stands, by the flips needed there.
+        self._least: dict[tuple[int, tuple[tuple[int, str], ...]], float] = {}
 
     def _still(self) -> _Still:
         """Every point read as noise alone, as most points of every chain are."""
         if self._still_points is None:
             options = [self.options(i, 0) for i in range(len(POINTS))]
+            self._still_total = sum(o[0][0] for o in options)
             self._still_points = _Still(
                 options,
                 [o[0][0] for o in options],
@@ -569,12 +575,14 @@ class Scorer:
         setting: Setting | None = None,
         placing: tuple[int, float] | None = None,
         replies: int = -1,
+        ceiling: float = math.inf,
     ) -> Story | None:
         """The chain's cheapest reading after ``setting``; ``final`` is where its turns lead (a man
         set down astray after them is one where no turn of it lets him go, or, when the computer
         is prompted to put a man on a point, ``placing`` as ``(point, since when the LEDs show
         it)``, a man put down anywhere else since). ``replies``: the parity of the plies the
-        computer plays (``timing``)."""
+        computer plays (``timing``). None when no reading costs ``ceiling`` or less, which is
+        often known from each point's own cheapest reading before the hands are priced."""
         need = flips_of(turns, pending, setting)
         illegal = self.illegal_steps(final if pending is None else None, placing)
         points = self.ev.points
@@ -588,12 +596,6 @@ class Scorer:
             if not o:
                 return None
             opts[i] = o
-
-        # Points with no flip of the chain keep their cheapest reading: priced once, not per choice.
-        still_noise = sum(c for i, c in enumerate(still.costs) if not need[i])
-        still_magnets = [(i, lo, hi) for i, lo, hi in still.magnets if not need[i]]
-        still_strays = [i for i in still.strays if not need[i]]
-        still_put_back = [m for m in still.put_back if not need[m[0]]]
 
         pieces = self._pieces
         signature = {i: tuple((f.ply, f.role) for f in need[i]) for i in moving}
@@ -618,27 +620,57 @@ class Scorer:
                 )
             return got
 
-        def total(choice: list[int]) -> float:
+        # Every cost is positive, so the points' own cheapest readings bound the chain from below:
+        # most chains of a ranking are priced out by that alone, before their hands are weighed.
+        if ceiling < math.inf:
+            least = self._least
+            bound = self._still_total + self.lost + self.model.turn * plies
+            for i in moving:
+                key = (i, signature[i])
+                low = least.get(key)
+                if low is None:
+                    low = least[key] = min(c + self.stands(i, need[i], picked) for c, picked, _ in opts[i])
+                bound += low - still.costs[i]
+            if bound > ceiling + _ROUNDING:
+                return None
+
+        # Points with no flip of the chain keep their cheapest reading: priced once, not per choice.
+        still_noise = sum(c for i, c in enumerate(still.costs) if not need[i])
+        still_magnets = [(i, lo, hi) for i, lo, hi in still.magnets if not need[i]]
+        still_strays = [i for i in still.strays if not need[i]]
+        still_put_back = [m for m in still.put_back if not need[m[0]]]
+
+        def total(choice: list[int], limit: float = math.inf) -> float:
+            # The cost, or, once what is added up already reaches ``limit``, any as high: a reading
+            # that cannot beat the best one found is not priced in full. The hands' timing comes
+            # first, as most chains a ranking scores are impossible in time.
             noise = still_noise
             times: dict[tuple[int, str], tuple[float, float]] = {}
+            spans: list[Span | None] = []
+            for i in moving:
+                got = piece(i, choice[i])
+                noise += got[0]
+                noise += got[1]
+                times.update(got[2])
+                spans.append(got[5])
+            if noise >= limit:
+                return noise
+            hands = self.timing(plies, times, set_up=joined(spans), replies=replies)
+            if noise + hands >= limit:
+                return noise + hands
             magnets = list(still_magnets)
             ends = list(still_strays)
-            spans: list[Span | None] = []
             put_back = list(still_put_back)
             lifts: list[Moment] = []
             flips: list[Moment] = []
             for i in moving:
-                c, stand, flipped, held, stray, span, back, lifted, moments = piece(i, choice[i])
+                _, _, _, held, stray, _, back, lifted, moments = piece(i, choice[i])
                 flips.extend(moments)
                 put_back.extend(back)
                 lifts.extend(lifted)
-                noise += c
-                times.update(flipped)
-                noise += stand
                 magnets.extend(held)
                 if stray:
                     ends.append(i)
-                spans.append(span)
             if magnets:
                 noise += self.second_hands(magnets, flips)
             if setting is not None and setting.carries:
@@ -647,7 +679,7 @@ class Scorer:
                 noise += self.strays(ends, illegal, times)[0]
             if put_back and lifts:
                 noise += self.one_hand(put_back, lifts)
-            return noise + self.timing(plies, times, set_up=joined(spans), replies=replies)
+            return noise + hands
 
         def descend(choice: list[int]) -> float:
             # one point's reading changed at a time, while that makes the chain cheaper
@@ -663,7 +695,7 @@ class Scorer:
                         if k == keep:
                             continue
                         choice[i] = k
-                        c = total(choice)
+                        c = total(choice, best)
                         if c < best:
                             best, keep, improved = c, k, True
                     choice[i] = keep

@@ -186,7 +186,7 @@ def read_stories(
         prompted = None if pending is not None or prompt is None else prompt.at(final)
         if prompted is not None and prompted[0][0] < 0:
             placing = (prompted[0][1], prompted[1])
-        return scorer.score(chain, pending, final, setting, placing, replies)
+        return scorer.score(chain, pending, final, setting, placing, replies, ceiling=best[0] + model.margin)
 
     def keep(story: Story | None) -> None:
         if story is not None and story.cost <= best[0] + model.margin:
@@ -207,16 +207,20 @@ def read_stories(
         ongoing = ONGOING_MAX + (HORIZON_ONGOING if len(chain) == turns else 0)
         if odd <= ongoing and len(chain) >= len(prefix):
             keep(scored(chain, None, pos))
+        deeper = len(chain) < turns and odd <= 3 * (turns - len(chain)) + ONGOING_MAX + 2
+        if not deeper and (odd > 2 + ongoing or len(chain) < len(prefix)):
+            return
+        following = allowed(pos, len(chain))
         if odd <= 2 + ongoing and len(chain) >= len(prefix):
-            for pending in _pendings(pos, allowed(pos, len(chain))):
+            for pending in _pendings(pos, following):
                 if fits(pending):
                     touch(pending, 1)
                     if odd <= ongoing and bound_now[0] + model.turn * (len(chain) + 1) <= best[0] + model.margin:
                         keep(scored(chain, pending, pos))
                     touch(pending, -1)
-        if len(chain) == turns or odd > 3 * (turns - len(chain)) + ONGOING_MAX + 2:
+        if not deeper:
             return
-        for turn in allowed(pos, len(chain)):
+        for turn in following:
             if not fits(turn):
                 continue
             touch(turn, 1)
