@@ -584,7 +584,6 @@ class Scorer:
         computer plays (``timing``). None when no reading costs ``ceiling`` or less, which is
         often known from each point's own cheapest reading before the hands are priced."""
         need = flips_of(turns, pending, setting)
-        illegal = self.illegal_steps(final if pending is None else None, placing)
         points = self.ev.points
         plies = len(turns) + (pending is not None)
         choice: list[int] = [0] * len(POINTS)
@@ -634,6 +633,7 @@ class Scorer:
             if bound > ceiling + _ROUNDING:
                 return None
 
+        illegal = self.illegal_steps(final if pending is None else None, placing)
         # Points with no flip of the chain keep their cheapest reading: priced once, not per choice.
         still_noise = sum(c for i, c in enumerate(still.costs) if not need[i])
         still_magnets = [(i, lo, hi) for i, lo, hi in still.magnets if not need[i]]

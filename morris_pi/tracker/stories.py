@@ -166,18 +166,23 @@ def read_stories(
     replies = -1 if prompt is None else (prompt.side - base.side) % 2
     best = [ceiling - model.margin]  # until a cheaper story is found, the ceiling prunes
 
+    # the points with a change left for a flip, as bits: most turns of a ranking fit nowhere
+    room = sum(1 << p for p, (n, u) in enumerate(zip(counts, used, strict=True)) if u < n)
+
     def touch(turn: RawTurn, step: int) -> int:
-        nonlocal odd
+        nonlocal odd, room
         for p in turn:
             if p >= 0:
                 bound_now[0] -= floor[p][used[p]]
                 used[p] += step
                 bound_now[0] += floor[p][used[p]]
                 odd += 1 if (counts[p] - used[p]) % 2 else -1
+                room = room | 1 << p if used[p] < counts[p] else room & ~(1 << p)
         return odd
 
     def fits(turn: RawTurn) -> bool:
-        return all(p < 0 or used[p] < counts[p] for p in turn)
+        o, t, r = turn
+        return (o < 0 or room >> o & 1 == 1) and (t < 0 or room >> t & 1 == 1) and (r < 0 or room >> r & 1 == 1)
 
     def scored(chain: tuple[RawTurn, ...], pending: RawTurn | None, final: Position) -> Story | None:
         if budget is not None:
