@@ -23,7 +23,7 @@ from morris_pi.rules import Position, Turn
 from morris_pi.rules.board import bits
 
 from .causal import CARRY_S, TRAY_TRIP_S, begun_in_order, in_order, removal_answered, stood
-from .readings import Changes, RawTurn, Reading, _after, _partial
+from .readings import Changes, RawTurn, Reading, _partial, after_turn
 
 
 def _carried_then_placed(
@@ -99,7 +99,7 @@ def _removal_answered(
         if raw[0] != o or raw[1] != t or raw[2] < 0:
             continue
         r = raw[2]
-        after = _after(pos.men[0] | pos.men[1], raw)
+        after = after_turn(pos.men[0] | pos.men[1], raw)
         if not changes.chain((pos.men[0] | pos.men[1]) ^ after, 1 << r):
             continue
         if not removal_answered(raw, occupied, changes, order, last, lifted, unsure, opened, rested):
@@ -139,7 +139,7 @@ def _two_turns(
     lifting: list[tuple[RawTurn, RawTurn]] = []  # whole, with a man of the third turn lifted
     begun: set[RawTurn] = set()
     for raw1 in allowed:
-        m1 = _after(pos_mask, raw1)
+        m1 = after_turn(pos_mask, raw1)
         extra = occupied & ~m1
         if extra.bit_count() > 1 or (m1 & ~occupied).bit_count() > 2:
             continue
@@ -149,7 +149,7 @@ def _two_turns(
         for raw2 in pos1.turns():
             if extra and raw2[1] != extra.bit_length() - 1:
                 continue
-            m2 = _after(m1, raw2)
+            m2 = after_turn(m1, raw2)
             if m2 == occupied:
                 whole.append((raw1, raw2))
             elif third and _third_begun(pos1, raw1, raw2, m2, occupied, changes, order, lifted, gap, unsure, touched):
@@ -243,14 +243,14 @@ def _three_turns(
     seen = changes.once
     found: list[tuple[RawTurn, RawTurn, RawTurn]] = []
     for raw1 in allowed:
-        m1 = _after(pos_mask, raw1)
+        m1 = after_turn(pos_mask, raw1)
         f1 = expected ^ m1
         # Two more turns add at most two men and take at most four away.
         if f1 & ~seen or (occupied & ~m1).bit_count() > 2 or (m1 & ~occupied).bit_count() > 4:
             continue
         pos1 = pos.play(raw1)
         for raw2 in pos1.turns():
-            m2 = _after(m1, raw2)
+            m2 = after_turn(m1, raw2)
             f2 = m1 ^ m2
             if f2 & ~seen or (occupied & ~m2).bit_count() > 1 or (m2 & ~occupied).bit_count() > 2:
                 continue
@@ -258,7 +258,7 @@ def _three_turns(
                 continue
             pos2 = pos1.play(raw2)
             for raw3 in pos2.turns():
-                m3 = _after(m2, raw3)
+                m3 = after_turn(m2, raw3)
                 if m3 != occupied:
                     continue
                 f3 = m2 ^ m3

@@ -54,7 +54,7 @@ from morris_pi.rules.board import POINTS, mask_of
 from .agreement import Told, contradicts, goes_on, same_after, same_turns
 from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
-from .readings import _after as after_turn
+from .readings import after_turn
 from .scoring import Scorer
 from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, Prompt, read_stories
 from .story import RawTurn, Setting, Story, flips_of
@@ -586,8 +586,9 @@ class StoryDecoder:
         # still busy, and a hand busy after a turn is more often the next player's than one
         # undoing it. A man put back and lifted again waits to land too: a man taken and set
         # down a moment where the mover came from looks the same until then.
+        # (A man set down astray shows where no turn of the story leaves one, so the mask tells it.)
         in_hand = story.pending is not None and story.pending[1] < 0
-        if in_hand or story.stray is not None or past.mask != _shown_by(reading.game, story):
+        if in_hand or past.mask != _shown_by(reading.game, story):
             return True
         return reading if self._settled(story, 0, past, now) else True
 
@@ -973,8 +974,8 @@ class StoryDecoder:
 
 def _shown_by(game: Game, story: Story) -> int:
     """The occupancy the board shows once ``story``, told from ``game``, is done as it stands: its
-    turns made and the man of a mill's step awaiting its removal landed (a man still in the hand
-    is asked about before).
+    turns made, the man of a mill's step awaiting its removal landed and a man still in the hand
+    off his point.
 
     >>> placed_a1 = Story(((-1, POINTS.index("a1"), -1),), None, 0.0, ())
     >>> [POINTS[i] for i in range(24) if _shown_by(Game.from_record("d6"), placed_a1) >> i & 1]

@@ -3,7 +3,7 @@
 ``Reading`` is what ``reconcile.read_board`` answers, ``Problem`` a point that
 disagrees with the game, ``Changes`` what the sensors saw since the position a
 reading starts from. ``board_mask`` and ``allowed_turns`` give the board and the
-turns the game expects; ``_after`` and ``_partial`` a turn applied to a mask, whole
+turns the game expects; ``after_turn`` and ``_partial`` a turn applied to a mask, whole
 or part-way.
 """
 
@@ -139,11 +139,19 @@ def allowed_turns(game: Game, prompt: Turn | None = None, computer: Side | None 
     return raws
 
 
-def _after(mask: int, raw: RawTurn) -> int:
+def after_turn(mask: int, raw: RawTurn) -> int:
+    """The occupancy ``mask`` shows once the turn ``raw`` is made (a turn begun: a man lifted,
+    with no target yet, leaves his point empty).
+
+    >>> a1, d7 = INDEX["a1"], INDEX["d7"]
+    >>> after_turn(1 << a1, (a1, d7, -1)) == 1 << d7, after_turn(1 << a1, (a1, -1, -1))
+    (True, 0)
+    """
     o, t, r = raw
     if o >= 0:
         mask &= ~(1 << o)
-    mask |= 1 << t
+    if t >= 0:
+        mask |= 1 << t
     if r >= 0:
         mask &= ~(1 << r)
     return mask

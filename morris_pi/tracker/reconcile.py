@@ -70,8 +70,8 @@ from .readings import (
     RawTurn,
     Reading,
     ReadingKind,
-    _after,
     _partial,
+    after_turn,
     allowed_turns,
     board_mask,
     diff_problems,
@@ -155,7 +155,7 @@ def read_board(
 
     nxt = other_side(game.turn)
     for raw in allowed:
-        after = _after(pos_mask, raw)
+        after = after_turn(pos_mask, raw)
         if after == occupied:
             if changes.chain(expected ^ after) and not _landed_before_left(raw, unsure, last, held):
                 carried = None
@@ -167,7 +167,7 @@ def read_board(
         for raw in allowed:
             o, t, r = raw
             if r >= 0:
-                after = _after(pos_mask, (o, t, -1))
+                after = after_turn(pos_mask, (o, t, -1))
                 if after == occupied and changes.chain(expected ^ after):
                     carried = None
                     if computer != nxt:
@@ -185,7 +185,7 @@ def read_board(
         for raw in allowed:
             o, t, r = raw
             if r >= 0:
-                after = _after(pos_mask, (o, t, -1))
+                after = after_turn(pos_mask, (o, t, -1))
                 off = after & ~occupied
                 if off and not off & ~protected_men and not occupied & ~after and changes.chain(expected ^ after):
                     return Reading("turns", (Turn.from_raw((o, t, -1)),))

@@ -53,11 +53,12 @@ _Piece = tuple[
 
 @dataclass(frozen=True, slots=True)
 class _Still:
-    """Per point, its reading with no flip (``options(i, 0)``): its cost, the magnets it holds and
-    whether it ends with half of a man astray."""
+    """Per point, its reading with no flip (``options(i, 0)``): its cost (and all of theirs
+    together), the magnets it holds and whether it ends with half of a man astray."""
 
     options: list[list[Option]]
     costs: list[float]
+    total: float
     magnets: list[tuple[int, float, float]]
     strays: list[int]
     put_back: list[Moment]
@@ -77,7 +78,6 @@ class Scorer:
         self._steps: dict[Position, frozenset[tuple[int, int]]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
         self._still_points: _Still | None = None
-        self._still_total = 0.0
         self._put_back: dict[tuple[int, tuple[int, ...]], tuple[Moment, ...]] = {}
         # What one point's reading adds to a chain, by the flips the chain needs there: the chains
         # of one ranking share most points' flips, so each is worked out once per evidence.
@@ -89,10 +89,11 @@ class Scorer:
         """Every point read as noise alone, as most points of every chain are."""
         if self._still_points is None:
             options = [self.options(i, 0) for i in range(len(POINTS))]
-            self._still_total = sum(o[0][0] for o in options)
+            costs = [o[0][0] for o in options]
             self._still_points = _Still(
                 options,
-                [o[0][0] for o in options],
+                costs,
+                sum(costs),
                 [(i, lo, hi) for i, o in enumerate(options) for lo, hi in o[0][2]],
                 [i for i, o in enumerate(options) if self.stray_end(i, o[0][1])],
                 [m for i, o in enumerate(options) for m in self.put_back(i, o[0][1])],
@@ -623,7 +624,7 @@ class Scorer:
         # most chains of a ranking are priced out by that alone, before their hands are weighed.
         if ceiling < math.inf:
             least = self._least
-            bound = self._still_total + self.lost + self.model.turn * plies
+            bound = still.total + self.lost + self.model.turn * plies
             for i in moving:
                 key = (i, signature[i])
                 low = least.get(key)
