@@ -18,7 +18,7 @@ from tracker_kit import MOVING
 
 from morris_pi.rules import POINTS, Game, Position, Turn
 from morris_pi.tracker.decoder import StoryDecoder
-from morris_pi.tracker.evidence import Evidence, SwitchLog
+from morris_pi.tracker.evidence import FOUND_S, Evidence, SwitchLog
 from morris_pi.tracker.model import DEFAULT_MODEL, Model
 from morris_pi.tracker.scoring import Scorer
 from morris_pi.tracker.stories import explain, read_stories
@@ -118,17 +118,31 @@ def test_a_bounce_is_not_a_change() -> None:
     assert len(log.evidence(2.0).points[0].changes) == 1
 
 
-def test_a_change_only_a_scan_showed_is_bounded_by_what_was_known() -> None:
+def test_a_change_only_a_scan_showed_is_bounded_by_the_read_before_it_when_every_read_is_kept() -> None:
+    """A board that reads every switch on a clock, with each read in the record: the change the
+    read at 8 s found happened since the read at 5 s."""
+    log = SwitchLog(0, 0.0)
+    for t in (2.0, 5.0):
+        log.feed(0, t, full=True)
+    log.feed(mask("d6"), 8.0, full=True)
+    change = log.evidence(8.0).points[POINTS.index("d6")].changes[0]
+    assert (change.lo, change.t, change.seen) == (5.0, 8.0, False)
+
+
+def test_a_change_only_a_scan_showed_happened_within_the_boards_resync_when_only_finding_reads_are_kept() -> None:
+    """A record that shows a read only when it found something (a read at 2 s, the next at 9 s,
+    off the pace): the board read every switch in between, so the change happened within its
+    resync of the read that found it, not at any moment since 2 s."""
     log = SwitchLog(0, 0.0)
     log.feed(0, 2.0, full=True)
-    log.feed(mask("d6"), 5.0, full=True)
-    change = log.evidence(5.0).points[POINTS.index("d6")].changes[0]
-    assert (change.lo, change.t, change.seen) == (2.0, 5.0, False)
+    log.feed(mask("d6"), 9.0, full=True)
+    change = log.evidence(9.0).points[POINTS.index("d6")].changes[0]
+    assert (change.lo, change.t) == (9.0 - FOUND_S, 9.0)
 
 
 def test_a_man_back_on_his_point_only_by_a_scan_was_knocked_not_nudged() -> None:
-    """Off for 80 ms a man was brushed by a hand; back only at a scan 2.8 s later, he may have
-    been off for any of those seconds, and most of them fit a knocked man, few a nudged one."""
+    """Off for 80 ms a man was brushed by a hand; back only at a scan 2.8 s later, he was off
+    for seconds (the board's resync found him back within one of them), as a knocked man is."""
     position = Game.from_record("d6").position
     brushed = SwitchLog(mask("d6"), 0.0)
     brushed.feed(0, 1.0)
@@ -697,8 +711,9 @@ def test_the_man_taken_is_told_only_once_the_victims_next_hand_is_done() -> None
 
 
 def test_a_turn_is_not_written_while_a_switch_it_changed_shows_otherwise() -> None:
-    # a frozen stretch of a generated game: black's f6-d6, the lift of f6 lost (the next scan shows
-    # it), d6's man put down off-centre and flickering, and a sleeve knocking d5 off for 1.1 s.
+    # a frozen stretch of a generated game: black's f6-d6, the lift of f6 lost (the next of the
+    # board's reads, every 3.4 s, shows it), d6's man put down off-centre and flickering, and a
+    # sleeve knocking d5 off for 1.1 s.
     # Until the scan, "d5-d6" with another man set down on d5 explains the switches best, but d5
     # no longer shows what that turn left there, so it is not written; the scan shows f6 empty
     game = Game.from_record(
@@ -706,9 +721,9 @@ def test_a_turn_is_not_written_while_a_switch_it_changed_shows_otherwise() -> No
         "f4-f6 a1-d1 f6-f4xd2 c4-c3 d3-d2 c3-c4xd2 c5-d5xd1 a4-a1 d6-f6 a1-a4xd7"
     )
     before = game.record
-    d, board = decoder_on(game, 193.5)
+    d, board = decoder_on(game, 192.5)
     steps = [
-        (196.0984, "scan"), (196.6296, "-d5"), (196.8288, "+d6"), (196.958, "-d6"),
+        (192.6825, "scan"), (196.0984, "scan"), (196.6296, "-d5"), (196.8288, "+d6"), (196.958, "-d6"),
         (197.0552, "+d6"), (197.1461, "-d6"), (197.2397, "+d6"), (197.375, "-d6"),
         (197.4728, "+d6"), (197.5214, "-d6"), (197.555, "+d6"), (197.5558, "-d6"),
         (197.5566, "+d6"), (197.6388, "-d6"), (197.6731, "+d6"), (197.752, "+d5"),

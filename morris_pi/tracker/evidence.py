@@ -13,7 +13,17 @@ that quickly is dropped with the change it undid.
 (Change(t=1.0009, lo=1.0009, closed=True),)
 >>> log.feed(0b0, 3.0, full=True)                  # a scan finds a7 open again
 >>> log.evidence(3.0).points[0].changes[-1]
-Change(t=3.0, lo=1.0009, closed=False)
+Change(t=3.0, lo=2.0, closed=False)
+
+The read found the change within the board's resync (``FOUND_S``) of it: no read before it is
+in the record. Where the record shows every read, on a steady pace, the read before bounds it:
+
+>>> log = SwitchLog(0)
+>>> for t in (0.0, 3.0, 6.0):
+...     log.feed(0b0, t, full=True)
+>>> log.feed(0b1, 9.0, full=True)
+>>> log.evidence(9.0).points[0].changes[-1]
+Change(t=9.0, lo=6.0, closed=True)
 """
 
 from __future__ import annotations
@@ -27,6 +37,12 @@ from morris_pi.rules.board import POINTS
 BOUNCE_S = 0.005
 #: Scans of every switch remembered (the latest).
 SCANS_KEPT = 16
+#: The longest a board takes to read every switch again (its resync): a change a read found,
+#: where the record keeps only the reads that found something, happened at most this long before.
+FOUND_S = 1.0
+#: How alike the gaps between reads are when the board reads on a clock and the record shows
+#: every read (a share of the longer gap).
+PACE_SLACK = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +170,20 @@ class SwitchLog:
             seq.pop()
             self._known_at[i] = seq[-1].t if seq else self._known_at[i]
             return
+        if unseen and not self._on_pace(now):
+            lo = max(lo, now - FOUND_S)
         seq.append(Change(now, min(lo, now), closed))
         self._known_at[i] = now
+
+    def _on_pace(self, now: float) -> bool:
+        """Whether the reads of every switch up to ``now`` came at one steady pace: the record
+        shows each read the board made, and the read before this one bounds what it found. A
+        record that shows a read only now and then keeps only the reads that found something."""
+        scans = self._scans
+        if len(scans) < 2:
+            return False
+        last, before = now - scans[-1], scans[-1] - scans[-2]
+        return abs(last - before) <= PACE_SLACK * max(last, before)
 
     def evidence(self, now: float) -> Evidence:
         points = tuple(
