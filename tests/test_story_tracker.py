@@ -264,6 +264,14 @@ def test_a_turn_told_by_other_changes_is_not_agreed_and_a_cycle_of_captures_keep
     assert_read_exactly("story-a-cycle-of-captures-read-as-noise-does-not-merge-with-the-cycle-read-as-turns")
 
 
+def test_a_man_answering_a_capture_whose_lift_only_a_read_showed_was_lifted_after_the_capture():
+    """A real game between two people: a mill closed and a7 taken; the victim's answer, d6-d7,
+    had its lift lost, found by the board's read a tenth of a second before the landing. d6 last
+    changed seconds earlier, and with the lift anywhere in those seconds "d6 taken, a7 moved to
+    d7" was cheaper: the read that found it came within the board's resync of it."""
+    assert_read_exactly("story-a-man-answering-a-capture-whose-lift-was-lost-was-lifted-after-it")
+
+
 @pytest.mark.parametrize(
     "name",
     [
