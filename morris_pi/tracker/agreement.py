@@ -65,6 +65,8 @@ def _alike(a: Story, a_from: int, a_to: int, b: Story, b_from: int, b_to: int) -
     fa, fb = flips_of(a.turns, None, a.setting), flips_of(b.turns, None, b.setting)
     for i in range(len(POINTS)):
         ma, mb = a.matched[i], b.matched[i]
+        if not ma and not mb:  # most points are no flip of either
+            continue
         xa = [j for f, j in zip(fa[i], ma, strict=False) if a_from <= f.ply < a_to]
         xb = [j for f, j in zip(fb[i], mb, strict=False) if b_from <= f.ply < b_to]
         if len(xa) != len(xb) or not all(_same_change(ja, jb, ma, mb) for ja, jb in zip(xa, xb, strict=True)):

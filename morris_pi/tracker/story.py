@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from morris_pi.rules import Position, Turn
 from morris_pi.rules.board import POINTS
@@ -124,8 +125,21 @@ class Setting:
         return out
 
 
-def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None, setting: Setting | None = None) -> list[list[Flip]]:
-    """Per point, the flips a chain needs, in chain order (the setting's first)."""
+#: Per point, the flips a chain needs there.
+Flips = tuple[tuple[Flip, ...], ...]
+
+
+@lru_cache(maxsize=4096)
+def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None, setting: Setting | None = None) -> Flips:
+    """Per point, the flips a chain needs, in chain order (the setting's first).
+
+    A ranking asks for the same chains' flips many times (scoring, agreement, readiness), so
+    they are remembered.
+
+    >>> need = flips_of((Turn.parse("d6").to_raw(),), None)
+    >>> [(POINTS[f.point], f.role) for flips in need for f in flips]
+    [('d6', 'land')]
+    """
     out: list[list[Flip]] = [[] for _ in POINTS] if setting is None else setting.flips()
     for ply, (o, t, r) in enumerate((*turns, *((pending,) if pending else ()))):
         if o >= 0:
@@ -134,14 +148,14 @@ def flips_of(turns: tuple[RawTurn, ...], pending: RawTurn | None, setting: Setti
             out[t].append(Flip(t, True, ply, "land"))
         if r >= 0:
             out[r].append(Flip(r, False, ply, "take"))
-    return out
+    return tuple(tuple(flips) for flips in out)
 
 
 #: When the setting's flips at one point, or at all, began (at the latest) and ended (at the earliest).
 Span = tuple[float, float]
 
 
-def setting_span(flips: list[Flip], picked: tuple[int, ...], seq: tuple[Change, ...]) -> Span | None:
+def setting_span(flips: Sequence[Flip], picked: tuple[int, ...], seq: tuple[Change, ...]) -> Span | None:
     """When the setting's flips among ``flips`` (matched with changes ``picked``) began and ended."""
     mine = [seq[j] for f, j in zip(flips, picked, strict=True) if f.ply < 0]
     if not mine:
