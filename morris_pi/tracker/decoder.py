@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from morris_pi.rules import SIDES, Game, Position, Side, Turn
 from morris_pi.rules.board import POINTS, mask_of
@@ -56,9 +57,10 @@ from .evidence import Evidence, SwitchLog
 from .model import DEFAULT_MODEL, Model
 from .readings import after_turn
 from .scoring import Scorer
-from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, Prompt, read_stories
+from .stories import LONGEST_TURNS, MAX_TURNS, ChainBudget, OutOfChains, Prompt, read_stories, retell
 from .story import RawTurn, Setting, Story, flips_of
 from .takeback import take_back
+from .tellings import Telling, Tellings
 
 #: Seconds every switch an agreed turn changed must have been quiet before it is committed.
 DEFAULT_CONFIRM_S = 1.0
@@ -183,6 +185,8 @@ class StoryDecoder:
         #: is the same while it stays (it is worked out anew when asked for).
         self.version = 0
         self._scorer: Scorer | None = None
+        #: What this ranking and the one before told, to be told again while only time passes.
+        self._tellings = Tellings()
 
     @property
     def game(self) -> Game:
@@ -431,6 +435,7 @@ class StoryDecoder:
         Returns whether anything was committed or parted (rank again at once).
         """
         alone = len(self._branches) == 1
+        self._tellings.next_ranking()
         ranked: list[tuple[Branch, list[Story], bool, Evidence]] = []
         budget = ChainBudget(self.rank_chains)
         latest = -math.inf
@@ -884,12 +889,40 @@ class StoryDecoder:
         if self._scorer is None or self._scorer.ev is not evidence:
             # a ranking tells one evidence several times (longer chains, a takeback's reading)
             self._scorer = Scorer(evidence, self.model)
-        return read_stories(
+        line, prompt = self._line(branch), self._prompt(branch)
+        key = (
+            branch.game.position,
+            branch.setting,
+            None if line is None else tuple(line),
+            None if prompt is None else frozenset(prompt.turns.items()),
+            turns,
+            tuple(prefix),
+            evidence.points,
+            evidence.since,
+        )
+        earlier = self._tellings.find(key, ceiling, margin=self.model.margin)
+        if earlier is not None:
+            again = retell(
+                branch.game.position,
+                evidence,
+                earlier.stories,
+                self.model,
+                prompt=prompt,
+                scorer=self._scorer,
+                unfinished=earlier.unfinished,
+            )
+            if again is not None:
+                if budget is not None:
+                    budget.spend(earlier.chains)  # as much as telling them did: a ranking's budget is spent alike
+                self._tellings.keep(key, replace(earlier, stories=tuple(again)))
+                return [s for s in again if s.cost <= ceiling]
+        left = None if budget is None else budget.left
+        stories = read_stories(
             branch.game.position,
             evidence,
             self.model,
-            line=self._line(branch),
-            prompt=self._prompt(branch),
+            line=line,
+            prompt=prompt,
             turns=turns,
             prefix=prefix,
             budget=budget,
@@ -897,6 +930,11 @@ class StoryDecoder:
             ceiling=ceiling,
             scorer=self._scorer,
         )
+        chains = 0 if budget is None or left is None else left - budget.left
+        self._tellings.keep(
+            key, Telling(tuple(stories), ceiling, chains, self._scorer.unfinished(pile=prompt is not None))
+        )
+        return stories
 
     @staticmethod
     def _quiet_since(seq: tuple, matched: tuple[int, ...], done: int, flips: int) -> float:  # type: ignore[type-arg]

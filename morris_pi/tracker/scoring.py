@@ -18,7 +18,7 @@ from morris_pi.rules.board import POINTS
 
 from .evidence import Change, Evidence, PointEvidence
 from .model import Duration, Model
-from .story import Flip, Part, RawTurn, Setting, Span, Story, flips_of, joined, setting_span
+from .story import Flip, Flips, Part, RawTurn, Setting, Span, Story, flips_of, joined, setting_span
 
 #: Ways of aligning one point's changes with its flips that are scored in full.
 ALIGNMENTS_KEPT = 4
@@ -71,6 +71,8 @@ class Scorer:
         self.ev = evidence
         self.model = model
         self.counts = [len(p.changes) for p in evidence.points]
+        #: The points that changed (most did not: no flip or noise of theirs to price).
+        self.changed = [i for i, n in enumerate(self.counts) if n]
         self._options: dict[tuple[int, int], list[Option]] = {}
         self._excursions: dict[tuple[int, int], tuple[float, str]] = {}
         self._ongoing: dict[tuple[int, int], tuple[float, str]] = {}
@@ -90,13 +92,15 @@ class Scorer:
         if self._still_points is None:
             options = [self.options(i, 0) for i in range(len(POINTS))]
             costs = [o[0][0] for o in options]
+            # a point that did not change holds no magnet, no half of a man astray, no man put back
+            changed = [(i, options[i][0]) for i in self.changed]
             self._still_points = _Still(
                 options,
                 costs,
                 sum(costs),
-                [(i, lo, hi) for i, o in enumerate(options) for lo, hi in o[0][2]],
-                [i for i, o in enumerate(options) if self.stray_end(i, o[0][1])],
-                [m for i, o in enumerate(options) for m in self.put_back(i, o[0][1])],
+                [(i, lo, hi) for i, o in changed for lo, hi in o[2]],
+                [i for i, o in changed if self.stray_end(i, o[1])],
+                [m for i, o in changed for m in self.put_back(i, o[1])],
             )
         return self._still_points
 
@@ -140,6 +144,38 @@ class Scorer:
             got = min(plain, (half, "astray"))
             self._ongoing[(i, a)] = got
         return got
+
+    def unfinished(self, *, pile: bool = False) -> tuple[str, ...]:
+        """Per point, what its last change read as an excursion not over yet does to the price
+        of the others: ``touch``, a magnet held over it while a later change elsewhere happened
+        (a second hand); ``astray``, half of a man set down astray that another half may pair
+        with (``pile``: the computer's men, put down from its pile, may be); ``noise``, nothing
+        (``""``: the point did not change).
+
+        As time passes one reading of an excursion gives way to another (a hand resting becomes
+        a man set down astray). Each costs more the longer it lasts, so while these stay as they
+        are, every reading of the board costs more as time passes, never less.
+        """
+        last = self.ev.last_change
+        ends: list[tuple[str, Change] | None] = [
+            (self.ongoing_role(i, n - 1)[1], self.ev.points[i].changes[-1]) if n else None
+            for i, n in enumerate(self.counts)
+        ]
+        lifts = any(e is not None and e[0] == "astray" and not e[1].closed for e in ends)
+        lands = any(e is not None and e[0] == "astray" and e[1].closed for e in ends)
+        out = []
+        for end in ends:
+            if end is None:
+                out.append("")
+                continue
+            role, change = end
+            if role == "touch" and last > change.t:
+                out.append("touch")
+            elif role == "astray" and (lifts or pile if change.closed else lands):
+                out.append("astray")
+            else:
+                out.append("noise")
+        return tuple(out)
 
     def ongoing_plain(self, i: int, a: int) -> tuple[float, str]:
         """The cheapest role for point ``i``'s last change as noise not over yet (no mistake)."""
@@ -399,7 +435,7 @@ class Scorer:
                     parts.append(Part("put back", POINTS[i], gap, gap, c))
         return cost
 
-    def stands(self, i: int, flips: list[Flip], picked: tuple[int, ...], parts: list[Part] | None = None) -> float:
+    def stands(self, i: int, flips: Sequence[Flip], picked: tuple[int, ...], parts: list[Part] | None = None) -> float:
         """What the men that land on point ``i`` and leave it again within the story cost as they
         stand: the man standing there at the base too, if his landing was seen."""
         seq = self.ev.points[i].changes
@@ -717,7 +753,7 @@ class Scorer:
             return None
         cost = best + self.lost + self.model.turn * plies
         matched = tuple(opts[i][choice[i]][1] for i in range(len(POINTS)))
-        ends = [i for i in range(len(POINTS)) if self.stray_end(i, matched[i])]
+        ends = [i for i in self.changed if self.stray_end(i, matched[i])]
         stray = self.strays(ends, illegal, _times(points, need, matched))[1] if ends else None
         return Story(turns, pending, cost, matched, stray, setting)
 
@@ -728,7 +764,7 @@ def _latest(options: list[Option]) -> int:
 
 
 def _times(
-    points: Sequence[PointEvidence], need: list[list[Flip]], matched: Sequence[tuple[int, ...]]
+    points: Sequence[PointEvidence], need: Flips, matched: Sequence[tuple[int, ...]]
 ) -> dict[tuple[int, str], tuple[float, float]]:
     """When each flip of a chain happened (its earliest and latest time), by ply and role."""
     return {

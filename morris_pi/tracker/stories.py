@@ -65,8 +65,8 @@ class ChainBudget:
         self.chains = chains
         self.left = chains
 
-    def spend(self) -> None:
-        self.left -= 1
+    def spend(self, chains: int = 1) -> None:
+        self.left -= chains
         if self.left < 0:
             raise OutOfChains(f"a ranking scored more than {self.chains} chains")
 
@@ -187,10 +187,7 @@ def read_stories(
     def scored(chain: tuple[RawTurn, ...], pending: RawTurn | None, final: Position) -> Story | None:
         if budget is not None:
             budget.spend()
-        placing = None
-        prompted = None if pending is not None or prompt is None else prompt.at(final)
-        if prompted is not None and prompted[0][0] < 0:
-            placing = (prompted[0][1], prompted[1])
+        placing = _placing(prompt, pending, final)
         return scorer.score(chain, pending, final, setting, placing, replies, ceiling=best[0] + model.margin)
 
     def keep(story: Story | None) -> None:
@@ -236,6 +233,69 @@ def read_stories(
     found = [s for s in found if s.cost <= best[0] + model.margin]
     found.sort(key=lambda s: s.cost)
     return found
+
+
+def retell(
+    base: Position,
+    evidence: Evidence,
+    told: Sequence[Story],
+    model: Model = DEFAULT_MODEL,
+    *,
+    prompt: Prompt | None = None,
+    scorer: Scorer | None = None,
+    unfinished: tuple[str, ...] | None = None,
+) -> list[Story] | None:
+    """What ``read_stories`` would tell now of ``told``, the stories it told from ``base`` when the
+    switches had made the same changes as ``evidence`` shows and only time has passed since: each
+    priced again at ``evidence.now``, when the cheapest of them costs what it did then; ``None``
+    when it does not (the changes are to be read in full).
+
+    Time makes a story dearer (a carry, a hand resting, a man off-centre last longer), so a chain
+    that was not among them cost more than the margin above the cheapest then, and costs more
+    still now: while the cheapest costs the same, the good stories are among ``told``. One thing
+    time does otherwise: an unfinished excursion may come to be read as half of a man set down
+    astray, and two such halves together cost less than the noise they were. ``unfinished``
+    (``Scorer.unfinished`` when they were told) says how they were read then; when any is read
+    otherwise now, ``None``.
+
+    >>> from morris_pi.rules import Position
+    >>> ev = Evidence.static(0, {"d6": [(1.0, True)], "a1": [(3.0, True)]}, 5.0)
+    >>> told = read_stories(Position.start(), ev)
+    >>> later = Evidence(ev.points, 9.0)
+    >>> again = retell(Position.start(), later, told)
+    >>> [(str(s), s.cost) for s in again] == [(str(s), s.cost) for s in read_stories(Position.start(), later)]
+    True
+    """
+    if not told:
+        return []
+    if scorer is None or scorer.ev is not evidence or scorer.model is not model:
+        scorer = Scorer(evidence, model)
+    if unfinished is not None and scorer.unfinished(pile=prompt is not None) != unfinished:
+        return None
+    replies = -1 if prompt is None else (prompt.side - base.side) % 2
+    now: list[Story] = []
+    for story in told:
+        final = base
+        for turn in story.turns:
+            final = final.play(turn)
+        placing = _placing(prompt, story.pending, final)
+        again = scorer.score(story.turns, story.pending, final, story.setting, placing, replies)
+        if not now and (again is None or again.cost != story.cost):
+            return None  # the cheapest costs more now: another may be the cheapest
+        if again is not None:
+            now.append(again)
+    now = [s for s in now if s.cost <= told[0].cost + model.margin]
+    now.sort(key=lambda s: s.cost)
+    return now
+
+
+def _placing(prompt: Prompt | None, pending: RawTurn | None, final: Position) -> tuple[int, float] | None:
+    """Where the computer was prompted to put a man in ``final`` and since when (a placement the
+    LEDs show), if a story ends there with no turn in the hand."""
+    prompted = None if pending is not None or prompt is None else prompt.at(final)
+    if prompted is not None and prompted[0][0] < 0:
+        return (prompted[0][1], prompted[1])
+    return None
 
 
 def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL, *, replies: int = -1) -> list[Part]:
