@@ -23,6 +23,7 @@ from morris_pi.tracker.evidence import Change, Evidence, PointEvidence
 from morris_pi.tracker.model import DEFAULT_MODEL
 from morris_pi.tracker.scoring import Scorer
 from morris_pi.tracker.stories import read_stories, retell
+from morris_pi.tracker.story import Story
 
 TRACES = Path(__file__).parent / "data" / "traces"
 
@@ -73,7 +74,7 @@ def evidence(now: float) -> Evidence:
     return Evidence(points, now, SINCE)
 
 
-def told(stories: list) -> list[tuple[str, float, tuple[tuple[int, ...], ...]]]:  # type: ignore[type-arg]
+def told(stories: list[Story]) -> list[tuple[str, float, tuple[tuple[int, ...], ...]]]:
     return [(str(s), s.cost, s.matched) for s in stories]
 
 
@@ -90,7 +91,7 @@ def test_a_ranking_is_not_told_again_once_an_excursion_is_read_otherwise() -> No
     then = read_stories(base, evidence(22.4))
     unfinished = Scorer(evidence(22.4), DEFAULT_MODEL).unfinished()
     assert Scorer(evidence(23.4), DEFAULT_MODEL).unfinished() != unfinished
-    assert retell(base, evidence(23.4), then, unfinished=unfinished) is None
+    assert retell(base, evidence(23.4), then, unfinished) is None
 
 
 @settings(max_examples=60, deadline=None)
@@ -100,7 +101,7 @@ def test_a_ranking_told_again_later_is_the_reading_anew_or_none(then_at: float, 
     later = then_at + wait
     then = read_stories(base, evidence(then_at))
     unfinished = Scorer(evidence(then_at), DEFAULT_MODEL).unfinished()
-    again = retell(base, evidence(later), then, unfinished=unfinished)
+    again = retell(base, evidence(later), then, unfinished)
     if again is not None:
         assert told(again) == told(read_stories(base, evidence(later)))
 

@@ -894,7 +894,7 @@ class StoryDecoder:
             branch.game.position,
             branch.setting,
             None if line is None else tuple(line),
-            None if prompt is None else frozenset(prompt.turns.items()),
+            None if prompt is None else (prompt.side, frozenset(prompt.turns.items())),
             turns,
             tuple(prefix),
             evidence.points,
@@ -906,10 +906,10 @@ class StoryDecoder:
                 branch.game.position,
                 evidence,
                 earlier.stories,
+                earlier.unfinished,
                 self.model,
                 prompt=prompt,
                 scorer=self._scorer,
-                unfinished=earlier.unfinished,
             )
             if again is not None:
                 if budget is not None:

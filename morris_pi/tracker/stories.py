@@ -239,11 +239,11 @@ def retell(
     base: Position,
     evidence: Evidence,
     told: Sequence[Story],
+    unfinished: tuple[str, ...],
     model: Model = DEFAULT_MODEL,
     *,
     prompt: Prompt | None = None,
     scorer: Scorer | None = None,
-    unfinished: tuple[str, ...] | None = None,
 ) -> list[Story] | None:
     """What ``read_stories`` would tell now of ``told``, the stories it told from ``base`` when the
     switches had made the same changes as ``evidence`` shows and only time has passed since: each
@@ -255,14 +255,15 @@ def retell(
     still now: while the cheapest costs the same, the good stories are among ``told``. One thing
     time does otherwise: an unfinished excursion may come to be read as half of a man set down
     astray, and two such halves together cost less than the noise they were. ``unfinished``
-    (``Scorer.unfinished`` when they were told) says how they were read then; when any is read
-    otherwise now, ``None``.
+    (``Scorer.unfinished`` of the evidence they were told from) says how they were read then;
+    when any is read otherwise now, ``None``.
 
     >>> from morris_pi.rules import Position
     >>> ev = Evidence.static(0, {"d6": [(1.0, True)], "a1": [(3.0, True)]}, 5.0)
     >>> told = read_stories(Position.start(), ev)
+    >>> then = Scorer(ev, DEFAULT_MODEL).unfinished()
     >>> later = Evidence(ev.points, 9.0)
-    >>> again = retell(Position.start(), later, told)
+    >>> again = retell(Position.start(), later, told, then)
     >>> [(str(s), s.cost) for s in again] == [(str(s), s.cost) for s in read_stories(Position.start(), later)]
     True
     """
@@ -270,7 +271,7 @@ def retell(
         return []
     if scorer is None or scorer.ev is not evidence or scorer.model is not model:
         scorer = Scorer(evidence, model)
-    if unfinished is not None and scorer.unfinished(pile=prompt is not None) != unfinished:
+    if scorer.unfinished(pile=prompt is not None) != unfinished:
         return None
     replies = -1 if prompt is None else (prompt.side - base.side) % 2
     now: list[Story] = []
