@@ -45,9 +45,9 @@ from morris_pi.tracker.stories import explain  # noqa: E402
 from morris_pi.tracker.story import Story  # noqa: E402
 
 #: Durations fitted as log-normal, by the role that prices them.
-DURATIONS = ("carry", "remove", "early", "touch", "drop", "nudge", "knock", "flicker")
+DURATIONS = ("carry", "remove", "early", "touch", "drop", "nudge", "knock", "fumble", "flicker")
 #: Roles that are noise: their prior is how rarely they happen per turn.
-NOISE = ("touch", "drop", "nudge", "knock", "flicker")
+NOISE = ("touch", "drop", "nudge", "knock", "fumble", "flicker")
 #: Spreads below this are not believed (few samples, or a generator's fixed timing).
 MIN_SIGMA = 0.25
 
@@ -64,7 +64,7 @@ class _Fitting(StoryDecoder):
         self, branch: Branch, best: Story, agreed: int, evidence: Evidence, now: float, *, scaled: bool = False
     ) -> bool:
         past = evidence.until(now - 0.3)
-        parts = explain(past, best, self.model)
+        parts = explain(past, best, self.model, base=branch.game.position)
         total = [len(p.changes) for p in evidence.points]
         done = super()._commit(branch, best, agreed, evidence, now, scaled=scaled)
         after = [len(p.changes) for p in branch.log.evidence(now).points]

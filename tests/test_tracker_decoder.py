@@ -350,12 +350,17 @@ def test_a_point_just_emptied_is_not_filled_at_once_by_the_other_hand() -> None:
     # white's b6 closes a mill and takes a4; the remover's sleeve knocks a1 off his switch for
     # 0.4 s, and black places on a4 1.5 s after it was emptied. "b6xa1 a1" meets the same position
     # and explains every change as well (a4 knocked for 1.5 s), but it has black's man land on a1
-    # 0.4 s after white's hand took a man off it: the remover has barely cleared the point
+    # 0.4 s after white's hand took a man off it: the remover has barely cleared the point (and
+    # a4 lies off his point across both turns)
     game = Game.from_record("d6 a1 f6 a4")
     changes = {"b6": [(1.0, True)], "a4": [(2.0, False), (3.5, True)], "a1": [(2.05, False), (2.45, True)]}
     stories = read_stories(game.position, Evidence.static(mask(*game.board), changes, 6.0))
     assert [str(s) for s in stories][:1] == ["b6xa4 a4"]
-    assert "b6xa1 a1" in [str(s) for s in stories]
+    evidence = Evidence.static(mask(*game.board), changes, 6.0)
+    turns = tuple(Turn.parse(t).to_raw() for t in ("b6xa1", "a1"))
+    mirror = Scorer(evidence, DEFAULT_MODEL).score(turns, None, game.position.play(turns[0]).play(turns[1]))
+    assert mirror is not None
+    assert {p.role for p in explain(evidence, mirror)} >= {"clear", "left off"}
     clear = [p for p in explain(Evidence.static(mask(*game.board), changes, 6.0), stories[0]) if p.role == "clear"]
     assert [round(p.lo, 2) for p in clear] == [1.5]
 
@@ -897,3 +902,42 @@ def test_the_model_page_gives_every_number_of_the_model_one_row() -> None:
     table = page[page.index("## The model") : page.index("## The decision")]
     rows = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)
     assert sorted(rows) == sorted(f.name for f in dataclasses.fields(Model))
+
+
+@pytest.mark.parametrize(
+    ("lifted", "role"),
+    [
+        ("f6", "fumble"),  # the remover's own man, in the mill just closed: the wrong man first
+        ("a1", "knock"),  # a man the mill could take, given back: a change of mind, as rare as a knock
+    ],
+)
+def test_a_man_the_mill_cannot_take_lifted_and_put_back_while_the_removal_is_due_is_the_removers(
+    lifted: str, role: str
+) -> None:
+    game = Game.from_record("d6 a1 f6 a4")
+    changes = {"b6": [(1.0, True)], lifted: [(1.8, False), (2.6, True)], "a4": [(3.2, False)]}
+    evidence = Evidence.static(mask(*game.board), changes, 8.0)
+    top = read_stories(game.position, evidence)[0]
+    assert str(top) == "b6xa4"
+    parts = explain(evidence, top, base=game.position)
+    assert [p.role for p in parts if p.where == f"{lifted}#0"] == [role]
+    assert sum(p.cost for p in parts) == pytest.approx(top.cost)
+
+
+def test_a_man_lifted_and_put_back_before_the_mill_is_closed_is_a_knock() -> None:
+    """The same man lifted before the mill's step landed: no removal was due yet, so he was knocked."""
+    game = Game.from_record("d6 a1 f6 a4")
+    changes = {"f6": [(0.2, False), (1.0, True)], "b6": [(1.8, True)], "a4": [(3.2, False)]}
+    evidence = Evidence.static(mask(*game.board), changes, 8.0)
+    top = read_stories(game.position, evidence)[0]
+    assert str(top) == "b6xa4"
+    parts = explain(evidence, top, base=game.position)
+    assert [p.role for p in parts if p.where == "f6#0"] == ["knock"]
+    assert sum(p.cost for p in parts) == pytest.approx(top.cost)
+    changes = {"b6": [(0.2, True)], "f6": [(1.0, False), (1.8, True)], "a4": [(3.2, False)]}
+    inside = Evidence.static(mask(*game.board), changes, 8.0)
+    fumbled = read_stories(game.position, inside)[0]
+    (knock,) = [p for p in parts if p.where == "f6#0"]
+    (fumble,) = [p for p in explain(inside, fumbled, base=game.position) if p.where == "f6#0"]
+    # as long, inside the removal: cheaper by as much as a knock is rarer than a fumble
+    assert knock.cost - fumble.cost == pytest.approx(DEFAULT_MODEL.knock.prior - DEFAULT_MODEL.fumble.prior)

@@ -664,7 +664,21 @@ class StoryDecoder:
         if not agreed:
             self._recheck(now, evidence.last_change)
             return self._part(branch, good, evidence, now, room=MAX_BRANCHES - others)
-        ready = self._undoubted(branch, good, self._ready(good[0], agreed, evidence, now), now)
+        quiet = self._ready(good[0], agreed, evidence, now)
+        if not quiet and self.computer is not None and (branch.game.turn == self.computer) == (agreed % 2 == 0):
+            # A switch the agreed turns changed may show since the computer's reply, put down
+            # before its prompt, which a good story as cheap tells and which is never committed
+            # first: the turns are done if that story shows so, or the computer is never asked
+            # and the board waits for a change that never comes.
+            quiet = max(
+                (
+                    self._ready(s, agreed, evidence, now)
+                    for s in good[1:]
+                    if len(s.turns) > agreed and same_turns(s, good[0], agreed)
+                ),
+                default=0,
+            )
+        ready = self._undoubted(branch, good, quiet, now)
         if ready:
             self._commit(branch, good[0], ready, evidence, now, scaled=others > 0)
         return [branch]

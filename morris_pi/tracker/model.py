@@ -121,6 +121,10 @@ class Model:
     nudge: Duration = Duration(0.07, 0.5, prior=1.5)
     #: A standing man knocked or lifted and put back on its own point.
     knock: Duration = Duration(1.0, 0.6, prior=3.5)
+    #: A standing man lifted and put back by the hand that owes a removal, before it takes the
+    #: man it may: the wrong man first (one of its own, or one the mill may not take). While a
+    #: removal is due that is far likelier than a knock at any other moment; elsewhere it is one.
+    fumble: Duration = Duration(1.0, 0.6, prior=2.0)
     #: A man just put down flickering on its switch before it rests.
     flicker: Duration = Duration(0.04, 0.8, prior=0.5)
     #: How soon after a landing a brief opening counts as flicker rather than a nudge.
@@ -153,6 +157,9 @@ class Model:
     #: The next turn begun before the mill's removal was made: the other side waits to see
     #: which man is taken (it may be the one he would lift). On top of ``early``.
     before_removal: float = 6.0
+    #: A man knocked off his point still off while changes of two turns happen elsewhere: the
+    #: hand that knocked him puts him back once its own turn's man is down, before the next turn.
+    left_off: float = 3.5
     #: A magnet held over an empty point while a man is put down, lifted or taken elsewhere: two
     #: hands over the board at once.
     second_hand: float = 3.5

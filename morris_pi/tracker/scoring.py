@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from morris_pi.rules import Position
 from morris_pi.rules.board import POINTS
+from morris_pi.rules.position import removable_mask
 
 from .evidence import Change, Evidence, PointEvidence
 from .model import Duration, Model
@@ -34,10 +35,18 @@ Option = tuple[float, tuple[int, ...], Spans]
 
 #: When something happened on a point: the point, and the earliest and latest time.
 Moment = tuple[int, float, float]
+#: A man lifted and put back read as a remover's fumble: the point, when it began at the latest
+#: and ended at the earliest, and what it costs more as the noise it is if no removal was due.
+Fumble = tuple[int, float, float, float]
+#: When a removal was due (from its mill's step to its man's lift, at the latest), and the men
+#: the mill could not take, as a mask of points.
+Due = tuple[float, float, int]
+#: The roles of a standing man lifted by a hand and put back on his point.
+_PUT_BACK = ("knock", "fumble")
 #: What one point's reading adds to a chain: its noise, its men's stands, its flips' times (by
 #: ply and role), the magnets it holds, whether it ends with half of a man astray, when its
 #: setting's flips were, when knocked men were put back on it, when its turns' men were lifted,
-#: and when each of its flips happened.
+#: when each of its flips happened, its fumbles, and when its knocked men were off.
 _Piece = tuple[
     float,
     float,
@@ -48,6 +57,8 @@ _Piece = tuple[
     tuple[Moment, ...],
     list[Moment],
     list[Moment],
+    tuple[Fumble, ...],
+    tuple[Moment, ...],
 ]
 
 
@@ -62,6 +73,8 @@ class _Still:
     magnets: list[tuple[int, float, float]]
     strays: list[int]
     put_back: list[Moment]
+    fumbles: list[Fumble]
+    knocked: list[Moment]
 
 
 class Scorer:
@@ -75,6 +88,11 @@ class Scorer:
         self.changed = [i for i, n in enumerate(self.counts) if n]
         self._options: dict[tuple[int, int], list[Option]] = {}
         self._excursions: dict[tuple[int, int], tuple[float, str]] = {}
+        # What each excursion read as a fumble costs more as the noise it is when no removal is due.
+        self._unfumbled: dict[tuple[int, int], tuple[float, str]] = {}
+        self._fumbles: dict[tuple[int, tuple[int, ...]], tuple[Fumble, ...]] = {}
+        self._knocked: dict[tuple[int, tuple[int, ...]], tuple[Moment, ...]] = {}
+        self._spared: dict[tuple[tuple[RawTurn, ...], Position], dict[int, int]] = {}
         self._ongoing: dict[tuple[int, int], tuple[float, str]] = {}
         self._plain: dict[tuple[int, int], tuple[float, str]] = {}
         self._steps: dict[Position, frozenset[tuple[int, int]]] = {}
@@ -101,6 +119,8 @@ class Scorer:
                 [(i, lo, hi) for i, o in changed for lo, hi in o[2]],
                 [i for i, o in changed if self.stray_end(i, o[1])],
                 [m for i, o in changed for m in self.put_back(i, o[1])],
+                [f for i, o in changed for f in self.fumbles(i, o[1])],
+                [k for i, o in changed for k in self.knocked(i, o[1])],
             )
         return self._still_points
 
@@ -121,9 +141,16 @@ class Scorer:
             first, back = seq[a], seq[a + 1]
             d_lo, d_hi = max(back.lo - first.t, 0.0), back.t - first.lo
             landed = self.ev.points[i].landed
-            got = min(
-                (d.cost_between(d_lo, d_hi) + self._stood(i, a, name), name) for name, d in self._roles(seq, a, landed)
-            )
+            roles = self._roles(seq, a, landed)
+            if not first.closed:
+                roles = (*roles, ("fumble", self.model.fumble))
+            priced = [(d.cost_between(d_lo, d_hi) + self._stood(i, a, name), name) for name, d in roles]
+            got = min(priced)
+            if got[1] == "fumble":
+                # priced as the remover's fumble here, so that every point's own reading stays a
+                # floor of the chain's; a chain with no removal due then pays the difference
+                plain = min((c, name) for c, name in priced if name != "fumble")
+                self._unfumbled[(i, a)] = (plain[0] - got[0], plain[1])
             self._excursions[(i, a)] = got
         return got
 
@@ -258,11 +285,13 @@ class Scorer:
     def _stood(self, i: int, a: int, role: str) -> float:
         """A knocked man has been let go first: a hand reaches him only after a hand last put him
         down. A man nudged or flickering slid back on his own, and no hand let go of him then."""
-        if role != "knock":
+        if role not in _PUT_BACK:
             return 0.0
         seq = self.ev.points[i].changes
         b = a
-        while b >= 2 and seq[b - 1].closed and not seq[b - 2].closed and self.excursion_role(i, b - 2)[1] != "knock":
+        while (
+            b >= 2 and seq[b - 1].closed and not seq[b - 2].closed and self.excursion_role(i, b - 2)[1] not in _PUT_BACK
+        ):
             b -= 2
         since = seq[a].t - _landing(seq, b, self.ev.points[i].landed)
         if math.isinf(since):
@@ -393,9 +422,120 @@ class Scorer:
         got = self._put_back[key] = tuple(
             (i, seq[a + 1].lo, seq[a + 1].t)
             for a, ongoing in self.excursions(i, picked)
-            if not ongoing and self.excursion_role(i, a)[1] == "knock"
+            if not ongoing and self.excursion_role(i, a)[1] in _PUT_BACK
         )
         return got
+
+    def knocked(self, i: int, picked: tuple[int, ...]) -> tuple[Moment, ...]:
+        """When men were off point ``i`` between a knock and being put back, its changes ``picked``
+        as flips: from the lift at the latest to the return at the earliest."""
+        key = (i, picked)
+        got = self._knocked.get(key)
+        if got is not None:
+            return got
+        seq = self.ev.points[i].changes
+        got = self._knocked[key] = tuple(
+            (i, seq[a].t, seq[a + 1].lo)
+            for a, ongoing in self.excursions(i, picked)
+            if not ongoing and self.excursion_role(i, a)[1] in _PUT_BACK
+        )
+        return got
+
+    def left_off(
+        self,
+        knocked: Sequence[Moment],
+        times: Mapping[tuple[int, str], tuple[float, float]],
+        parts: list[Part] | None = None,
+    ) -> float:
+        """What the knocked men cost that stayed off while flips of two turns or more happened
+        elsewhere (``times``, as ``timing`` takes them): a sleeve knocks a man while its hand
+        carries one, and puts him back once that man is down, before the next turn."""
+        cost = 0.0
+        for i, began, ended in knocked:
+            plies = {ply for (ply, _), (lo, hi) in times.items() if began < lo and hi < ended and ply >= 0}
+            if len(plies) >= 2:
+                cost += self.model.left_off
+                if parts is not None:
+                    parts.append(
+                        Part("left off", f"{POINTS[i]} over {len(plies)} turns", began, ended, self.model.left_off)
+                    )
+        return cost
+
+    def fumbles(self, i: int, picked: tuple[int, ...]) -> tuple[Fumble, ...]:
+        """Point ``i``'s excursions read as a remover's fumble, its changes ``picked`` as flips:
+        when each began (at the latest) and ended (at the earliest), and what it costs more where
+        no removal is due (``misplaced``)."""
+        key = (i, picked)
+        got = self._fumbles.get(key)
+        if got is not None:
+            return got
+        seq = self.ev.points[i].changes
+        got = self._fumbles[key] = tuple(
+            (i, seq[a].t, seq[a + 1].lo, self._unfumbled[(i, a)][0])
+            for a, ongoing in self.excursions(i, picked)
+            if not ongoing and self.excursion_role(i, a)[1] == "fumble"
+        )
+        return got
+
+    def unfumbled(self, i: int, a: int) -> tuple[float, str]:
+        """What excursion ``a`` of point ``i``, read as a fumble, costs more as the noise it is
+        where no removal is due, and that role."""
+        return self._unfumbled[(i, a)]
+
+    def spared(self, turns: tuple[RawTurn, ...], final: Position | None) -> dict[int, int]:
+        """Per ply of ``turns`` that takes a man, the men its mill could not take (the remover's
+        own, and the other side's in mills), as a mask of points. ``final`` is where the turns
+        lead (``None``: not known, and no removal counts)."""
+        if final is None or all(r < 0 for _, _, r in turns):
+            return {}
+        key = (turns, final)
+        got = self._spared.get(key)
+        if got is not None:
+            return got
+        # the board walked back from where the chain leads
+        men = list(final.men)
+        side = final.side
+        got = {}
+        for ply in range(len(turns) - 1, -1, -1):
+            side ^= 1
+            o, t, r = turns[ply]
+            men[side] &= ~(1 << t)
+            if o >= 0:
+                men[side] |= 1 << o
+            if r >= 0:
+                men[side ^ 1] |= 1 << r
+                got[ply] = (men[0] | men[1]) & ~removable_mask(final.tables, men[side ^ 1])
+        self._spared[key] = got
+        return got
+
+    def removals_due(
+        self, times: Mapping[tuple[int, str], tuple[float, float]], spared: Mapping[int, int]
+    ) -> list[Due]:
+        """When the chain's removals were due, and the men each could not take (``spared``): from
+        each mill's step (``times``, as ``timing`` takes them) to the lift of the man it takes, at
+        the latest. A removal not made yet is not counted: a story that owes one would read every
+        man lifted since as the remover's."""
+        windows = []
+        for ply, mask in spared.items():
+            land, take = times.get((ply, "land")), times.get((ply, "take"))
+            if land is not None and take is not None and take[1] >= land[0]:
+                windows.append((land[0], take[1], mask))
+        return windows
+
+    def misplaced(self, fumbles: Sequence[Fumble], due: Sequence[Due]) -> float:
+        """What the fumbles cost more that no removal was due for (``due``, from ``removals_due``):
+        a man the mill could not take (the remover's own, or one in a mill), lifted and put back
+        wholly while the removal was due, is the remover's, one per removal (one hand); any other
+        is the knock it would be."""
+        free = list(due)
+        cost = 0.0
+        for i, began, ended, extra in sorted(fumbles, key=lambda f: f[1]):
+            window = next((w for w in free if w[0] <= began and ended <= w[1] and w[2] >> i & 1), None)
+            if window is None:
+                cost += extra
+            else:
+                free.remove(window)
+        return cost
 
     def excursions(self, i: int, picked: tuple[int, ...]) -> Iterator[tuple[int, bool]]:
         """Point ``i``'s noise, its changes ``picked`` as flips: the first change of each
@@ -458,7 +598,7 @@ class Scorer:
         # A knocked man put back is let go by the hand that put him back before another lifts him.
         taken = set(picked)
         for f, j in zip(flips, picked, strict=True):
-            if f.role != "land" and j >= 2 and j - 1 not in taken and self.excursion_role(i, j - 2)[1] == "knock":
+            if f.role != "land" and j >= 2 and j - 1 not in taken and self.excursion_role(i, j - 2)[1] in _PUT_BACK:
                 longest = seq[j].t - seq[j - 1].lo
                 c = self.model.stand.head(longest)
                 cost += c
@@ -653,6 +793,8 @@ class Scorer:
                     self.put_back(i, picked),
                     self.lifted(i, flips, picked),
                     self.flip_moments(i, picked),
+                    self.fumbles(i, picked),
+                    self.knocked(i, picked),
                 )
             return got
 
@@ -676,6 +818,8 @@ class Scorer:
         still_magnets = [(i, lo, hi) for i, lo, hi in still.magnets if not need[i]]
         still_strays = [i for i in still.strays if not need[i]]
         still_put_back = [m for m in still.put_back if not need[m[0]]]
+        still_fumbles = [f for f in still.fumbles if not need[f[0]]]
+        still_knocked = [k for k in still.knocked if not need[k[0]]]
 
         def total(choice: list[int], limit: float = math.inf) -> float:
             # The cost, or, once what is added up already reaches ``limit``, any as high: a reading
@@ -698,10 +842,14 @@ class Scorer:
             magnets = list(still_magnets)
             ends = list(still_strays)
             put_back = list(still_put_back)
+            fumbles = list(still_fumbles)
+            knocked = list(still_knocked)
             lifts: list[Moment] = []
             flips: list[Moment] = []
             for i in moving:
-                _, _, _, held, stray, _, back, lifted, moments = piece(i, choice[i])
+                _, _, _, held, stray, _, back, lifted, moments, fumbled, off = piece(i, choice[i])
+                fumbles.extend(fumbled)
+                knocked.extend(off)
                 flips.extend(moments)
                 put_back.extend(back)
                 lifts.extend(lifted)
@@ -716,6 +864,10 @@ class Scorer:
                 noise += self.strays(ends, illegal, times)[0]
             if put_back and lifts:
                 noise += self.one_hand(put_back, lifts)
+            if fumbles:
+                noise += self.misplaced(fumbles, self.removals_due(times, self.spared(turns, final)))
+            if knocked:
+                noise += self.left_off(knocked, times)
             return noise + hands
 
         def descend(choice: list[int]) -> float:

@@ -299,13 +299,22 @@ def _placing(prompt: Prompt | None, pending: RawTurn | None, final: Position) ->
     return None
 
 
-def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL, *, replies: int = -1) -> list[Part]:
+def explain(
+    evidence: Evidence,
+    story: Story,
+    model: Model = DEFAULT_MODEL,
+    *,
+    replies: int = -1,
+    base: Position | None = None,
+) -> list[Part]:
     """What each piece of ``story`` costs: every noise excursion with its role, every carry,
     removal, pause between turns and overlap, the changes only a scan showed, and the turns.
 
     This is how a failing game is read: the true story's parts beside the chosen one's show
     which role priced the truth out. ``replies``: against the computer, the parity of the plies
     it plays from the story's base (its turns are priced as replies to the LEDs' prompt).
+    ``base``: the position its turns are made from, which says which men its removals could not
+    take (without it, no man lifted and put back is read as a remover's fumble).
     """
     scorer = Scorer(evidence, model)
     need = flips_of(story.turns, story.pending, story.setting)
@@ -313,15 +322,26 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL, *, r
     times: dict[tuple[int, str], tuple[float, float]] = {}
     magnets: list[tuple[int, float, float]] = []
     lifts: list[tuple[int, float, float]] = []
+    plies = len(story.turns) + (story.pending is not None)
     for i, picked in enumerate(story.matched):
         seq = evidence.points[i].changes
         for f, j in zip(need[i], picked, strict=True):
             times[(f.ply, f.role)] = (seq[j].lo, seq[j].t)
+    final = base
+    if final is not None:
+        for turn in story.turns:
+            final = final.play(turn)
+    due = scorer.removals_due(times, scorer.spared(story.turns, final))
+    for i, picked in enumerate(story.matched):
+        seq = evidence.points[i].changes
         lifts += scorer.lifted(i, need[i], picked)
         for a, ongoing in scorer.excursions(i, picked):
             if not ongoing:
                 cost, role = scorer.excursion_role(i, a)
                 lo, hi = max(seq[a + 1].lo - seq[a].t, 0.0), seq[a + 1].t - seq[a].lo
+                if role == "fumble" and scorer.misplaced([(i, seq[a].t, seq[a + 1].lo, 1.0)], due):
+                    extra, role = scorer.unfumbled(i, a)
+                    cost += extra
                 parts.append(Part(role, f"{POINTS[i]}#{a}", lo, hi, cost))
             else:
                 cost, role = scorer.ongoing_role(i, a)
@@ -332,6 +352,7 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL, *, r
     scorer.second_hands(magnets, flips, parts)
     put_back = [m for i, picked in enumerate(story.matched) for m in scorer.put_back(i, picked)]
     scorer.one_hand(put_back, lifts, parts)
+    scorer.left_off([k for i, picked in enumerate(story.matched) for k in scorer.knocked(i, picked)], times, parts)
     if story.setting is not None and story.setting.carries:
         scorer.carried(story.setting, dict(enumerate(story.matched)), parts)
     ends = [i for i in range(len(POINTS)) if scorer.stray_end(i, story.matched[i])]
@@ -340,7 +361,6 @@ def explain(evidence: Evidence, story: Story, model: Model = DEFAULT_MODEL, *, r
     for i, picked in enumerate(story.matched):
         if need[i]:
             scorer.stands(i, need[i], picked, parts)
-    plies = len(story.turns) + (story.pending is not None)
     set_up = joined(setting_span(need[i], picked, evidence.points[i].changes) for i, picked in enumerate(story.matched))
     scorer.timing(plies, times, parts, set_up=set_up, replies=replies)
     for i, p in enumerate(evidence.points):
