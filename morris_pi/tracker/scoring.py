@@ -91,14 +91,13 @@ class Scorer:
         # What each excursion read as a fumble costs more as the noise it is when no removal is due.
         self._unfumbled: dict[tuple[int, int], tuple[float, str]] = {}
         self._fumbles: dict[tuple[int, tuple[int, ...]], tuple[Fumble, ...]] = {}
-        self._knocked: dict[tuple[int, tuple[int, ...]], tuple[Moment, ...]] = {}
         self._spared: dict[tuple[tuple[RawTurn, ...], Position], dict[int, int]] = {}
         self._ongoing: dict[tuple[int, int], tuple[float, str]] = {}
         self._plain: dict[tuple[int, int], tuple[float, str]] = {}
         self._steps: dict[Position, frozenset[tuple[int, int]]] = {}
         self.lost = sum(model.lost for p in evidence.points for c in p.changes if not c.seen)
         self._still_points: _Still | None = None
-        self._put_back: dict[tuple[int, tuple[int, ...]], tuple[Moment, ...]] = {}
+        self._lifted: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
         # What one point's reading adds to a chain, by the flips the chain needs there: the chains
         # of one ranking share most points' flips, so each is worked out once per evidence.
         self._pieces: dict[tuple[int, tuple[tuple[int, str], ...], int], _Piece] = {}
@@ -411,35 +410,30 @@ class Scorer:
                     break
         return cost
 
+    def _lifted_back(self, i: int, picked: tuple[int, ...]) -> tuple[int, ...]:
+        """Point ``i``'s excursions (their first changes) in which a hand lifted the standing man
+        and put him back (a knock or a fumble), its changes ``picked`` as flips."""
+        key = (i, picked)
+        got = self._lifted.get(key)
+        if got is None:
+            got = self._lifted[key] = tuple(
+                a
+                for a, ongoing in self.excursions(i, picked)
+                if not ongoing and self.excursion_role(i, a)[1] in _PUT_BACK
+            )
+        return got
+
     def put_back(self, i: int, picked: tuple[int, ...]) -> tuple[Moment, ...]:
         """When knocked men were put back on point ``i``, its changes ``picked`` as flips: the
         closing that ends each excursion read as a knock."""
-        key = (i, picked)
-        got = self._put_back.get(key)
-        if got is not None:
-            return got
         seq = self.ev.points[i].changes
-        got = self._put_back[key] = tuple(
-            (i, seq[a + 1].lo, seq[a + 1].t)
-            for a, ongoing in self.excursions(i, picked)
-            if not ongoing and self.excursion_role(i, a)[1] in _PUT_BACK
-        )
-        return got
+        return tuple((i, seq[a + 1].lo, seq[a + 1].t) for a in self._lifted_back(i, picked))
 
     def knocked(self, i: int, picked: tuple[int, ...]) -> tuple[Moment, ...]:
         """When men were off point ``i`` between a knock and being put back, its changes ``picked``
         as flips: from the lift at the latest to the return at the earliest."""
-        key = (i, picked)
-        got = self._knocked.get(key)
-        if got is not None:
-            return got
         seq = self.ev.points[i].changes
-        got = self._knocked[key] = tuple(
-            (i, seq[a].t, seq[a + 1].lo)
-            for a, ongoing in self.excursions(i, picked)
-            if not ongoing and self.excursion_role(i, a)[1] in _PUT_BACK
-        )
-        return got
+        return tuple((i, seq[a].t, seq[a + 1].lo) for a in self._lifted_back(i, picked))
 
     def left_off(
         self,
