@@ -231,6 +231,39 @@ def test_a_man_the_mill_could_not_take_lifted_and_put_back_during_its_removal_is
     assert_read_exactly("story-a-man-lifted-and-put-back-during-a-removal-is-the-removers-not-a-knock-and-a-capture")
 
 
+def test_the_computers_man_put_down_on_the_wrong_point_before_its_prompt_showed_is_a_wrong_guess():
+    """A real game against the computer: black's hand puts the computer's man down on e3 while the
+    board is still reading white's capture, then moves it to g4 when the LEDs show g4. Read as no
+    mistake at all (a guess cannot misread a prompt not yet shown), it cost more than a man
+    astray, and the reading where e3 was the computer's turn, never prompted there, won: the
+    other man taken, a turn nobody played."""
+    assert_read_exactly("story-the-computers-man-put-down-astray-before-its-prompt-showed-is-a-wrong-guess")
+
+
+def test_the_computers_answer_on_the_point_just_emptied_is_not_read_as_a_takeback():
+    """A real game against the computer: black captures by placing, and the computer's prompted
+    answer puts its man back on the point just emptied and takes black's. Those are the switches
+    a takeback of black's capture changes too; ranked as one, it held the game up at the
+    eleventh of 131 turns."""
+    assert_read_exactly("story-the-computers-answer-on-the-point-just-emptied-is-not-a-takeback-of-the-capture")
+
+
+def test_a_capture_answered_on_the_point_just_emptied_between_two_people_is_not_a_takeback():
+    """A real game between two people: white places and takes, and black answers by placing on
+    the point just emptied and taking white's man, lifting it first. No later change tells that
+    from white's capture taken back by hand, which held the game up at its twentieth of 123
+    turns."""
+    assert_read_exactly("story-a-capture-answered-on-the-point-just-emptied-between-two-people-is-not-a-takeback")
+
+
+def test_the_capture_that_ends_the_game_is_written_once_the_board_stays_silent():
+    """A real game against the computer ends in a cycle of captures: the last two also read as a
+    man knocked and a man set down and taken up again, and nothing later can tell them apart.
+    The silence after the last change is the next player's wait in the story where the game
+    goes on, so the story that ends it is written and the result is the computer's win."""
+    assert_read_exactly("story-the-last-capture-of-a-cycle-that-ends-the-game-is-written-once-the-board-is-silent")
+
+
 def test_a_button_pressed_while_whose_man_is_whose_is_in_doubt_acts_on_the_reading_shown():
     """A real game between two people: two men land 37 ms apart, and no later placement tells
     whose is whose, so two readings of the game are carried. Then the side to move resigns.

@@ -562,6 +562,10 @@ class StoryDecoder:
             if not any(o >= 0 or r >= 0 for o, _, r in undone):
                 continue
             setting = Setting.between(*game.position.men, back.position)
+            if depth == 1 and _answered_alike(game.position, self._prompts.get(game.position), undone, setting):
+                # A capture answered on the point it just emptied changes the very switches its
+                # takeback would, and no later change tells them apart: the answer it is.
+                break
             reading = Branch(
                 back.copy(), branch.log.copy(), setting=setting.carrying([(t, o) for o, t, _ in undone if o >= 0])
             )
@@ -622,7 +626,7 @@ class StoryDecoder:
                 good = self._tell(branch, part, budget=own)
             except OutOfChains:
                 continue
-            if not good or any(_uses_all(s, MAX_TURNS) for s in good):
+            if not good or any(_uses_all(s, MAX_TURNS, branch.game.position) for s in good):
                 continue
             ready = self._ready(good[0], self._agreed(branch, good), evidence, now)
             if ready:
@@ -637,7 +641,9 @@ class StoryDecoder:
         # uses every turn told, nothing is committed.
         turns = MAX_TURNS
         good = self._tell(branch, past, budget=budget)
-        while (full := not good or any(_uses_all(s, turns) for s in good)) and turns < LONGEST_TURNS:
+        while (
+            full := not good or any(_uses_all(s, turns, branch.game.position) for s in good)
+        ) and turns < LONGEST_TURNS:
             turns += 1
             good = self._tell(branch, past, turns=turns, budget=budget)
         if full:
@@ -645,6 +651,24 @@ class StoryDecoder:
         if good:
             branch.heads = _beginnings(good)
         return good, full
+
+    def _waited(self, branch: Branch, good: list[Story], past: Evidence) -> list[Story]:
+        """``good`` with the board's silence since its last change priced as the next player's
+        wait in every story in which the game goes on: a board left alone after a turn that ends
+        the game is read so in time, though a story reading that turn as noise is as cheap."""
+        if not good:
+            return good
+        base = branch.game.position
+        # the board's last change, whatever the reading: a commit keeps none older than ``since``
+        silence = past.now - max(past.last_change, past.since)
+        wait = min(self.model.think.tail(silence), self.model.left_board)
+        if wait <= 0.0:
+            return good
+        priced = sorted(
+            (s if s.pending is None and not _goes_on(base, s.turns) else replace(s, cost=s.cost + wait) for s in good),
+            key=lambda s: s.cost,
+        )
+        return [s for s in priced if s.cost <= priced[0].cost + self.model.margin]
 
     def _decide(
         self, branch: Branch, good: list[Story], full: bool, evidence: Evidence, now: float, others: int
@@ -815,8 +839,8 @@ class StoryDecoder:
 
         Returns the good stories, and whether one still uses every turn told.
         """
-        heads = _beginnings([s for s in good if _uses_all(s, turns)]) if good else branch.heads
-        shorter = [s for s in good if not _uses_all(s, turns)]
+        heads = _beginnings([s for s in good if _uses_all(s, turns, branch.game.position)]) if good else branch.heads
+        shorter = [s for s in good if not _uses_all(s, turns, branch.game.position)]
         for _ in range(FURTHER_ROUNDS):
             if not heads:
                 break
@@ -829,7 +853,7 @@ class StoryDecoder:
                 break
             cheapest = min(s.cost for s in found)
             good = sorted((s for s in found if s.cost <= cheapest + self.model.margin), key=lambda s: s.cost)
-            full_ones = [s for s in good if any(_uses_all(s, len(h) + MAX_TURNS) for h in heads)]
+            full_ones = [s for s in good if any(_uses_all(s, len(h) + MAX_TURNS, branch.game.position) for h in heads)]
             if not full_ones:
                 return good, False
             heads = _beginnings(full_ones)
@@ -929,7 +953,7 @@ class StoryDecoder:
                 if budget is not None:
                     budget.spend(earlier.chains)  # as much as telling them did: a ranking's budget is spent alike
                 self._tellings.keep(key, replace(earlier, stories=tuple(again)))
-                return [s for s in again if s.cost <= ceiling]
+                return self._waited(branch, [s for s in again if s.cost <= ceiling], evidence)
         left = None if budget is None else budget.left
         stories = read_stories(
             branch.game.position,
@@ -948,7 +972,7 @@ class StoryDecoder:
         self._tellings.keep(
             key, Telling(tuple(stories), ceiling, chains, self._scorer.unfinished(pile=prompt is not None))
         )
-        return stories
+        return self._waited(branch, stories, evidence)
 
     @staticmethod
     def _quiet_since(seq: tuple, matched: tuple[int, ...], done: int, flips: int) -> float:  # type: ignore[type-arg]
@@ -1063,11 +1087,21 @@ def _rests_otherwise(past: Evidence, i: int) -> bool:
     return past.now - last >= REST_S and any(s > last for s in past.scans)
 
 
-def _uses_all(story: Story, turns: int) -> bool:
+def _uses_all(story: Story, turns: int, base: Position) -> bool:
     """Whether ``story`` uses every turn told: all of them, or all but one and the next begun (a
     turn still in the hand stands where a whole turn more may be, such as a man placed read as a
-    mill's step awaiting its removal)."""
-    return len(story.turns) + (story.pending is not None) >= turns
+    mill's step awaiting its removal). A story whose turns end the game tells all there is."""
+    if len(story.turns) + (story.pending is not None) < turns:
+        return False
+    return story.pending is not None or _goes_on(base, story.turns)
+
+
+def _goes_on(base: Position, turns: Sequence[RawTurn]) -> bool:
+    """Whether the side to move after ``turns`` (from ``base``) has a turn: the game goes on."""
+    pos = base
+    for raw in turns:
+        pos = pos.play(raw)
+    return bool(pos.steps())
 
 
 def _beginnings(stories: list[Story]) -> set[tuple[RawTurn, ...]]:
@@ -1079,3 +1113,23 @@ def _beginnings(stories: list[Story]) -> set[tuple[RawTurn, ...]]:
         if len(out) == FURTHER_HEADS:
             break
     return set(out)
+
+
+def _answered_alike(
+    pos: Position, prompted: tuple[RawTurn, float] | None, undone: tuple[RawTurn, ...], setting: Setting
+) -> bool:
+    """Whether ``setting``, which takes back ``undone``, changes just the switches an answer to it
+    changes: the computer's prompted turn, where it was asked in ``pos``; else, after a placement
+    that took a man, a placement that takes the man just placed where the man taken stood (a cycle
+    of captures)."""
+    if prompted is not None:
+        answers = [prompted[0]]
+    elif undone[0][0] < 0 and undone[0][2] >= 0:
+        answers = [turn for turn in pos.turns() if turn[0] < 0 and turn[2] >= 0]
+    else:
+        return False
+    for o, t, r in answers:
+        lifts = (1 << o if o >= 0 else 0) | (1 << r if r >= 0 else 0)
+        if setting.lifts == lifts and setting.lands == 1 << t:
+            return True
+    return False

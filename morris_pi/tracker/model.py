@@ -163,6 +163,11 @@ class Model:
     #: A magnet held over an empty point while a man is put down, lifted or taken elsewhere: two
     #: hands over the board at once.
     second_hand: float = 3.5
+    #: How long the player to move waits before his turn begins: a board silent that long is
+    #: priced in every story in which the game goes on, so a turn that ends it is read in time.
+    think: Duration = Duration(3.0, 1.0)
+    #: The most a silence costs: a player may leave the board for good.
+    left_board: float = 6.0
     #: Stories costing more than this much above the best are not believed.
     margin: float = 4.0
     #: A story costing more than this explains too little: the board is shown as a problem.

@@ -704,22 +704,18 @@ class Scorer:
                 parts.append(Part("carry, taken back", f"{POINTS[a]} to {POINTS[b]}", lo, hi, c))
         return cost
 
-    def illegal_steps(
-        self, final: Position | None, placing: tuple[int, float] | None = None
-    ) -> Callable[[int, int], bool]:
+    def illegal_steps(self, final: Position | None, placing: int | None = None) -> Callable[[int, int], bool]:
         """Whether a man lifted from one point and set down on another in ``final`` is a mistake a
         player makes: his own man where no turn lets him go, or the other side's man stepped to a
         neighbouring point, as if it were his own (``None``: a turn is still in the hand, and no
         man is read as astray). A man from the side's pile (origin ``-1``) is astray only when the
-        LEDs prompt the computer's man to be put elsewhere (``placing``: that point, and since
-        when they show it), and he landed since."""
+        LEDs prompt the computer's man to be put elsewhere (``placing``: that point). He may have
+        landed before they showed it: a hand guessing the reply guessed wrong, and is shown so."""
         if final is None:
             return lambda o, t: False
         if placing is not None:
             steps = self.illegal_steps(final)
-            target, shown = placing
-            points = self.ev.points
-            return lambda o, t: t != target and points[t].changes[-1].lo >= shown if o < 0 else steps(o, t)
+            return lambda o, t: t != placing if o < 0 else steps(o, t)
         own = final.men[final.side]
         other = final.men[1 - final.side]
         adjacency = final.tables.adjacency
@@ -744,16 +740,16 @@ class Scorer:
         pending: RawTurn | None,
         final: Position | None = None,
         setting: Setting | None = None,
-        placing: tuple[int, float] | None = None,
+        placing: int | None = None,
         replies: int = -1,
         ceiling: float = math.inf,
     ) -> Story | None:
         """The chain's cheapest reading after ``setting``; ``final`` is where its turns lead (a man
         set down astray after them is one where no turn of it lets him go, or, when the computer
-        is prompted to put a man on a point, ``placing`` as ``(point, since when the LEDs show
-        it)``, a man put down anywhere else since). ``replies``: the parity of the plies the
-        computer plays (``timing``). None when no reading costs ``ceiling`` or less, which is
-        often known from each point's own cheapest reading before the hands are priced."""
+        is prompted to put a man on a point, ``placing``, a man put down anywhere else).
+        ``replies``: the parity of the plies the computer plays (``timing``). None when no reading
+        costs ``ceiling`` or less, which is often known from each point's own cheapest reading
+        before the hands are priced."""
         need = flips_of(turns, pending, setting)
         points = self.ev.points
         plies = len(turns) + (pending is not None)

@@ -290,12 +290,12 @@ def retell(
     return now
 
 
-def _placing(prompt: Prompt | None, pending: RawTurn | None, final: Position) -> tuple[int, float] | None:
-    """Where the computer was prompted to put a man in ``final`` and since when (a placement the
-    LEDs show), if a story ends there with no turn in the hand."""
+def _placing(prompt: Prompt | None, pending: RawTurn | None, final: Position) -> int | None:
+    """Where the computer was prompted to put a man in ``final`` (a placement the LEDs show), if a
+    story ends there with no turn in the hand."""
     prompted = None if pending is not None or prompt is None else prompt.at(final)
     if prompted is not None and prompted[0][0] < 0:
-        return (prompted[0][1], prompted[1])
+        return prompted[0][1]
     return None
 
 
