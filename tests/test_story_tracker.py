@@ -256,6 +256,14 @@ def test_a_capture_answered_on_the_point_just_emptied_between_two_people_is_not_
     assert_read_exactly("story-a-capture-answered-on-the-point-just-emptied-between-two-people-is-not-a-takeback")
 
 
+def test_noise_on_a_point_a_written_turn_changed_is_dropped_with_the_turn():
+    """A real game against the computer: the human sets a man down on the point the computer's
+    move just emptied, takes him up again and moves elsewhere. Kept after that move was written,
+    the excursion was paid for again in every later story, and the computer's next move, onto
+    that point, was never read."""
+    assert_read_exactly("story-noise-on-a-point-a-written-turn-changed-is-dropped-with-it")
+
+
 def test_the_capture_that_ends_the_game_is_written_once_the_board_stays_silent():
     """A real game against the computer ends in a cycle of captures: the last two also read as a
     man knocked and a man set down and taken up again, and nothing later can tell them apart.

@@ -1012,21 +1012,19 @@ class StoryDecoder:
         cut = -math.inf
         keep = [0] * len(POINTS)
         for i, flips in enumerate(need):
-            seq = points[i].changes
             if flips:
-                last = best.matched[i][len(flips) - 1]
-                cut = max(cut, seq[last].t)
-                keep[i] = total[i] - last - 1
+                cut = max(cut, points[i].changes[best.matched[i][len(flips) - 1]].t)
         for i, flips in enumerate(need):
             seq = points[i].changes
-            if flips:
-                continue
             if not seq:
                 keep[i] = total[i]
                 continue
-            first_flip = best.matched[i][0] if best.matched[i] else len(seq)
-            drop = 0
-            while drop + 2 <= first_flip and seq[drop + 1].t < cut:
+            # what the story read as noise before the turns ended goes with them, up to the next
+            # flip it tells (a later turn's, which is not committed)
+            drop = best.matched[i][len(flips) - 1] + 1 if flips else 0
+            matched = best.matched[i]
+            upto = matched[len(flips)] if len(matched) > len(flips) else len(seq)
+            while drop + 2 <= upto and seq[drop + 1].t < cut:
                 drop += 2
             keep[i] = total[i] - drop
         for raw in best.turns[:agreed]:
