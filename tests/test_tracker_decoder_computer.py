@@ -119,6 +119,17 @@ def test_a_man_resting_astray_before_the_computers_prompted_turn_is_not_its_turn
     assert against.record == "d6 a7"
 
 
+MEN = ("a7", "a1", "d7", "d1")
+
+
+def white_closes_a_mill_and_both_a1_and_d1_open(then: list[tuple[float, tuple[str, ...]]]) -> StoryDecoder:
+    """Against the computer (black) after a7 a1 d7 d1: white's man lands on g7 at 1 s, closing
+    a7-d7-g7; a1 opens at 2 s and d1 at 2.3 s; ``then``, what the board shows after."""
+    d = StoryDecoder(Game.from_record("a7 a1 d7 d1"), computer="black")
+    feed(d, [(0.0, MEN), (1.0, (*MEN, "g7")), (2.0, ("a7", "d7", "d1", "g7")), (2.3, ("a7", "d7", "g7")), *then])
+    return d
+
+
 def test_the_computers_prompt_tells_apart_turns_whose_stories_meet_through_its_reply() -> None:
     # White closes a7-d7-g7 and takes a1 or d1: a1 opens, d1 opens, a1 closes 1.3 s after he
     # opened, and d1 closes 3.7 s later. "g7xd1, black d1" (a1 knocked) and "g7xa1, black a1" (d1
@@ -128,19 +139,7 @@ def test_the_computers_prompt_tells_apart_turns_whose_stories_meet_through_its_r
     # followed is asked in next. (The man on d1, put down before any prompt, is in the first
     # reading a wrong guess of the computer's turn: that reading is given up once the hand
     # leaves him there, not the moment the LEDs show g1.)
-    d = StoryDecoder(Game.from_record("a7 a1 d7 d1"), computer="black")
-    men = ("a7", "a1", "d7", "d1")
-    feed(
-        d,
-        [
-            (0.0, men),
-            (1.0, (*men, "g7")),
-            (2.0, ("a7", "d7", "d1", "g7")),
-            (2.3, ("a7", "d7", "g7")),
-            (3.3, ("a7", "a1", "d7", "g7")),
-            (7.0, (*men, "g7")),
-        ],
-    )
+    d = white_closes_a_mill_and_both_a1_and_d1_open([(3.3, ("a7", "a1", "d7", "g7")), (7.0, (*MEN, "g7"))])
     settle(d, 15.0)
     assert d.record == "a7 a1 d7 d1"  # neither white turn is written on the cost of the timing alone
     assert [g.record for g in d.asking] == ["a7 a1 d7 d1 g7xd1"]
@@ -159,19 +158,7 @@ def test_a_humans_turn_is_written_though_the_computers_reply_was_put_down_before
     # turn, which is not written before its prompt; another, as cheap, reads it as noise not over
     # yet, and by it a1 no longer shows what white's turn left there. White's turn is done all
     # the same, or the computer is never asked and the board waits for good.
-    d = StoryDecoder(Game.from_record("a7 a1 d7 d1"), computer="black")
-    men = ("a7", "a1", "d7", "d1")
-    feed(
-        d,
-        [
-            (0.0, men),
-            (1.0, (*men, "g7")),
-            (2.0, ("a7", "d7", "d1", "g7")),
-            (2.3, ("a7", "d7", "g7")),
-            (3.3, ("a7", "d7", "d1", "g7")),
-            (6.0, (*men, "g7")),
-        ],
-    )
+    d = white_closes_a_mill_and_both_a1_and_d1_open([(3.3, ("a7", "d7", "d1", "g7")), (6.0, (*MEN, "g7"))])
     settle(d, 15.0)
     assert d.record == "a7 a1 d7 d1 g7xa1"
     assert [g.record for g in d.asking] == ["a7 a1 d7 d1 g7xa1"]

@@ -1126,8 +1126,8 @@ def _answered_alike(
         answers = [turn for turn in pos.turns() if turn[0] < 0 and turn[2] >= 0]
     else:
         return False
-    for o, t, r in answers:
-        lifts = (1 << o if o >= 0 else 0) | (1 << r if r >= 0 else 0)
-        if setting.lifts == lifts and setting.lands == 1 << t:
+    for turn in answers:
+        answer = Setting.between(*pos.men, pos.play(turn))
+        if (answer.lifts, answer.lands) == (setting.lifts, setting.lands):
             return True
     return False
