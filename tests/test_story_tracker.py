@@ -355,6 +355,26 @@ def test_a_capture_whose_answer_landed_unseen_is_not_read_as_a_nudge_whose_retur
     assert_read_exactly("story-a-capture-whose-answer-landed-unseen-is-not-read-as-a-nudge-whose-return-was-lost")
 
 
+def test_a_doubt_about_quick_placements_that_outlasts_a_ranking_is_carried_as_two_readings():
+    """A real game between two people placing fast: c5 and c3 land 22 ms apart and c5 bounces
+    off and back, so either may have been first, and the next placements come before that is
+    settled. Soon there was too much to tell at once, and the catch-up on the board's first
+    changes only wrote what every story agreed on: nothing, so the board waited at turn 3 for
+    the rest of the game. Two readings are carried instead, and the game goes on to its end."""
+    assert_read_exactly(
+        "story-two-quick-placements-in-doubt-past-the-turns-a-ranking-tells-are-carried-as-two-readings"
+    )
+
+
+def test_a_capture_whose_point_is_placed_on_again_in_a_burst_is_written_from_the_first_changes():
+    """A real game between two people (lasker): c4 closes a mill, e3 is taken a moment before,
+    b6-b4 follows, then e5 and e3 land 8 ms apart and more turns within two seconds: too much to
+    tell at once. Told on the board's first changes, c4xe3 was the only good story and its
+    switches had long been quiet, but e3 showed a man again by then (the later placement), so
+    the capture was never done and the board waited at turn 20 for the rest of the game."""
+    assert_read_exactly("story-a-capture-whose-point-is-placed-on-again-amid-a-burst-is-written-from-the-first-changes")
+
+
 def run_to(tracker: StoryTracker, until: float) -> None:
     """Every deadline the tracker names up to ``until``."""
     while (due := tracker.next_deadline()) is not None and due <= until:

@@ -102,6 +102,8 @@ RANK_CHAINS = 10_000
 #: Shorter windows tried, each half the last, when one reading has too much to tell at once
 #: (``StoryDecoder._catch_up``); they share one ranking's budget.
 CATCH_UP_TRIES = 4
+#: Windows also tried there that end at the board's longest pauses (each on the same share).
+CATCH_UP_PAUSES = 2
 
 
 class Branch:
@@ -470,7 +472,7 @@ class StoryDecoder:
             except OutOfChains:
                 # too much to tell at once: the oldest turns are told alone, or nothing is decided
                 # now and later evidence may settle it
-                if alone and self._catch_up(branch, past, evidence, now):
+                if self._catch_up(branch, past, evidence, now, alone=alone):
                     self._shown = None
                     return True
                 self._recheck(now, evidence.last_change)
@@ -601,26 +603,30 @@ class StoryDecoder:
             return True
         return reading if self._settled(story, 0, past, now) else True
 
-    def _catch_up(self, branch: Branch, past: Evidence, evidence: Evidence, now: float) -> bool:
+    def _catch_up(self, branch: Branch, past: Evidence, evidence: Evidence, now: float, *, alone: bool) -> bool:
         """Commit the oldest turns of a board with too much to tell at once: rank the evidence as it
-        stood before its later changes (the first half of them, then the first quarter...), each try
-        on its share of one ranking's budget, and commit what that ranking agrees on, once every
-        switch those turns changed has been quiet and shows what they left, by all that was seen
-        since.
+        stood before its later changes (before its longest pauses, the first half of them, the first
+        quarter...), latest first, each try on its share of one ranking's budget, and commit what
+        that ranking agrees on, once every switch those turns changed has been quiet and shows what
+        they left, by all that was seen since or by the end of what was told.
 
         Without it a quick burst (men placed one after another within a second, flickering as they
         land) makes every later ranking dearer still, and the board never catches up. Returns
         whether anything was committed.
+
+        Not ``alone`` (other readings are believed beside this one), the turns committed keep the
+        reading on their scale, and a doubt among its stories is not parted further.
         """
         times = sorted(c.t for p in past.points for c in p.changes)
-        told = len(times) // 2
-        for _ in range(CATCH_UP_TRIES):
-            if not told:
-                break
+        # Halves hold ever fewer turns; a pause is where a turn most likely ended (a burst of
+        # placements after a slow turn is cut before the burst, not in the slow turn's middle).
+        halves = [len(times) >> k for k in range(1, CATCH_UP_TRIES + 1)]
+        pauses = sorted(range(1, len(times)), key=lambda k: times[k] - times[k - 1])[-CATCH_UP_PAUSES:]
+        for told in sorted({k for k in halves + pauses if k}, reverse=True):
             # as the board stood just before its next change: the last change seen has aged as long
             # as it did then
-            part = past.until(math.nextafter(times[told], -math.inf))
-            told //= 2
+            at = math.nextafter(times[told], -math.inf)
+            part = past.until(at)
             own = ChainBudget(self.rank_chains // CATCH_UP_TRIES)
             try:
                 good = self._tell(branch, part, budget=own)
@@ -628,9 +634,29 @@ class StoryDecoder:
                 continue
             if not good or any(_uses_all(s, MAX_TURNS, branch.game.position) for s in good):
                 continue
-            ready = self._ready(good[0], self._agreed(branch, good), evidence, now)
+            agreed = self._agreed(branch, good)
+            if not agreed:
+                if not alone:
+                    continue
+                # a doubt that outlasts the turns a ranking can tell is kept as readings side by side
+                parts = self._part(branch, good, evidence, now, room=MAX_BRANCHES, told_at=at)
+                if len(parts) > 1:
+                    self._branches = parts
+                    return True
+                continue
+            ready = self._ready(good[0], agreed, evidence, now)
+            if not ready:
+                # A point the turns changed may show a later turn's change by now (a man taken
+                # and his point placed on again), which the turns told cannot explain: they are
+                # done too if their switches were quiet for ``confirm_s`` by the end of what
+                # was told, and what came after is told from them.
+                wake = self._wake
+                ready = self._ready(good[0], agreed, evidence.until(at), at + FIRM_S)
+                self._wake = wake
             if ready:
-                return self._commit(branch, good[0], ready, evidence, now)
+                # (a reading that then explains nothing after them is given up at its next ranking)
+                self._commit(branch, good[0], ready, evidence, now, scaled=not alone, told_at=at)
+                return True
         return False
 
     def _read(self, branch: Branch, past: Evidence, budget: ChainBudget) -> tuple[list[Story], bool]:
@@ -797,13 +823,24 @@ class StoryDecoder:
         self._wake = min(self._wake, ready)
         return False
 
-    def _part(self, branch: Branch, good: list[Story], evidence: Evidence, now: float, room: int) -> list[Branch]:
+    def _part(
+        self,
+        branch: Branch,
+        good: list[Story],
+        evidence: Evidence,
+        now: float,
+        room: int,
+        *,
+        told_at: float | None = None,
+    ) -> list[Branch]:
         """One reading per first turn of the good stories, each with its agreed and quiet turns
         committed; or ``branch`` alone while any part is not ready (a story with no turn yet, a
         turn not yet quiet), or there would be more parts than ``room``.
 
         Each part's ``offset`` carries what its committed turns cost beyond the cheapest story, so
-        that the parts go on being ranked on one scale as the game goes on.
+        that the parts go on being ranked on one scale as the game goes on. ``told_at``: when the
+        board stood as ``good`` tells it, if earlier than ``FIRM_S`` ago (its first changes only,
+        too much to tell at once).
         """
         if self.line is not None or any(not s.turns for s in good):
             return [branch]
@@ -825,7 +862,7 @@ class StoryDecoder:
         parts = []
         for best, ready in plans:
             part = branch.copy()
-            if not self._commit(part, best, ready, evidence, now, scaled=True):
+            if not self._commit(part, best, ready, evidence, now, scaled=True, told_at=told_at):
                 return [branch]
             parts.append(part)
         return parts
@@ -988,7 +1025,15 @@ class StoryDecoder:
             self._wake = min(self._wake, now + max(RECHECK_S, quiet))
 
     def _commit(
-        self, branch: Branch, best: Story, agreed: int, evidence: Evidence, now: float, *, scaled: bool = False
+        self,
+        branch: Branch,
+        best: Story,
+        agreed: int,
+        evidence: Evidence,
+        now: float,
+        *,
+        scaled: bool = False,
+        told_at: float | None = None,
     ) -> bool:
         """Play the first ``agreed`` turns of ``best`` in ``branch``, and keep of its switches only
         the changes those turns leave unexplained (``evidence`` is as of ``now``, ``best`` was read
@@ -996,7 +1041,8 @@ class StoryDecoder:
 
         ``scaled``: other readings are believed beside this one, so its ``offset`` takes over what
         the turns committed cost, keeping its stories on their scale. Returns ``False`` if nothing
-        then explains what the turns leave (only asked when ``scaled``).
+        then explains what the turns leave (only asked when ``scaled``). ``told_at``: when the
+        board stood as ``best`` tells it, if earlier than ``FIRM_S`` ago.
         """
         # A story knows positions, not the game's history: the turns it agrees on may run on past
         # an end only the history shows (a third repetition). The game ends there.
@@ -1041,7 +1087,7 @@ class StoryDecoder:
         if not scaled:
             branch.offset = 0.0
             return True
-        rest = self._tell(branch, branch.log.evidence(now).until(now - FIRM_S))
+        rest = self._tell(branch, branch.log.evidence(now).until(now - FIRM_S if told_at is None else told_at))
         branch.offset += best.cost - (rest[0].cost if rest else 0.0)
         return bool(rest)
 
