@@ -355,6 +355,15 @@ def test_a_capture_whose_answer_landed_unseen_is_not_read_as_a_nudge_whose_retur
     assert_read_exactly("story-a-capture-whose-answer-landed-unseen-is-not-read-as-a-nudge-whose-return-was-lost")
 
 
+def test_a_wrong_man_set_down_on_the_target_and_taken_back_leaves_the_move_readable():
+    """A real game between two people (lasker): after c4-c5, black lifts d1, sets him down on c4
+    for a second, takes him back and plays b4-c4. c4 opened, closed, opened and closed: the
+    move's landing is its second closing. The scorer kept only the cheapest ways of reading a
+    point's changes as noise, and each of those put the man's lift or landing on another change,
+    so the true turns could not be told at all and "c5", a placement nobody made, was written."""
+    assert_read_exactly("story-a-wrong-man-set-down-and-taken-back-before-the-move-is-not-read-as-a-placement")
+
+
 def test_a_doubt_about_quick_placements_that_outlasts_a_ranking_is_carried_as_two_readings():
     """A real game between two people placing fast: c5 and c3 land 22 ms apart and c5 bounces
     off and back, so either may have been first, and the next placements come before that is
@@ -373,6 +382,30 @@ def test_a_capture_whose_point_is_placed_on_again_in_a_burst_is_written_from_the
     switches had long been quiet, but e3 showed a man again by then (the later placement), so
     the capture was never done and the board waited at turn 20 for the rest of the game."""
     assert_read_exactly("story-a-capture-whose-point-is-placed-on-again-amid-a-burst-is-written-from-the-first-changes")
+
+
+def test_a_placement_whose_landing_only_a_scan_showed_is_read_before_the_next():
+    """A real game between two people (no-flying): c3 hovers and its landing is lost; d7 lands
+    2.7 s later and a scan 50 ms after it shows c3. The lost landing happened in the second
+    before the scan; read after d7, only its last 50 ms fit, and that cost nothing, so "d7 c3"
+    was written, each man the other player's."""
+    assert_read_exactly("story-a-placement-whose-landing-only-a-scan-showed-is-not-read-after-the-next")
+
+
+def test_a_man_taken_unseen_as_the_mill_closed_is_not_read_as_another_taken_later():
+    """A real game against the computer (club): the human closes a mill on c3 and takes d7, an
+    opening lost and shown by a scan 80 ms after the landing; the computer's man goes on d7 and
+    g4 is knocked off and back. The take was priced only in the 80 ms after the landing, so
+    "g4 taken 5.8 s later, the computer's man on g4" was written."""
+    assert_read_exactly("story-a-man-taken-unseen-as-the-mill-closed-is-not-read-as-another-taken-later")
+
+
+def test_a_computers_capture_whose_landing_only_a_scan_showed_may_have_come_after_its_take():
+    """A real game against the computer (club): the human places b4, and the computer's g1xb4 is
+    carried out taking b4 first, g1's landing lost and shown by a scan a second later. Priced as
+    made in the 30 ms after the landing's earliest moment, the take was too quick for a hand, so
+    b4 was read as a hand over the point and g1 as the human's placement."""
+    assert_read_exactly("story-a-computers-capture-whose-landing-only-a-scan-showed-may-have-come-after-its-take")
 
 
 def run_to(tracker: StoryTracker, until: float) -> None:

@@ -7,6 +7,7 @@ a man flickering as it is put down, a mill and its removal), given as a static `
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from pathlib import Path
 
@@ -941,3 +942,34 @@ def test_a_man_lifted_and_put_back_before_the_mill_is_closed_is_a_knock() -> Non
     (fumble,) = [p for p in explain(inside, fumbled, base=game.position) if p.where == "f6#0"]
     # as long, inside the removal: cheaper by as much as a knock is rarer than a fumble
     assert knock.cost - fumble.cost == pytest.approx(DEFAULT_MODEL.knock.prior - DEFAULT_MODEL.fumble.prior)
+
+
+def test_a_landing_only_a_scan_showed_came_before_the_next_landing_if_most_of_its_window_did() -> None:
+    """c3's landing was lost and a scan 50 ms after d7 landed showed it: it happened somewhere in
+    the board's resync before the scan, almost surely before d7. Read after d7, only the last
+    50 ms of that second fit, and the order costs what the rest of the window says it is worth."""
+    log = SwitchLog(0, 0.0)
+    log.feed(0, 5.0, full=True)
+    log.feed(mask("d7"), 10.0)
+    log.feed(mask("c3", "d7"), 10.05, full=True)
+    stories = {str(s): s.cost for s in read_stories(Game().position, log.evidence(13.0))}
+    assert min(stories, key=stories.__getitem__) == "c3 d7"
+    assert stories["d7 c3"] - stories["c3 d7"] == pytest.approx(math.log(0.95 / 0.05), abs=0.01)
+
+
+def test_a_man_taken_unseen_as_the_mill_closed_may_have_been_taken_first() -> None:
+    """a7 closes a mill at 10 s, and a scan 80 ms later shows d7 gone: taken in the second before
+    the scan, most of it before the mill closed (taken first). Black's man lands on d7, then b6 is
+    knocked off and back. Priced only in the 80 ms after the mill, the removal was too quick to
+    be a hand's, and "b6 taken 5 s later, black's man put there" was the only capture told."""
+    game = Game.from_record("a1 d7 a4 b6")
+    men = set(game.board)
+    log = SwitchLog(mask(*men), 0.0)
+    log.feed(mask(*men), 5.0, full=True)
+    log.feed(mask(*men, "a7"), 10.0)
+    log.feed(mask(*(men - {"d7"}), "a7"), 10.08, full=True)
+    log.feed(mask(*men, "a7"), 12.3)
+    log.feed(mask(*(men - {"b6"}), "a7"), 15.0)
+    log.feed(mask(*men, "a7"), 15.7)
+    stories = {str(s): s.cost for s in read_stories(game.position, log.evidence(19.0))}
+    assert stories["a7xd7 d7"] < stories["a7xb6 b6"]

@@ -362,12 +362,14 @@ class Scorer:
         walk(0, m, (), 0.0, ())
         found.sort()
         # The cheapest as noise may all put a flip where the chain's timing cannot have it (a man
-        # lifted after he landed elsewhere): keep the cheapest for each change a first flip can be too.
+        # lifted after he landed elsewhere, a man set down on a point and taken back before the
+        # move that lands there): keep the cheapest for each pair of changes its first and its
+        # last flip can be too.
         kept = found[:ALIGNMENTS_KEPT]
-        firsts = {o[1][:1] for o in kept}
+        ends = {o[1][:1] + o[1][-1:] for o in kept}
         for o in found[ALIGNMENTS_KEPT:]:
-            if o[1][:1] not in firsts:
-                firsts.add(o[1][:1])
+            if o[1][:1] + o[1][-1:] not in ends:
+                ends.add(o[1][:1] + o[1][-1:])
                 kept.append(o)
         found = kept
         self._options[key] = found
@@ -620,6 +622,9 @@ class Scorer:
         m = self.model
         cost = 0.0
         prev_start = -math.inf if set_up is None else set_up[0]
+        # when the turn before can have begun at the earliest: before ``prev_start`` where only a
+        # scan bounds its first change
+        prev_earliest = prev_start
         prev_end = self.ev.since if set_up is None else max(self.ev.since, set_up[1])
         # a move whose lift only a scan showed: when it can have begun at the earliest, where it
         # landed, and the span its carry was priced on
@@ -651,7 +656,17 @@ class Scorer:
                     carried = (lift[0], land[0], lo, hi)
             removed = -math.inf
             if take is not None and land is not None:
-                if take[1] >= land[0]:
+                lo, hi = take[0] - land[1], take[1] - land[0]
+                if lo < 0.0 < hi:
+                    # the take or the landing only a scan showed, so either may have come first:
+                    # taken after the landing, or first, each as likely as its share of the span
+                    after = hi / (hi - lo)
+                    late = m.remove.cost_between(1e-3, hi)
+                    first = m.taken_first + m.remove.cost_between(1e-3, -lo)
+                    c = -math.log(after * math.exp(-late) + (1 - after) * math.exp(-first))
+                    cost += priced("remove, after or first", ply, c, lo, hi)
+                    removed = take[0]
+                elif take[1] >= land[0]:
                     lo, hi = max(take[0] - land[1], 1e-3), take[1] - land[0]
                     cost += priced("remove", ply, m.remove.cost_between(lo, hi), lo, hi)
                     removed = take[0]
@@ -662,8 +677,17 @@ class Scorer:
             if not stamps:
                 continue
             start = min(x[1] for x in stamps)
+            earliest = min(x[0] for x in stamps)
             end = max(x[0] for x in stamps)
-            if start <= prev_start:
+            # A change only a scan showed happened at any moment of its window alike; where the
+            # order of the turns leaves only part of it, that part is what the order costs.
+            if earliest < start and prev_start < start:
+                squeezed = (start - max(earliest, prev_start)) / (start - earliest)
+                cost += priced("after the turn before", ply, -math.log(squeezed), earliest, start)
+            if start <= prev_start and lost_lift is None and prev_earliest < start:
+                squeezed = (start - prev_earliest) / (prev_start - prev_earliest)
+                cost += priced("before the next turn", ply - 1, -math.log(squeezed), prev_earliest, prev_start)
+            elif start <= prev_start:
                 if lost_lift is None or start <= lost_lift[0]:
                     return math.inf
                 # The move before began with a lift only a scan showed, so it began when its man,
@@ -680,6 +704,7 @@ class Scorer:
             if start < owed:
                 cost += priced("before the removal", ply, m.before_removal, owed - start, owed - start)
             prev_start, prev_end = start, max(end, prev_end)
+            prev_earliest = earliest
             lost_lift = carried
             owed = removed
         return cost
