@@ -17,7 +17,7 @@ from morris_pi.rules import Position
 from morris_pi.rules.board import POINTS
 from morris_pi.rules.position import removable_mask
 
-from .evidence import Change, Evidence, PointEvidence
+from .evidence import FOUND_S, Change, Evidence, PointEvidence
 from .model import Duration, Model
 from .story import Flip, Flips, Part, RawTurn, Setting, Span, Story, flips_of, joined, setting_span
 
@@ -682,11 +682,11 @@ class Scorer:
             # A change only a scan showed happened at any moment of its window alike; where the
             # order of the turns leaves only part of it, that part is what the order costs.
             if earliest < start and prev_start < start:
-                squeezed = (start - max(earliest, prev_start)) / (start - earliest)
+                squeezed = _found_within(start - max(earliest, prev_start)) / _found_within(start - earliest)
                 cost += priced("after the turn before", ply, -math.log(squeezed), earliest, start)
             if start <= prev_start and lost_lift is None and prev_earliest < start:
-                squeezed = (start - prev_earliest) / (prev_start - prev_earliest)
-                cost += priced("before the next turn", ply - 1, -math.log(squeezed), prev_earliest, prev_start)
+                left = 1.0 - _found_within(prev_start - start) / _found_within(prev_start - prev_earliest)
+                cost += priced("before the next turn", ply - 1, -math.log(max(left, 1e-9)), prev_earliest, prev_start)
             elif start <= prev_start:
                 if lost_lift is None or start <= lost_lift[0]:
                     return math.inf
@@ -923,6 +923,18 @@ class Scorer:
         ends = [i for i in self.changed if self.stray_end(i, matched[i])]
         stray = self.strays(ends, illegal, _times(points, need, matched))[1] if ends else None
         return Story(turns, pending, cost, matched, stray, setting)
+
+
+def _found_within(seconds: float) -> float:
+    """How likely a change a scan found happened at most ``seconds`` before it: the board reads
+    every switch again at some pace up to ``FOUND_S``, any as likely, and the change came at any
+    moment of the read's period, so a change found is more often a recent one.
+
+    >>> _found_within(FOUND_S), round(_found_within(FOUND_S / 2), 3), _found_within(0.0)
+    (1.0, 0.847, 0.0)
+    """
+    u = min(max(seconds / FOUND_S, 0.0), 1.0)
+    return u - u * math.log(u) if u > 0.0 else 0.0
 
 
 def _latest(options: list[Option]) -> int:
