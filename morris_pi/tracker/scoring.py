@@ -368,8 +368,9 @@ class Scorer:
         kept = found[:ALIGNMENTS_KEPT]
         ends = {o[1][:1] + o[1][-1:] for o in kept}
         for o in found[ALIGNMENTS_KEPT:]:
-            if o[1][:1] + o[1][-1:] not in ends:
-                ends.add(o[1][:1] + o[1][-1:])
+            first_last = o[1][:1] + o[1][-1:]
+            if first_last not in ends:
+                ends.add(first_last)
                 kept.append(o)
         found = kept
         self._options[key] = found
@@ -679,8 +680,9 @@ class Scorer:
             start = min(x[1] for x in stamps)
             earliest = min(x[0] for x in stamps)
             end = max(x[0] for x in stamps)
-            # A change only a scan showed happened at any moment of its window alike; where the
-            # order of the turns leaves only part of it, that part is what the order costs.
+            # A change only a scan showed happened somewhere in its window, more likely late in it
+            # (``_found_within``); where the order of the turns leaves only part of the window,
+            # how likely the change lies there is what the order costs.
             if earliest < start and prev_start < start:
                 squeezed = _found_within(start - max(earliest, prev_start)) / _found_within(start - earliest)
                 cost += priced("after the turn before", ply, -math.log(squeezed), earliest, start)
